@@ -1,0 +1,32 @@
+import type { Message } from "./generated/message.js";
+import type { Provider } from "./provider.js";
+
+/** Options of one window request; `explain` asks for a per-message account (see contracts/CONTEXT.md). */
+export interface WindowRequestOptions {
+  explain?: boolean;
+  /** Messages used for this request only (ephemeral hook injections); never stored. */
+  extraMessages?: Message[];
+}
+
+/**
+ * The context-manager contract: the five methods every context module implements.
+ * All methods are async. Windows are new arrays of copies; the stored history never changes
+ * while a window is assembled. See contracts/CONTEXT.md for the invariants every window keeps.
+ */
+export interface ContextManager {
+  addMessage(message: Message): Promise<void>;
+  getMessagesForRequest(tokenBudget?: number, provider?: Provider, options?: WindowRequestOptions): Promise<Message[]>;
+  getMessages(): Promise<Message[]>;
+  setMessages(messages: Message[]): Promise<void>;
+  clear(): Promise<void>;
+  /** Drop the messages of one run (metadata.runId). Optional in the contract; built-ins implement it. */
+  clearRun?(runId: string): Promise<void>;
+}
+
+export function isContextManager(value: unknown): value is ContextManager {
+  if (typeof value !== "object" || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return ["addMessage", "getMessagesForRequest", "getMessages", "setMessages", "clear"].every(
+    (k) => typeof v[k] === "function",
+  );
+}
