@@ -23,6 +23,7 @@ export const ERROR_CODES = {
   CAPABILITY_EXISTS: "A capability with this name is already registered",
   COORDINATOR_CLOSED: "The coordinator has been cleaned up",
   INJECTION_TOO_LARGE: "A context injection is larger than the configured limit",
+  MOUNT_CONTRACT_MISMATCH: "The value mounted does not implement the mount point's contract",
 
   // --- hooks -----------------------------------------------------------------------------
   INVALID_EVENT_NAME: "Event names follow namespace:action",
