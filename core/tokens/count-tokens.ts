@@ -1,0 +1,29 @@
+/**
+ * countTokens(): the one-call form — the prompt tokens of a chat request for `model`, as
+ * OpenAI bills it (per-message overhead, names, reply priming, tool calls, tool definitions).
+ * It reproduces the API-verified figures of OpenAI's cookbook "How to count tokens with
+ * tiktoken" exactly (test/tokens/cookbook.test.ts). Synchronous; shares the caches of
+ * getTokenCounter(), so counting a growing history again only tokenizes the new messages.
+ */
+import { createError } from "../errors.js";
+import type { Message } from "../../contracts/generated/message.js";
+import type { ToolDefinition } from "../../contracts/provider.js";
+import { getTokenCounter, type TokenCounterOptions } from "./token-counter.js";
+
+export interface CountTokensOptions extends TokenCounterOptions {
+  model: string;
+  tools?: ToolDefinition[];
+}
+
+export function countTokens(messages: Message[], options: CountTokensOptions): number {
+  if (typeof options !== "object" || options === null) {
+    throw createError("INVALID_ARGUMENT", undefined, {
+      module: "core/tokens",
+      path: "options",
+      expected: "{ model: string, tools?: ToolDefinition[] }",
+      given: options,
+    });
+  }
+  const { model, tools, ...counterOptions } = options;
+  return getTokenCounter(model, counterOptions).countRequest(messages, tools);
+}

@@ -1,0 +1,169 @@
+/**
+ * Each message is tokenized at most once per (tokenizer, image rule): counts are cached, and a
+ * cached count is only returned for a message that would count the same.
+ *
+ * How a hit is proven: the entry keeps a snapshot — the flat list of every value the count
+ * depends on (role, name, each text, image sizes and detail, tool names and arguments, block
+ * types and numbers; never metadata). A lookup rebuilds the snapshot and compares it element
+ * by element with `===`. Strings compare by value, so a changed message can never get a stale
+ * count — not a truncated copy carrying the same `metadata.id`, not a message mutated in
+ * place. The comparison costs O(number of parts); the strings are usually the very same
+ * objects (copies share them), which V8 compares in O(1), else a memcmp — far cheaper than
+ * tokenizing. tool_use inputs are re-serialised with JSON.stringify (small by nature).
+ *
+ * Where entries live:
+ * - by object identity (WeakMap): lives exactly as long as the message object;
+ * - by `metadata.id` (LRU, `capacity` ids, up to 4 variants per id so a stored message and its
+ *   truncated copy in a window do not evict each other): lets copies of a message — what
+ *   context managers hand out — hit too.
+ * The cache holds references to the snapshot strings of at most `capacity` × 4 id variants.
+ */
+import type { Message } from "../../contracts/generated/message.js";
+
+export const DEFAULT_MESSAGE_CACHE_CAPACITY = 100_000;
+const VARIANTS_PER_ID = 4;
+
+type Snapshot = unknown[];
+
+interface Entry {
+  readonly snapshot: Snapshot;
+  readonly count: number;
+}
+
+export interface MessageCacheStats {
+  hits: number;
+  misses: number;
+  /** Ids currently held by the LRU. */
+  size: number;
+}
+
+export class MessageTokenCache {
+  readonly #byObject = new WeakMap<object, Entry>();
+  readonly #byId = new Map<string, Entry[]>();
+  readonly #capacity: number;
+  #hits = 0;
+  #misses = 0;
+
+  constructor(capacity = DEFAULT_MESSAGE_CACHE_CAPACITY) {
+    this.#capacity = capacity;
+  }
+
+  /** The cached count of `message`, or `count(message)` — computed, cached and returned. */
+  getOrCount(message: Message, count: (message: Message) => number): number {
+    if (typeof message !== "object" || message === null) return count(message);
+    const snapshot = snapshotMessage(message);
+    const own = this.#byObject.get(message);
+    if (own && sameSnapshot(own.snapshot, snapshot)) {
+      this.#hits++;
+      return own.count;
+    }
+    const id = idOf(message);
+    const variants = id === undefined ? undefined : this.#byId.get(id);
+    const shared = variants?.find((entry) => sameSnapshot(entry.snapshot, snapshot));
+    if (shared) {
+      this.#hits++;
+      this.#byObject.set(message, shared);
+      this.#touch(id as string, variants as Entry[], shared);
+      return shared.count;
+    }
+    const entry: Entry = { snapshot, count: count(message) };
+    this.#misses++;
+    this.#byObject.set(message, entry);
+    if (id !== undefined) this.#touch(id, variants ?? [], entry);
+    return entry.count;
+  }
+
+  get stats(): MessageCacheStats {
+    return { hits: this.#hits, misses: this.#misses, size: this.#byId.size };
+  }
+
+  /** Move `entry` to the front of its id's variants and the id to the LRU's young end. */
+  #touch(id: string, variants: Entry[], entry: Entry): void {
+    if (variants[0] !== entry) {
+      const at = variants.indexOf(entry);
+      if (at > 0) variants.splice(at, 1);
+      variants.unshift(entry);
+      if (variants.length > VARIANTS_PER_ID) variants.length = VARIANTS_PER_ID;
+    }
+    this.#byId.delete(id);
+    this.#byId.set(id, variants);
+    if (this.#byId.size > this.#capacity) {
+      const oldest = this.#byId.keys().next().value;
+      if (oldest !== undefined) this.#byId.delete(oldest);
+    }
+  }
+}
+
+/**
+ * Every value countMessageTokens() reads, flattened with shape markers so two different
+ * messages cannot produce equal snapshots. Tolerates malformed input (counting rejects it).
+ */
+export function snapshotMessage(message: Message): Snapshot {
+  const out: Snapshot = [message.role, message.name];
+  pushContent(out, message.content);
+  const calls: unknown = message.tool_calls;
+  if (Array.isArray(calls)) {
+    out.push("calls", calls.length);
+    for (const call of calls) {
+      const fn = (call as { function?: { name?: unknown; arguments?: unknown } } | null)?.function;
+      out.push(fn?.name, fn?.arguments);
+    }
+  } else out.push(calls);
+  return out;
+}
+
+function pushContent(out: Snapshot, content: unknown): void {
+  if (!Array.isArray(content)) {
+    out.push(typeof content === "string" ? "s" : "v", content);
+    return;
+  }
+  out.push("blocks", content.length);
+  for (const raw of content) {
+    const block = (raw ?? {}) as Record<string, unknown>;
+    out.push(block.type);
+    switch (block.type) {
+      case "text":
+        out.push(block.text);
+        break;
+      case "image":
+        out.push(block.width, block.height);
+        break;
+      case "image_url":
+        out.push(block.width, block.height, (block.image_url as { detail?: unknown } | undefined)?.detail);
+        break;
+      case "tool_use":
+        out.push(block.name, safeJson(block.input));
+        break;
+      case "tool_result":
+        pushContent(out, block.content);
+        break;
+      case "thinking":
+        out.push(block.thinking);
+        break;
+      case "redacted_thinking":
+        out.push(typeof block.data === "string" ? block.data.length : block.data);
+        break;
+      default:
+        out.push(raw); // unknown: counting will reject it, so it is never cached
+    }
+  }
+}
+
+function sameSnapshot(a: Snapshot, b: Snapshot): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function idOf(message: Message): string | undefined {
+  const id = (message.metadata as { id?: unknown } | undefined)?.id;
+  return typeof id === "string" ? id : undefined;
+}
+
+function safeJson(value: unknown): unknown {
+  try {
+    return JSON.stringify(value ?? {});
+  } catch {
+    return value; // circular input: compared by identity; counting will fail on it anyway
+  }
+}
