@@ -1,0 +1,134 @@
+import type { ContentBlock, Message, Role } from "./generated/message.js";
+import type { ToolDefinition } from "./provider.js";
+import type { ToolResult } from "./tool.js";
+
+/**
+ * The one typed event map of amplifier-ts: event name → payload type.
+ *
+ * Names follow `namespace:action` (lowercase; an optional third segment such as `:debug` marks a
+ * variant). The standard names are amplifier-core's canonical events, so hooks port unchanged.
+ * A payload of `undefined` means the event carries nothing: `hooks.emit("cancel:completed")`.
+ *
+ * Third parties add their own events by module augmentation of the module that exports the map
+ * (the package root re-exports it); the bus then types them like ours:
+ *
+ * ```ts
+ * declare module "amplifier-ts" {
+ *   interface AmplifierEvents { "memory:recall": { query: string; hits: number } }
+ * }
+ * ```
+ *
+ * Payload fields are camelCase. Fields marked optional may be omitted by emitters that cannot
+ * know them; hooks must not rely on them being present.
+ */
+export interface AmplifierEvents {
+  // --- session lifecycle -----------------------------------------------------------------
+  "session:start": { sessionId: string; parentId?: string; config?: Record<string, unknown> };
+  "session:end": { sessionId: string; status?: "completed" | "cancelled" | "failed"; error?: Error };
+  "session:resume": { sessionId: string; messageCount: number };
+  "session:fork": { sessionId: string; parentId: string };
+
+  // --- prompt lifecycle ------------------------------------------------------------------
+  "prompt:submit": { prompt: string; runId?: string };
+  "prompt:complete": { prompt?: string; response: string; runId?: string };
+
+  // --- planning (optional orchestration phases) ------------------------------------------
+  "plan:start": { plan?: string } | undefined;
+  "plan:end": { plan?: string } | undefined;
+
+  // --- execution (orchestrator loop) -----------------------------------------------------
+  "execution:start": { prompt?: string; runId?: string } | undefined;
+  "execution:end": { status?: "completed" | "cancelled" | "failed"; runId?: string } | undefined;
+  "orchestrator:complete": { orchestrator?: string; turns?: number; status?: "completed" | "cancelled" | "failed"; response?: string };
+
+  // --- provider calls --------------------------------------------------------------------
+  "provider:request": { provider: string; model?: string; messages: Message[]; tools?: ToolDefinition[]; tokens?: number };
+  "provider:response": {
+    provider: string;
+    model?: string;
+    message: Message;
+    usage?: { inputTokens?: number; outputTokens?: number };
+    durationMs?: number;
+  };
+  "provider:error": { provider: string; model?: string; error: Error; retryable?: boolean };
+
+  // --- streamed content (real-time display) ----------------------------------------------
+  "content_block:start": { index: number; type: ContentBlock["type"] };
+  "content_block:delta": { index: number; delta: string };
+  "content_block:end": { index: number; block?: ContentBlock };
+  "thinking:delta": { delta: string };
+  "thinking:final": { text: string };
+
+  // --- tool invocations ------------------------------------------------------------------
+  "tool:pre": { tool: string; callId: string; input: Record<string, unknown> };
+  "tool:post": { tool: string; callId: string; input: Record<string, unknown>; result: ToolResult; durationMs?: number };
+  "tool:error": { tool: string; callId: string; input: Record<string, unknown>; error: Error };
+
+  // --- context management ----------------------------------------------------------------
+  /** Before a window is compacted: the history's size against the budget. */
+  "context:pre_compact": { messageCount: number; tokens: number; budget: number };
+  /**
+   * After compaction. `removed` / `truncated` / `summarized` count messages; `strategies` names
+   * the strategies that ran, in order; `repaired` is present when the window had to be repaired.
+   */
+  "context:post_compact": {
+    messageCount: number;
+    tokens: number;
+    removed: number;
+    truncated: number;
+    summarized: number;
+    strategies: string[];
+    durationMs: number;
+    repaired?: ContextRepairReport;
+  };
+  /** Content entered the context from outside the conversation (hook injection, file include). */
+  "context:include": { source: string; content: string; ephemeral: boolean; role?: Role; hook?: string; event?: string };
+  /** Persistent storage could not be used; the module now keeps history in memory. */
+  "context:storage_fallback": { reason: string; storagePath?: string; store?: string };
+  /** Storage still works but lost a guarantee (e.g. a torn line skipped on open, fsync failing). */
+  "context:storage_degraded": { reason: string; storagePath?: string; store?: string; detail?: Record<string, unknown> };
+  "context:message_added": { role: Role; id?: string; messageCount: number; tokens?: number };
+
+  // --- user display ----------------------------------------------------------------------
+  /** A message for the user's screen (from a hook's `user_message`). */
+  "user:message": { message: string; level: "info" | "warning" | "error"; hook?: string; event?: string };
+  "user:notification": { message: string; level?: "info" | "warning" | "error"; source?: string };
+
+  // --- artifacts, policy, approvals ------------------------------------------------------
+  "artifact:write": { path: string; bytes?: number };
+  "artifact:read": { path: string; bytes?: number };
+  "policy:violation": { policy: string; reason: string; hook?: string };
+  "approval:required": { prompt: string; options: string[]; hook: string; event: string; timeout?: number };
+  "approval:granted": { prompt: string; decision: string; hook: string; event: string };
+  "approval:denied": { prompt: string; reason: string; hook: string; event: string; decision?: string };
+
+  // --- cancellation ----------------------------------------------------------------------
+  "cancel:requested": { immediate: boolean; reason?: string };
+  "cancel:completed": undefined;
+
+  // --- kernel ----------------------------------------------------------------------------
+  /** A hook handler threw, timed out or returned something that is not a HookResult. */
+  "hook:error": { event: string; hook: string; error: Error; failClosed: boolean };
+  /** An optional module failed to mount and was skipped (required ones stop the session). */
+  "module:mount_failed": { module: string; point: string; error: Error; optional: boolean };
+  "module:mounted": { module: string; point: string; name?: string };
+  "module:unmounted": { point: string; name?: string };
+}
+
+/** What a context manager reports when it repaired a window (see contracts/CONTEXT.md). */
+export interface ContextRepairReport {
+  /** Tool-call ids that had no result and got a synthetic "interrupted" result in the window. */
+  interruptedCalls: string[];
+  /** Tool results dropped from the window because their call is gone. */
+  orphanResults: string[];
+}
+
+/** Every event name the map knows (standard plus augmented). */
+export type AmplifierEventName = Extract<keyof AmplifierEvents, string>;
+
+/** The syntax every event name obeys: `namespace:action`, optionally `:variant`. */
+export const EVENT_NAME_PATTERN = /^[a-z][a-z0-9_-]*(?::[a-z][a-z0-9_-]*){1,2}$/;
+
+export function isValidEventName(name: unknown): name is string {
+  return typeof name === "string" && EVENT_NAME_PATTERN.test(name);
+}

@@ -1,0 +1,85 @@
+import { randomUUID } from "node:crypto";
+import type { ContextManager } from "../../contracts/context-manager.js";
+import type { AmplifierEvents } from "../../contracts/events.js";
+import type { Message } from "../../contracts/generated/message.js";
+import type { HookBusContract } from "../../contracts/hook-bus.js";
+import type { AnyHookResult, HookInjection } from "../../contracts/hook-result.js";
+import { createError } from "../errors.js";
+
+/** What applying injections needs from the coordinator. */
+export interface InjectionHost {
+  readonly hooks: HookBusContract<AmplifierEvents>;
+  readonly maxInjectionBytes: number;
+  context(): ContextManager | undefined;
+  /** Keep an ephemeral message for the next request (see takeEphemeralInjections). */
+  holdEphemeral(message: Message): void;
+}
+
+/**
+ * The injections a result asks for, in order: a folded result's `injections` list (authoritative,
+ * each with its own hook), else the single `context_injection` of an `inject_context` result.
+ * Injections are applied whatever the final action: a later deny does not undo earlier context.
+ */
+export function injectionsOf(result: AnyHookResult, hook: string): HookInjection[] {
+  if (result.injections) return [...result.injections];
+  if (result.action !== "inject_context" || !result.context_injection) return [];
+  return [{ content: result.context_injection, role: result.context_injection_role ?? "system", ephemeral: result.ephemeral ?? false, hook }];
+}
+
+/**
+ * Turn injections into messages. Checked before anything is written: a context is mounted
+ * (NO_CONTEXT_MOUNTED) and every injection fits maxInjectionBytes (INJECTION_TOO_LARGE).
+ * Each message: role = the injection's role, metadata { id, timestamp, source: "hook", hook,
+ * event } (+ ephemeral: true). Stored ones go through context.addMessage; ephemeral ones are held
+ * for the next request only. `context:include` is emitted for each, after it is applied.
+ */
+export async function applyInjections(host: InjectionHost, injections: HookInjection[], event: string): Promise<Message[]> {
+  if (injections.length === 0) return [];
+  const context = host.context();
+  if (context === undefined) {
+    throw createError("NO_CONTEXT_MOUNTED", "inject_context needs a mounted context manager", {
+      hook: injections[0]!.hook,
+      event,
+      hint: 'mount one first: coordinator.mount("context", manager)',
+    });
+  }
+  for (const injection of injections) {
+    const bytes = Buffer.byteLength(injection.content, "utf8");
+    if (bytes > host.maxInjectionBytes) {
+      throw createError("INJECTION_TOO_LARGE", undefined, {
+        hook: injection.hook,
+        event,
+        expected: `at most ${host.maxInjectionBytes} bytes (maxInjectionBytes)`,
+        given: `${bytes} bytes`,
+        bytes,
+        limit: host.maxInjectionBytes,
+        hint: "inject less, or raise the coordinator's maxInjectionBytes",
+      });
+    }
+  }
+
+  const messages: Message[] = [];
+  for (const injection of injections) {
+    const message: Message = {
+      role: injection.role,
+      content: injection.content,
+      metadata: { id: randomUUID(), timestamp: new Date().toISOString(), source: "hook", hook: injection.hook, event },
+    };
+    if (injection.ephemeral) {
+      message.metadata!.ephemeral = true;
+      host.holdEphemeral(structuredClone(message));
+    } else {
+      await context.addMessage(structuredClone(message));
+    }
+    messages.push(message);
+    await host.hooks.emit("context:include", {
+      source: "hook",
+      content: injection.content,
+      ephemeral: injection.ephemeral,
+      role: injection.role,
+      hook: injection.hook,
+      event,
+    });
+  }
+  return messages;
+}
