@@ -18,7 +18,7 @@ import { resolveAskUser } from "./hooks/ask-user.js";
 import { assertEventName } from "./hooks/event-name.js";
 import { HookBus } from "./hooks/hook-bus.js";
 import { validateAnyHookResult } from "./hooks/hook-result-schema.js";
-import { applyInjections, injectionsOf } from "./hooks/inject-context.js";
+import { applyInjections, checkInjections, injectionsOf, type InjectionHost } from "./hooks/inject-context.js";
 import { DEFAULT_HOOK_TIMEOUT_MS } from "./hooks/options.js";
 import { assertMountable, resolveMount } from "./mount-points.js";
 
@@ -212,22 +212,21 @@ export class Coordinator implements CoordinatorContract {
     }
     const r = validateAnyHookResult(result, { hook: hookName, event });
     const injections = injectionsOf(r, hookName);
+    const host: InjectionHost = {
+      hooks: this.hooks,
+      maxInjectionBytes: this.maxInjectionBytes,
+      context: () => this.get("context"),
+      holdEphemeral: (message) => this.#ephemeral.push(message),
+    };
+    // Refuse before any side effect, so a refused result displays and stores nothing.
+    if (injections.length) checkInjections(host, injections, event);
 
     const userMessages = r.userMessages ?? (r.user_message === undefined ? [] : [{ message: r.user_message, level: r.user_message_level ?? "info", hook: hookName }]);
     for (const m of userMessages) {
       await this.hooks.emit("user:message", { message: m.message, level: m.level, hook: m.hook, event });
     }
 
-    const injected = await applyInjections(
-      {
-        hooks: this.hooks,
-        maxInjectionBytes: this.maxInjectionBytes,
-        context: () => this.get("context"),
-        holdEphemeral: (message) => this.#ephemeral.push(message),
-      },
-      injections,
-      event,
-    );
+    const injected = await applyInjections(host, injections, event);
 
     let outcome: HookResultOutcome;
     if (r.action === "ask_user") outcome = await resolveAskUser(this, r, event, r.decidedBy ?? hookName);

@@ -27,18 +27,15 @@ export function injectionsOf(result: AnyHookResult, hook: string): HookInjection
 }
 
 /**
- * Turn injections into messages. Checked before anything is written: a context is mounted
- * (NO_CONTEXT_MOUNTED) and every injection fits maxInjectionBytes (INJECTION_TOO_LARGE).
- * Each message: role = the injection's role, metadata { id, timestamp, source: "hook", hook,
- * event } (+ ephemeral: true). Stored ones go through context.addMessage; ephemeral ones are held
- * for the next request only. `context:include` is emitted for each, after it is applied.
+ * Everything that can refuse injections, checked before any side effect: a context is mounted
+ * (NO_CONTEXT_MOUNTED) and each injection fits maxInjectionBytes (INJECTION_TOO_LARGE).
+ * Returns the context to write to.
  */
-export async function applyInjections(host: InjectionHost, injections: HookInjection[], event: string): Promise<Message[]> {
-  if (injections.length === 0) return [];
+export function checkInjections(host: InjectionHost, injections: readonly HookInjection[], event: string): ContextManager {
   const context = host.context();
   if (context === undefined) {
     throw createError("NO_CONTEXT_MOUNTED", "inject_context needs a mounted context manager", {
-      hook: injections[0]!.hook,
+      hook: injections[0]?.hook,
       event,
       hint: 'mount one first: coordinator.mount("context", manager)',
     });
@@ -57,7 +54,18 @@ export async function applyInjections(host: InjectionHost, injections: HookInjec
       });
     }
   }
+  return context;
+}
 
+/**
+ * Turn injections into messages (checkInjections first). Each message: role = the injection's
+ * role, metadata { id, timestamp, source: "hook", hook, event } (+ ephemeral: true). Stored ones go
+ * through context.addMessage; ephemeral ones are held for the next request only.
+ * `context:include` is emitted for each, after it is applied.
+ */
+export async function applyInjections(host: InjectionHost, injections: HookInjection[], event: string): Promise<Message[]> {
+  if (injections.length === 0) return [];
+  const context = checkInjections(host, injections, event);
   const messages: Message[] = [];
   for (const injection of injections) {
     const message: Message = {

@@ -91,6 +91,14 @@ describe("processHookResult: inject_context", () => {
     expect(includes).toEqual([]);
   });
 
+  it("a refused result has no side effect at all: its user_message is not displayed either", async () => {
+    const { coordinator, displayed } = await setup({ maxInjectionBytes: 4 });
+    await expect(
+      coordinator.processHookResult({ action: "inject_context", context_injection: "too long", user_message: "injected!" }, "prompt:submit", "h"),
+    ).rejects.toMatchObject({ code: "INJECTION_TOO_LARGE" });
+    expect(displayed).toEqual([]);
+  });
+
   it("an injection of exactly maxInjectionBytes is accepted", async () => {
     const { coordinator, context } = await setup({ maxInjectionBytes: 4 });
     await coordinator.processHookResult({ action: "inject_context", context_injection: "abcd" }, "prompt:submit", "h");
