@@ -25,5 +25,14 @@ export function countTokens(messages: Message[], options: CountTokensOptions): n
     });
   }
   const { model, tools, ...counterOptions } = options;
+  if (typeof model !== "string" || model.trim() === "") {
+    // Checked here: getTokenCounter() would quietly take its default model for undefined.
+    throw createError("INVALID_ARGUMENT", undefined, {
+      module: "core/tokens",
+      path: "options.model",
+      expected: "a non-empty model name",
+      given: model,
+    });
+  }
   return getTokenCounter(model, counterOptions).countRequest(messages, tools);
 }
