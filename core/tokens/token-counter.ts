@@ -100,23 +100,22 @@ export function getTokenCounter(model: string = DEFAULT_MODEL, options: TokenCou
   const scale = factor === 1 ? (n: number) => n : (n: number) => Math.ceil(n * factor - 1e-9);
   const countRaw = (message: Message) => countMessageTokens(message, rules);
 
-  const countMessage = (message: Message, where = "message"): number => {
+  // `index` only names the message in an error; the path string is built on failure only.
+  const countMessage = (message: Message, index?: number): number => {
     try {
       return scale(cache.getOrCount(message, countRaw));
     } catch (error) {
-      throw locate(error, where);
+      throw locate(error, index === undefined ? "message" : `messages[${index}]`);
     }
   };
   const countMessages = (messages: readonly Message[]): number => {
     if (!Array.isArray(messages)) throw invalidArgument("messages", "an array of messages", messages);
     let total = 0;
-    for (let i = 0; i < messages.length; i++) total += countMessage(messages[i] as Message, `messages[${i}]`);
+    for (let i = 0; i < messages.length; i++) total += countMessage(messages[i] as Message, i);
     return total;
   };
-  const countTools = (tools: readonly ToolDefinition[]): number => {
-    validateToolDefinitions(tools);
-    return tools.length === 0 ? 0 : scale(countToolDefinitions(tools, tokenizer, rules.format.toolDefinitions, shared.tools));
-  };
+  const countValidTools = (tools: readonly ToolDefinition[]): number =>
+    tools.length === 0 ? 0 : scale(countToolDefinitions(tools, tokenizer, rules.format.toolDefinitions, shared.tools));
   const replyPriming = scale(rules.format.replyPriming);
 
   return Object.freeze({
@@ -127,10 +126,13 @@ export function getTokenCounter(model: string = DEFAULT_MODEL, options: TokenCou
     replyPriming,
     countMessage: (message: Message) => countMessage(message),
     countMessages,
-    countTools,
+    countTools(tools: readonly ToolDefinition[]): number {
+      validateToolDefinitions(tools);
+      return countValidTools(tools);
+    },
     countRequest(messages: readonly Message[], tools?: readonly ToolDefinition[]): number {
       if (tools !== undefined) validateToolDefinitions(tools);
-      return countMessages(messages) + replyPriming + (tools?.length ? countTools(tools) : 0);
+      return countMessages(messages) + replyPriming + (tools?.length ? countValidTools(tools) : 0);
     },
     countText(text: string): number {
       if (typeof text !== "string") throw invalidArgument("text", "a string", text);
