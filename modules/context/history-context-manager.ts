@@ -1,0 +1,266 @@
+import { randomUUID } from "node:crypto";
+import type { ContextManager, WindowRequestOptions } from "../../contracts/context-manager.js";
+import type { HookBusContract } from "../../contracts/hook-bus.js";
+import type { Message } from "../../contracts/generated/message.js";
+import type { HistoryStore } from "../../contracts/history-store.js";
+import type { Provider, ToolDefinition } from "../../contracts/provider.js";
+import { createError, isAmplifierError } from "../../core/errors.js";
+import { getModelInfo, getTokenCounter, type TokenCounter } from "../../core/tokens/index.js";
+import { validateMessage } from "../../contracts/validators/index.js";
+import { WindowAssembler, resolveBudget, type WindowReport } from "./window/index.js";
+import { contextOptionsSchema, type ContextOptions, type ContextOptionsInput } from "./context-options.js";
+import { freezeDeep, shallowCopy } from "./message-copy.js";
+
+export interface HistoryContextManagerInit {
+  /** Name used in errors and events: "context-simple", "context-persistent", a third party's. */
+  moduleName: string;
+  options?: ContextOptionsInput;
+  hooks?: HookBusContract;
+  /** Write-through persistence; absent = in memory only. */
+  store?: HistoryStore;
+  sessionId?: string;
+  /** Messages already in the store (resume). Trusted: they were validated when first added. */
+  initialMessages?: Message[];
+  /** Tool definitions sent with every request (they count against the budget). */
+  tools?: ToolDefinition[];
+}
+
+/** The outcome of the last getMessagesForRequest, kept for explainLastWindow() and replay. */
+export interface LastWindow {
+  report: WindowReport;
+  model: string;
+  encoding: string;
+}
+
+/**
+ * The behaviour every built-in context module shares: validation, ids, copies, runs and retention,
+ * window assembly with the invariants of contracts/CONTEXT.md, events. context-simple uses it
+ * without a store; context-persistent hands it a HistoryStore and writes through.
+ *
+ * History lives in memory (read once at open); the store is written before the in-memory copy
+ * changes, so a failed write leaves both as they were (nothing half-written).
+ */
+export class HistoryContextManager implements ContextManager {
+  readonly moduleName: string;
+  readonly options: ContextOptions;
+  readonly sessionId: string;
+  protected readonly hooks: HookBusContract | undefined;
+  protected store: HistoryStore | undefined;
+  protected tools: ToolDefinition[] | undefined;
+  private history: Message[] = [];
+  private readonly assembler = new WindowAssembler();
+  private currentRunId: string | undefined;
+  private last: LastWindow | undefined;
+  /** Serializes mutations so concurrent callers see call order and never interleave a rewrite. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(init: HistoryContextManagerInit) {
+    this.moduleName = init.moduleName;
+    this.options = parseOptions(init.moduleName, init.options ?? {});
+    this.hooks = init.hooks;
+    this.store = init.store;
+    this.sessionId = init.sessionId ?? randomUUID();
+    this.tools = init.tools;
+    if (init.initialMessages?.length) {
+      this.history = init.initialMessages.map((m) => freezeDeep(structuredClone(m)));
+      this.assembler.reset(this.history);
+    }
+  }
+
+  // --- the five methods ---------------------------------------------------------------------
+
+  async addMessage(message: Message): Promise<void> {
+    const stored = this.prepare(message, "message");
+    await this.serialized(async () => {
+      if (this.persists(stored)) await this.store!.append(this.sessionId, stored);
+      this.history.push(stored);
+      this.assembler.append(stored);
+    });
+  }
+
+  async getMessagesForRequest(
+    tokenBudget?: number,
+    provider?: Provider,
+    options: WindowRequestOptions = {},
+  ): Promise<Message[]> {
+    const info = provider ? await provider.getInfo() : undefined;
+    const model = info?.defaults?.model ?? this.options.model;
+    const modelInfo = getModelInfo(model);
+    const budget = resolveBudget({
+      tokenBudget,
+      providerInfo: info,
+      modelInfo,
+      safetyMargin: this.options.safetyMargin,
+      maxTokens: this.options.maxTokens,
+    });
+    const counter = this.counterFor(model);
+    const extra = options.extraMessages?.map((m, i) => this.prepare(m, `extraMessages[${i}]`));
+    const { messages, report } = this.assembler.assemble({
+      budget,
+      counter,
+      tools: this.tools,
+      compactThreshold: this.options.compactThreshold,
+      compactTarget: this.options.compactTarget,
+      extraMessages: extra,
+      explain: options.explain,
+    });
+    this.last = { report, model, encoding: counter.encoding };
+    if (report.compacted && this.hooks) {
+      await this.hooks.emit("context:pre_compact", {
+        messageCount: report.historyMessages,
+        tokens: report.historyTokens,
+        budget: report.budget,
+      });
+      await this.hooks.emit("context:post_compact", {
+        messageCount: report.windowMessages,
+        tokens: report.windowTokens,
+        removed: report.removed,
+        truncated: report.truncated,
+        summarized: 0,
+        strategies: ["window"],
+        durationMs: report.durationMs,
+        repaired: report.repaired,
+      });
+    }
+    return messages;
+  }
+
+  async getMessages(): Promise<Message[]> {
+    return this.history.map(shallowCopy);
+  }
+
+  async setMessages(messages: Message[]): Promise<void> {
+    if (!Array.isArray(messages)) {
+      throw createError("INVALID_ARGUMENT", "setMessages expects an array of messages", {
+        module: this.moduleName,
+        expected: "Message[]",
+        given: messages,
+      });
+    }
+    // Validate everything first: one bad message and nothing is replaced.
+    const next = messages.map((m, i) => this.prepare(m, `messages[${i}]`));
+    await this.serialized(async () => {
+      if (this.store) await this.store.replace(this.sessionId, next.filter((m) => this.persists(m)));
+      this.history = next;
+      this.assembler.reset(next);
+    });
+  }
+
+  async clear(): Promise<void> {
+    await this.serialized(async () => {
+      if (this.store) await this.store.clear(this.sessionId);
+      this.history = [];
+      this.assembler.reset([]);
+    });
+  }
+
+  // --- runs and retention (agents/context seed: HistoryProvider) -------------------------------
+
+  /** Messages added without a runId from now on belong to this run. */
+  startRun(runId: string = randomUUID()): string {
+    if (typeof runId !== "string" || runId.length === 0) {
+      throw createError("INVALID_ARGUMENT", "startRun expects a non-empty run id", {
+        module: this.moduleName,
+        expected: "a non-empty string",
+        given: runId,
+      });
+    }
+    this.currentRunId = runId;
+    return runId;
+  }
+
+  /** Ends a run; with retention "run" its messages are cleared (clearRun). */
+  async endRun(runId: string | undefined = this.currentRunId): Promise<void> {
+    if (runId === undefined) return;
+    if (this.currentRunId === runId) this.currentRunId = undefined;
+    if (this.options.retention === "run") await this.clearRun(runId);
+  }
+
+  async clearRun(runId: string): Promise<void> {
+    if (typeof runId !== "string" || runId.length === 0) {
+      throw createError("INVALID_ARGUMENT", "clearRun expects a non-empty run id", {
+        module: this.moduleName,
+        expected: "a non-empty string",
+        given: runId,
+      });
+    }
+    await this.serialized(async () => {
+      const kept = this.history.filter((m) => m.metadata?.runId !== runId);
+      if (kept.length === this.history.length) return;
+      if (this.store) await this.store.clearRun(this.sessionId, runId);
+      this.history = kept;
+      this.assembler.reset(kept);
+    });
+  }
+
+  // --- introspection ---------------------------------------------------------------------------
+
+  /** The report of the last window (per-message decisions when it was requested with explain). */
+  explainLastWindow(): LastWindow | undefined {
+    return this.last;
+  }
+
+  /** Number of stored messages (cheap; no copies). */
+  get size(): number {
+    return this.history.length;
+  }
+
+  setTools(tools: ToolDefinition[] | undefined): void {
+    this.tools = tools;
+  }
+
+  async close(): Promise<void> {
+    await this.queue.catch(() => undefined);
+    await this.store?.close();
+  }
+
+  // --- internals --------------------------------------------------------------------------------
+
+  private prepare(message: Message, path: string): Message {
+    const valid = validateMessage(message, path);
+    const copy = structuredClone(valid);
+    const metadata = { ...(copy.metadata ?? {}) };
+    metadata.id ??= randomUUID();
+    metadata.timestamp ??= new Date().toISOString();
+    if (metadata.runId === undefined && this.currentRunId !== undefined) metadata.runId = this.currentRunId;
+    copy.metadata = metadata;
+    return freezeDeep(copy);
+  }
+
+  /** Ephemeral messages and retention "none" never reach the store. */
+  private persists(message: Message): boolean {
+    return this.store !== undefined && this.options.retention !== "none" && message.metadata?.ephemeral !== true;
+  }
+
+  private counters = new Map<string, TokenCounter>();
+  private counterFor(model: string): TokenCounter {
+    let counter = this.counters.get(model);
+    if (!counter) {
+      counter = getTokenCounter(model, { safetyFactor: this.options.safetyFactor });
+      this.counters.set(model, counter);
+    }
+    return counter;
+  }
+
+  private serialized<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(task, task);
+    this.queue = run.catch(() => undefined);
+    return run.catch((error: unknown) => {
+      if (isAmplifierError(error)) throw error;
+      throw createError("STORAGE_WRITE_FAILED", undefined, { module: this.moduleName, cause: error });
+    });
+  }
+}
+
+function parseOptions(moduleName: string, input: ContextOptionsInput): ContextOptions {
+  const parsed = contextOptionsSchema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const path = ["config", ...issue.path.map(String)].join(".");
+  throw createError("INVALID_MODULE_CONFIG", issue.message, {
+    module: moduleName,
+    path,
+    expected: issue.message,
+    given: issue.path.reduce<unknown>((v, k) => (v as Record<PropertyKey, unknown> | undefined)?.[k as PropertyKey], input),
+  });
+}
