@@ -1,0 +1,11 @@
+export { mountConfiguredModules, type ModuleReport, type ModuleStatus, type MountOutcome, type MountConfiguredModulesOptions } from "./mount-configured-modules.js";
+export { mountModule, type MountModuleOptions } from "./mount-module.js";
+export { loadModule, type LoadedModule, type LoadModuleOptions } from "./load-module.js";
+export { resolveModule, isPathSpecifier, MODULE_EXTENSIONS, type ResolvedModule, type ModuleSource } from "./resolve-module.js";
+export { resolvePackage, parsePackageSpecifier, type PackageResolution } from "./resolve-package.js";
+export { BUILTIN_MODULES, builtinModuleNames, builtinModuleFile, isBuiltinModule } from "./builtin-modules.js";
+export { compileTsModule, defaultCacheDir, type CompiledModule, type CompileOptions } from "./compile-ts-module.js";
+export { validateModuleConfig, type ModuleConfigLocation } from "./validate-module-config.js";
+export { validateModuleMeta, configValidator } from "./validate-module-meta.js";
+export { createModuleScope, type ModuleScope } from "./module-scope.js";
+export { planModules, MOUNT_ORDER, type ConfigPoint, type PlannedModule } from "./plan-modules.js";

@@ -1,0 +1,111 @@
+import type { CoordinatorContract } from "../../contracts/coordinator.js";
+import { createError, isAmplifierError, type AmplifierError } from "../errors.js";
+import type { LoadedModule } from "./load-module.js";
+import { createModuleScope } from "./module-scope.js";
+import type { PlannedModule } from "./plan-modules.js";
+
+export interface MountModuleOptions {
+  /** How long mount() may take before MODULE_MOUNT_TIMEOUT. */
+  timeoutMs: number;
+}
+
+/**
+ * Run one module's mount(coordinator, config) and take what it returns:
+ *
+ * | mount() returns | the loader                                                                   |
+ * |-----------------|------------------------------------------------------------------------------|
+ * | a function      | registers it as the module's cleanup                                         |
+ * | an object       | mounts it at the entry's point (under the entry's name) unless the module    |
+ * |                 | mounted it itself or the slot is taken; for hooks it is only returned        |
+ * | nothing         | nothing                                                                      |
+ *
+ * A context entry must leave a ContextManager in the context slot. Failures:
+ * MODULE_MOUNT_FAILED (mount threw, or what it returned could not be mounted; `cause` is the
+ * original error) and MODULE_MOUNT_TIMEOUT (mount did not settle in time). Either way every
+ * registration the module made is rolled back first (module-scope.ts) — nothing half-mounted.
+ * Returns what mount() returned.
+ */
+export async function mountModule(
+  coordinator: CoordinatorContract,
+  entry: PlannedModule,
+  loaded: LoadedModule,
+  options: MountModuleOptions,
+): Promise<unknown> {
+  const scope = createModuleScope(coordinator, entry.specifier);
+  const where = { module: entry.specifier, path: entry.path };
+  const running = Promise.resolve().then(() => loaded.mount(scope.coordinator, entry.config));
+
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<"timeout">((resolve) => {
+    timer = setTimeout(() => resolve("timeout"), options.timeoutMs);
+  });
+  let result: unknown;
+  try {
+    const first = await Promise.race([running.then((value) => ({ value })), timedOut]);
+    if (first === "timeout") {
+      const rollbackErrors = await scope.rollback();
+      // The mount may still finish; a cleanup it hands back then is run at once, a late failure is dropped.
+      running.then((late) => (typeof late === "function" ? late() : undefined)).catch(() => undefined);
+      throw createError("MODULE_MOUNT_TIMEOUT", `mount() did not settle within ${options.timeoutMs} ms`, {
+        ...where,
+        expected: `mount() to settle within ${options.timeoutMs} ms`,
+        hint: "raise mountTimeoutMs (config file or createSession options) if the module needs longer",
+        ...withErrors(rollbackErrors),
+      });
+    }
+    result = first.value;
+  } catch (error) {
+    if (isAmplifierError(error, "MODULE_MOUNT_TIMEOUT")) throw error;
+    throw await failed(`mount() threw: ${messageOf(error)}`, error);
+  } finally {
+    clearTimeout(timer);
+  }
+
+  try {
+    await adopt(scope.coordinator, entry, result);
+  } catch (error) {
+    throw await failed(`what mount() returned could not be mounted: ${messageOf(error)}`, error);
+  }
+  scope.commit();
+  return result;
+
+  async function failed(message: string, cause: unknown): Promise<AmplifierError> {
+    const rollbackErrors = await scope.rollback();
+    return createError("MODULE_MOUNT_FAILED", message, {
+      ...where,
+      cause,
+      ...(isAmplifierError(cause) ? { causeCode: cause.code } : {}),
+      ...withErrors(rollbackErrors),
+    });
+  }
+}
+
+async function adopt(coordinator: CoordinatorContract, entry: PlannedModule, result: unknown): Promise<void> {
+  if (typeof result === "function") {
+    coordinator.registerCleanup(result as () => unknown);
+  } else if (typeof result === "object" && result !== null) {
+    if (entry.point === "context" || entry.point === "orchestrator") {
+      if (coordinator.get(entry.point) === undefined) await coordinator.mount(entry.point, result);
+    } else if (entry.point === "providers" || entry.point === "tools") {
+      const mounted = Object.values(coordinator.get(entry.point) as Record<string, unknown>);
+      const name = entry.name as string; // the config schema requires it for providers and tools
+      if (!mounted.includes(result) && coordinator.get(entry.point, name) === undefined) await coordinator.mount(entry.point, result, name);
+    }
+  }
+  if (entry.point === "context" && coordinator.get("context") === undefined) {
+    throw createError("INVALID_MODULE", "the context module left the context slot empty", {
+      module: entry.specifier,
+      path: entry.path,
+      expected: 'mount() to mount a ContextManager (coordinator.mount("context", manager)) or to return one',
+      given: result,
+    });
+  }
+}
+
+function withErrors(rollbackErrors: unknown[]): { rollbackErrors?: unknown[] } {
+  return rollbackErrors.length > 0 ? { rollbackErrors } : {};
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,58 @@
+import type { AmplifierConfig } from "../../contracts/generated/amplifier-config.js";
+import { formatPath, type PathSegment } from "../config/format-path.js";
+
+/** Where a config entry goes. `hooks` is not a mount point: hook modules register on coordinator.hooks. */
+export type ConfigPoint = "context" | "orchestrator" | "providers" | "tools" | "hooks";
+
+/** One module of a config, in mount order. */
+export interface PlannedModule {
+  point: ConfigPoint;
+  /** The reference as written (`context-simple`, `./tools/search.ts`, `some-package`). */
+  specifier: string;
+  /** The mount name (providers, tools) or display name. */
+  name: string | undefined;
+  config: Record<string, unknown>;
+  /** Only providers, tools and hooks can be optional; the session's modules never are. */
+  optional: boolean;
+  /** Where the entry sits in the config file. */
+  at: PathSegment[];
+  path: string;
+}
+
+/**
+ * The mount order, and why:
+ *
+ * | order | point        | reason                                                                |
+ * |-------|--------------|-----------------------------------------------------------------------|
+ * | 1     | context      | required; hooks and tools may use it while they mount                 |
+ * | 2     | hooks        | so they observe the rest of the mounting (module:mount_failed …)      |
+ * | 3     | providers    | in file order                                                         |
+ * | 4     | tools        | in file order                                                         |
+ * | 5     | orchestrator | last: it drives everything above and may look it up when it mounts    |
+ */
+export const MOUNT_ORDER: readonly ConfigPoint[] = ["context", "hooks", "providers", "tools", "orchestrator"];
+
+export function planModules(config: AmplifierConfig): PlannedModule[] {
+  const plan: PlannedModule[] = [];
+  const add = (point: ConfigPoint, at: PathSegment[], ref: { module: string; config?: object; name?: string; optional?: boolean }): void => {
+    plan.push({
+      point,
+      specifier: ref.module,
+      name: ref.name,
+      // A copy: a module that edits its config must not edit the session's.
+      config: structuredClone((ref.config ?? {}) as Record<string, unknown>),
+      optional: point !== "context" && point !== "orchestrator" && ref.optional === true,
+      at,
+      path: formatPath(at),
+    });
+  };
+  for (const point of MOUNT_ORDER) {
+    if (point === "context" || point === "orchestrator") {
+      const ref = config.session[point];
+      if (ref !== undefined) add(point, ["session", point], ref);
+      continue;
+    }
+    (config[point] ?? []).forEach((ref, index) => add(point, [point, index], ref));
+  }
+  return plan;
+}

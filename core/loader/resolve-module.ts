@@ -1,0 +1,109 @@
+import { existsSync, realpathSync, statSync } from "node:fs";
+import { extname, isAbsolute, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { didYouMean } from "../config/suggest-key.js";
+import { createError, type AmplifierError, type ErrorDetails } from "../errors.js";
+import { builtinModuleFile, builtinModuleNames, isBuiltinModule } from "./builtin-modules.js";
+import { parsePackageSpecifier, resolvePackage } from "./resolve-package.js";
+
+/** Where a module came from: the built-in table, a file path, or an installed npm package. */
+export type ModuleSource = "builtin" | "path" | "package";
+
+export interface ResolvedModule {
+  /** The reference as written in the config. */
+  specifier: string;
+  source: ModuleSource;
+  /** Absolute real path of the module's entry file. */
+  file: string;
+}
+
+/** Module files the loader imports: JavaScript as is, TypeScript through esbuild (compile-ts-module). */
+export const MODULE_EXTENSIONS = [".js", ".mjs", ".ts"] as const;
+
+const EXPECTED_REFERENCE = `a built-in name (${builtinModuleNames().join(", ")}), a relative path to a .js, .mjs or .ts file, or an installed npm package name`;
+
+/**
+ * Resolve a module reference, in this order:
+ *   1. a built-in name (the table in builtin-modules.ts) — built-ins shadow npm packages of the same name;
+ *   2. a path: starts with `./`, `../`, `/` or `file:`; resolved from `baseDir` (the config file's folder);
+ *   3. an npm package name, resolved from `baseDir` as Node would (node_modules upwards, `exports`).
+ * Throws MODULE_NOT_FOUND saying what was tried and, where it can, what was probably meant.
+ * `path` is where the reference sits in the config file (`tools[1]`), for the error.
+ */
+export function resolveModule(specifier: string, baseDir: string, path?: string): ResolvedModule {
+  const notFound = (message: string, details: ErrorDetails): AmplifierError =>
+    createError("MODULE_NOT_FOUND", message, { module: specifier, ...(path === undefined ? {} : { path }), ...details });
+
+  if (isBuiltinModule(specifier)) {
+    const file = builtinModuleFile(specifier);
+    if (file === undefined) {
+      throw notFound("the built-in module's files are missing from this installation", {
+        expected: "modules/<name>/index.js (built) or index.ts (source checkout)",
+        hint: "run `npm run build`, or reinstall amplifier-ts",
+      });
+    }
+    return { specifier, source: "builtin", file };
+  }
+
+  if (isPathSpecifier(specifier)) {
+    const file = specifier.startsWith("file:") ? fileURLToPath(specifier) : resolve(baseDir, specifier);
+    if (!(MODULE_EXTENSIONS as readonly string[]).includes(extname(file))) {
+      throw notFound("a module path must name a .js, .mjs or .ts file", {
+        file,
+        expected: "a path ending in .js, .mjs or .ts",
+        given: specifier,
+        ...siblingHint(file, specifier),
+      });
+    }
+    if (!isFile(file)) {
+      throw notFound("no such file", { file, expected: `an existing file, relative to ${baseDir}`, ...siblingHint(file, specifier) });
+    }
+    return { specifier, source: "path", file: realpathSync(file) };
+  }
+
+  const builtinHint = didYouMean(specifier, builtinModuleNames());
+  if (parsePackageSpecifier(specifier) === undefined) {
+    throw notFound("not a built-in name, a path or an npm package name", {
+      expected: EXPECTED_REFERENCE,
+      given: specifier,
+      ...hintOf(builtinHint),
+    });
+  }
+  const found = resolvePackage(specifier, baseDir);
+  if (found.ok) return { specifier, source: "package", file: found.file };
+  const reasons = {
+    "not-installed": `package not installed (looked in node_modules folders from ${baseDir} upwards)`,
+    "not-exported": `the package does not export "${found.subpath}" for import`,
+    "no-entry": "the package's entry file does not exist",
+  } as const;
+  throw notFound(reasons[found.reason], {
+    ...(found.packageDir === undefined ? {} : { file: found.packageDir }),
+    expected: EXPECTED_REFERENCE,
+    ...hintOf(found.reason === "not-installed" ? (builtinHint ?? `npm install ${specifier}, or use a ./relative path`) : undefined),
+  });
+}
+
+export function isPathSpecifier(specifier: string): boolean {
+  return /^\.\.?([/\\]|$)/.test(specifier) || isAbsolute(specifier) || specifier.startsWith("file:");
+}
+
+/** `./tool.js` missing but `./tool.ts` present is the commonest slip; say so. */
+function siblingHint(file: string, specifier: string): { hint?: string } {
+  const stem = file.slice(0, file.length - extname(file).length);
+  const sibling = MODULE_EXTENSIONS.map((extension) => `${stem}${extension}`).find((candidate) => candidate !== file && isFile(candidate));
+  if (sibling === undefined) return {};
+  const written = specifier.slice(0, specifier.length - extname(specifier).length) + extname(sibling);
+  return { hint: `did you mean "${written}"?` };
+}
+
+function hintOf(hint: string | undefined): { hint?: string } {
+  return hint === undefined ? {} : { hint };
+}
+
+function isFile(path: string): boolean {
+  try {
+    return existsSync(path) && statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,28 @@
+import type { ModuleMeta } from "../../contracts/module.js";
+import { issuesError } from "../config/issues-error.js";
+import { schemaIssues } from "../config/schema-issues.js";
+import type { PathSegment } from "../config/format-path.js";
+import { configValidator } from "./validate-module-meta.js";
+
+export interface ModuleConfigLocation {
+  /** The module as referenced in the config. */
+  module: string;
+  /** Where the config sits in the file, e.g. ["session", "context", "config"]. */
+  at: readonly PathSegment[];
+  file?: string;
+}
+
+/**
+ * Validate a module's config against its `meta.configSchema` before mount() runs. Throws
+ * INVALID_MODULE_CONFIG with every problem (details.errors), each naming the module, the path in
+ * the config file, what was given and what was expected; unknown keys get a "did you mean" from
+ * the schema's property names (`max_tokens` → `maxTokens`). A module without a schema accepts
+ * any config: checking it is then the module's own business.
+ */
+export function validateModuleConfig(meta: ModuleMeta | undefined, config: unknown, where: ModuleConfigLocation): void {
+  if (meta?.configSchema === undefined) return;
+  const validate = configValidator(meta.configSchema);
+  if (validate(config)) return;
+  const issues = schemaIssues(validate.errors ?? [], config, where.at);
+  throw issuesError("INVALID_MODULE_CONFIG", issues, { module: where.module, ...(where.file === undefined ? {} : { file: where.file }) });
+}

@@ -1,0 +1,98 @@
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import type { ContextManager } from "../contracts/context-manager.js";
+import type { AmplifierConfig } from "../contracts/generated/amplifier-config.js";
+import { configFromObject, DEFAULT_CONFIG_FILE, loadConfig, type LoadedConfig } from "./config/load-config.js";
+import { Coordinator } from "./coordinator.js";
+import { createError } from "./errors.js";
+import { mountConfiguredModules, type ModuleReport } from "./loader/mount-configured-modules.js";
+
+/** What createSession accepts as a config object: the shape of amplifier.config.json. */
+export type SessionConfigInput = AmplifierConfig;
+
+/** The config used when there is no argument and no ./amplifier.config.json. */
+export const DEFAULT_SESSION_CONFIG: AmplifierConfig = Object.freeze({
+  session: { context: { module: "context-simple", config: {} } },
+}) as AmplifierConfig;
+
+export interface CreateSessionOptions {
+  /** Folder for ./amplifier.config.json and for resolving an object config's relative module paths. Default process.cwd(). */
+  cwd?: string;
+  sessionId?: string;
+  /** Overrides the config file's mountTimeoutMs (default 30 000 ms). */
+  mountTimeoutMs?: number;
+  /** Cache folder for compiled .ts modules. */
+  cacheDir?: string;
+}
+
+export interface Session {
+  coordinator: Coordinator;
+  /** `coordinator.hooks`, at hand. */
+  hooks: Coordinator["hooks"];
+  /** The mounted context manager. */
+  context: ContextManager;
+  /** What happened to each module of the config (all "mounted", or "skipped" for failed optional ones). */
+  modules: ModuleReport[];
+  /** The config file, or undefined for an object config or the default. */
+  configFile: string | undefined;
+  /** coordinator.cleanup(): every cleanup, newest first. Calling it again returns the same promise. */
+  close(): Promise<void>;
+}
+
+/**
+ * Start a session from a config: an object, a path to a config file, or nothing — then
+ * ./amplifier.config.json when it exists, else the default (context-simple). Every module is
+ * loaded, validated and mounted (core/loader). If a required module fails, the cleanups of what
+ * was already mounted run and the module's error is thrown: no half-mounted session survives.
+ */
+export async function createSession(configOrPath?: SessionConfigInput | string, options: CreateSessionOptions = {}): Promise<Session> {
+  const loaded = await loadSessionConfig(configOrPath, options.cwd ?? process.cwd());
+  const timeout = options.mountTimeoutMs ?? loaded.config.mountTimeoutMs;
+  const coordinator = new Coordinator({
+    config: loaded.config as unknown as Record<string, unknown>,
+    ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
+    ...(timeout === undefined ? {} : { mountTimeoutMs: timeout }),
+  });
+
+  const outcome = await mountConfiguredModules(coordinator, loaded.config, {
+    baseDir: loaded.baseDir,
+    ...(loaded.file === undefined ? {} : { file: loaded.file }),
+    ...(timeout === undefined ? {} : { mountTimeoutMs: timeout }),
+    ...(options.cacheDir === undefined ? {} : { cacheDir: options.cacheDir }),
+  });
+  if (outcome.error !== undefined) {
+    try {
+      await coordinator.cleanup();
+    } catch (cleanupError) {
+      // The mount failure is the news; a failing cleanup rides along instead of replacing it.
+      outcome.error.details.cleanupError = cleanupError;
+    }
+    throw outcome.error;
+  }
+
+  let closing: Promise<void> | undefined;
+  return {
+    coordinator,
+    hooks: coordinator.hooks,
+    // mountConfiguredModules checked that the context entry filled the slot.
+    context: coordinator.get("context") as ContextManager,
+    modules: outcome.modules,
+    configFile: loaded.file,
+    close: () => (closing ??= coordinator.cleanup()),
+  };
+}
+
+async function loadSessionConfig(configOrPath: SessionConfigInput | string | undefined, cwd: string): Promise<LoadedConfig> {
+  if (typeof configOrPath === "string") return loadConfig(configOrPath, cwd);
+  if (configOrPath === undefined) {
+    const file = resolve(cwd, DEFAULT_CONFIG_FILE);
+    return existsSync(file) ? loadConfig(file) : configFromObject(DEFAULT_SESSION_CONFIG, cwd);
+  }
+  if (typeof configOrPath !== "object" || configOrPath === null || Array.isArray(configOrPath)) {
+    throw createError("INVALID_ARGUMENT", "createSession() takes a config object, a path to a config file, or nothing", {
+      expected: "an AmplifierConfig object, a string path, or undefined",
+      given: configOrPath,
+    });
+  }
+  return configFromObject(configOrPath, cwd);
+}

@@ -1,0 +1,129 @@
+import { mkdtemp, mkdir, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { describe, expect, it } from "vitest";
+import { BUILTIN_MODULES, builtinModuleFile } from "../../core/loader/builtin-modules.js";
+import { resolveModule } from "../../core/loader/resolve-module.js";
+import { resolvePackage } from "../../core/loader/resolve-package.js";
+import { CONFIGS, FIXTURES, MODULES, rejection } from "./support.js";
+
+describe("resolveModule", () => {
+  it("1. a built-in name resolves to its file in modules/", () => {
+    const resolved = resolveModule("context-simple", CONFIGS);
+    expect(resolved).toEqual({ specifier: "context-simple", source: "builtin", file: builtinModuleFile("context-simple") });
+    expect(resolved.file).toMatch(/modules\/context-simple\/index\.(js|ts)$/);
+  });
+
+  it("the built-in table is data: every entry points at modules/<name>/index", () => {
+    for (const [name, entry] of Object.entries(BUILTIN_MODULES)) expect(entry).toBe(`modules/${name}/index`);
+  });
+
+  it.each([
+    ["../modules/echo-tool.js", "echo-tool.js"],
+    ["../modules/memory-context.mjs", "memory-context.mjs"],
+    ["../modules/ts-module/index.ts", "ts-module/index.ts"],
+  ])("2. a relative path (%s) resolves from the config's folder", (specifier, file) => {
+    expect(resolveModule(specifier, CONFIGS)).toEqual({ specifier, source: "path", file: `${MODULES}/${file}` });
+  });
+
+  it("2. absolute paths and file: URLs are paths too", () => {
+    const file = `${MODULES}/echo-tool.js`;
+    expect(resolveModule(file, "/elsewhere").file).toBe(file);
+    expect(resolveModule(pathToFileURL(file).href, "/elsewhere").file).toBe(file);
+  });
+
+  it("3. an npm package resolves from the config's folder with Node's import conditions", () => {
+    const resolved = resolveModule("amplifier-fixture-tool", CONFIGS);
+    expect(resolved).toEqual({
+      specifier: "amplifier-fixture-tool",
+      source: "package",
+      file: `${FIXTURES}/node_modules/amplifier-fixture-tool/esm/index.js`,
+    });
+  });
+
+  it("3. a scoped package without exports resolves through main", () => {
+    expect(resolveModule("@amplifier-fixture/legacy-hook", CONFIGS).file).toBe(`${FIXTURES}/node_modules/@amplifier-fixture/legacy-hook/lib/main.js`);
+  });
+
+  it("a missing file: MODULE_NOT_FOUND with the path tried and a sibling with another extension", async () => {
+    const error = await rejection(() => resolveModule("../modules/ts-module/index.js", CONFIGS, "tools[1]"), "MODULE_NOT_FOUND");
+    expect(error.details).toMatchObject({
+      module: "../modules/ts-module/index.js",
+      file: `${MODULES}/ts-module/index.js`,
+      path: "tools[1]",
+      hint: 'did you mean "../modules/ts-module/index.ts"?',
+    });
+  });
+
+  it("a path to an unsupported kind of file: MODULE_NOT_FOUND saying which extensions work", async () => {
+    const error = await rejection(() => resolveModule("./tool.cjs", CONFIGS), "MODULE_NOT_FOUND");
+    expect(error.expected).toBe("a path ending in .js, .mjs or .ts");
+  });
+
+  it("an uninstalled package: MODULE_NOT_FOUND, with the built-in it probably meant", async () => {
+    const typo = await rejection(() => resolveModule("context-simpel", CONFIGS), "MODULE_NOT_FOUND");
+    expect(typo.details.hint).toBe('did you mean "context-simple"?');
+    const missing = await rejection(() => resolveModule("amplifier-no-such-package", CONFIGS), "MODULE_NOT_FOUND");
+    expect(missing.details.hint).toBe("npm install amplifier-no-such-package, or use a ./relative path");
+    expect(missing.message).toContain("package not installed");
+  });
+
+  it("not a name at all: MODULE_NOT_FOUND listing the three kinds of reference", async () => {
+    const error = await rejection(() => resolveModule("Not A Name", CONFIGS), "MODULE_NOT_FOUND");
+    expect(error.expected).toMatch(/^a built-in name \(context-simple, context-persistent\), a relative path .* or an installed npm package name$/);
+  });
+});
+
+describe("resolvePackage", () => {
+  async function packageWith(manifest: object, files: Record<string, string>): Promise<string> {
+    const root = await mkdtemp(join(tmpdir(), "amplifier-resolve-"));
+    const dir = join(root, "node_modules", "pkg");
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, "package.json"), JSON.stringify({ name: "pkg", ...manifest }));
+    for (const [file, content] of Object.entries(files)) {
+      await mkdir(join(dir, file, ".."), { recursive: true });
+      await writeFile(join(dir, file), content);
+    }
+    return root;
+  }
+
+  it("follows exports: string, nested conditions, subpaths, patterns, fallback arrays", async () => {
+    const root = await packageWith(
+      {
+        exports: {
+          ".": { types: "./index.d.ts", node: { import: "./node.mjs", require: "./node.cjs" }, default: "./browser.js" },
+          "./tools/*": "./dist/tools/*.js",
+          "./fallback": ["invalid-target-without-dot-slash.js", "./fallback.js"],
+          "./hidden": null,
+        },
+      },
+      { "node.mjs": "", "dist/tools/search.js": "", "fallback.js": "" },
+    );
+    const nodeModules = join(root, "node_modules", "pkg");
+    expect(resolvePackage("pkg", root)).toMatchObject({ ok: true, file: join(nodeModules, "node.mjs") });
+    expect(resolvePackage("pkg/tools/search", root)).toMatchObject({ ok: true, file: join(nodeModules, "dist/tools/search.js") });
+    expect(resolvePackage("pkg/fallback", root)).toMatchObject({ ok: true, file: join(nodeModules, "fallback.js") });
+    expect(resolvePackage("pkg/hidden", root)).toMatchObject({ ok: false, reason: "not-exported" });
+    expect(resolvePackage("pkg/other", root)).toMatchObject({ ok: false, reason: "not-exported" });
+  });
+
+  it("without exports: main, then index.js; a missing entry is reported", async () => {
+    const withIndex = await packageWith({}, { "index.js": "" });
+    expect(resolvePackage("pkg", withIndex)).toMatchObject({ ok: true, file: join(withIndex, "node_modules/pkg/index.js") });
+    const broken = await packageWith({ main: "gone.js" }, {});
+    expect(resolvePackage("pkg", broken)).toMatchObject({ ok: false, reason: "no-entry" });
+  });
+
+  it("searches node_modules upwards and returns the real path of a linked package", async () => {
+    const root = await packageWith({ exports: "./main.js" }, { "main.js": "" });
+    const nested = join(root, "a", "b");
+    await mkdir(nested, { recursive: true });
+    expect(resolvePackage("pkg", nested)).toMatchObject({ ok: true, file: join(root, "node_modules/pkg/main.js") });
+
+    const linkedRoot = await mkdtemp(join(tmpdir(), "amplifier-link-"));
+    await mkdir(join(linkedRoot, "node_modules"));
+    await symlink(join(root, "node_modules", "pkg"), join(linkedRoot, "node_modules", "pkg"));
+    expect(resolvePackage("pkg", linkedRoot)).toMatchObject({ ok: true, file: join(root, "node_modules/pkg/main.js") });
+  });
+});
