@@ -51,7 +51,8 @@ export interface MountConfiguredModulesOptions {
  * Two phases. First every module is resolved, imported and its config validated — all of them,
  * so one run reports every broken reference and config; if a required one fails, nothing is
  * mounted. Then they mount one by one in MOUNT_ORDER; the first required failure stops it.
- * Every failure, required or optional, is emitted as `module:mount_failed`. A failed module has
+ * Every mounted module is announced as `module:mounted` {module, point, name}; every failure,
+ * required or optional, as `module:mount_failed` {module, point, error, optional}. A failed module has
  * been rolled back (mount-module.ts); rolling back the modules mounted before it is the caller's
  * (createSession runs coordinator.cleanup()). Never throws for a module's failure: the outcome
  * carries it, so a caller can report every module.
@@ -94,6 +95,7 @@ export async function mountConfiguredModules(
     try {
       await mountModule(coordinator, entry, module, { timeoutMs });
       report.status = "mounted";
+      await announceMounted(coordinator, entry);
     } catch (error) {
       const failure = asAmplifierError(error, entry);
       report.error = failure;
@@ -120,6 +122,14 @@ async function prepare(entry: PlannedModule, options: MountConfiguredModulesOpti
     return module;
   } catch (error) {
     return asAmplifierError(error, entry);
+  }
+}
+
+async function announceMounted(coordinator: CoordinatorContract, entry: PlannedModule): Promise<void> {
+  try {
+    await coordinator.hooks.emit("module:mounted", { module: entry.specifier, point: entry.point, ...(entry.name === undefined ? {} : { name: entry.name }) });
+  } catch {
+    // As below: a report, not part of the mount.
   }
 }
 

@@ -119,6 +119,21 @@ describe("failure policy", () => {
     expect(fixtureLog()).toContain("observed:mount_failed:../modules/throwing-module.js");
   });
 
+  it("each mounted module is announced as module:mounted {module, point, name}", async () => {
+    const coordinator = new Coordinator();
+    const mounted: unknown[] = [];
+    coordinator.hooks.on("module:mounted", (event) => mounted.push(event));
+    const config: AmplifierConfig = {
+      session: { context: { module: "../modules/memory-context.mjs" } },
+      tools: [{ module: "../modules/echo-tool.js", name: "echo" }],
+    };
+    await mountConfiguredModules(coordinator, config, { baseDir: CONFIGS });
+    expect(mounted).toEqual([
+      { module: "../modules/memory-context.mjs", point: "context" },
+      { module: "../modules/echo-tool.js", point: "tools", name: "echo" },
+    ]);
+  });
+
   it("the timeout comes from options, else the config file, else the coordinator (default 30 s)", async () => {
     const config: AmplifierConfig = {
       session: { context: { module: "../modules/memory-context.mjs" } },
