@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { ContextManager } from "../contracts/context-manager.js";
 import type { AmplifierConfig } from "../contracts/generated/amplifier-config.js";
+import { checkOptions } from "./config/check-options.js";
 import { configFromObject, DEFAULT_CONFIG_FILE, loadConfig, type LoadedConfig } from "./config/load-config.js";
 import { Coordinator } from "./coordinator.js";
 import { createError } from "./errors.js";
@@ -46,6 +47,7 @@ export interface Session {
  * was already mounted run and the module's error is thrown: no half-mounted session survives.
  */
 export async function createSession(configOrPath?: SessionConfigInput | string, options: CreateSessionOptions = {}): Promise<Session> {
+  checkOptions("createSession", options, { cwd: "string", sessionId: "string", mountTimeoutMs: "milliseconds", cacheDir: "string" });
   const loaded = await loadSessionConfig(configOrPath, options.cwd ?? process.cwd());
   const timeout = options.mountTimeoutMs ?? loaded.config.mountTimeoutMs;
   const coordinator = new Coordinator({

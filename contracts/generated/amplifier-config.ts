@@ -32,7 +32,7 @@ export interface AmplifierConfig {
    */
   hooks?: ModuleRef[];
   /**
-   * How long each module's mount() may take, in milliseconds. Default 30000.
+   * How long each module's mount() may take, in milliseconds (at most 2^31-1, Node's timer limit). Default 30000.
    */
   mountTimeoutMs?: number;
 }

@@ -41,7 +41,7 @@ export const amplifierConfigSchema = z.strictObject({
   providers: z.array(namedModuleRefSchema).optional(),
   tools: z.array(namedModuleRefSchema).optional(),
   hooks: z.array(moduleRefSchema).optional(),
-  mountTimeoutMs: z.number().int().positive().optional(),
+  mountTimeoutMs: z.number().int().positive().max(2_147_483_647).optional(),
 });
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { didYouMean } from "../config/suggest-key.js";
-import { isAmplifierError } from "../errors.js";
+import { createError, isAmplifierError } from "../errors.js";
 import { CliUsageError, type CliCommand, type CliIo } from "./command.js";
 import { COMMANDS, findCommand } from "./command-registry.js";
 import { commandHelp, programHelp } from "./help.js";
@@ -24,6 +24,12 @@ export const EXIT_USAGE = 2;
  * | a command                             | what it prints                      | its  |
  */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  if (!Array.isArray(argv) || argv.some((arg) => typeof arg !== "string")) {
+    throw createError("INVALID_ARGUMENT", "runCli() takes the arguments after the program name", { path: "argv", expected: "an array of strings", given: argv });
+  }
+  if (typeof io?.stdout?.write !== "function" || typeof io?.stderr?.write !== "function") {
+    throw createError("INVALID_ARGUMENT", "runCli() writes to io.stdout and io.stderr", { path: "io", expected: "{ stdout: { write }, stderr: { write }, cwd? }", given: io });
+  }
   const full = { stdout: io.stdout, stderr: io.stderr, cwd: io.cwd ?? process.cwd() };
   const [name, ...rest] = argv;
   if (name === undefined) {

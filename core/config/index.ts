@@ -6,3 +6,4 @@ export { issuesError, formatIssue } from "./issues-error.js";
 export { suggestKey, didYouMean, editDistance } from "./suggest-key.js";
 export { formatPath, pointerToSegments, type PathSegment } from "./format-path.js";
 export { createAjv } from "./create-ajv.js";
+export { checkOptions, type OptionKind } from "./check-options.js";

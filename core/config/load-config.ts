@@ -22,6 +22,13 @@ export interface LoadedConfig {
  * (every schema problem at once, see validateConfig).
  */
 export async function loadConfig(path: string, cwd: string = process.cwd()): Promise<LoadedConfig> {
+  if (typeof path !== "string" || path === "" || typeof cwd !== "string") {
+    throw createError("INVALID_ARGUMENT", "loadConfig() needs a file path (and optionally a folder to resolve it from)", {
+      path: typeof path !== "string" || path === "" ? "path" : "cwd",
+      expected: "a non-empty string",
+      given: typeof path !== "string" || path === "" ? path : cwd,
+    });
+  }
   const file = resolve(cwd, path);
   let text: string;
   try {

@@ -47,7 +47,8 @@ interface Manifest {
   externals: string[];
 }
 
-export async function compileTsModule(entry: string, options: CompileOptions = {}): Promise<CompiledModule> {
+export async function compileTsModule(file: string, options: CompileOptions = {}): Promise<CompiledModule> {
+  const entry = resolve(file);
   const cacheDir = options.cacheDir ?? (await defaultCacheDir());
   await mkdir(cacheDir, { recursive: true });
   const manifestFile = join(cacheDir, `${sha256(entry).slice(0, 24)}.json`);

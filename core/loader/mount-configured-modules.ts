@@ -1,5 +1,7 @@
 import type { CoordinatorContract } from "../../contracts/coordinator.js";
 import type { AmplifierConfig } from "../../contracts/generated/amplifier-config.js";
+import { checkOptions } from "../config/check-options.js";
+import { validateConfig } from "../config/validate-config.js";
 import { createError, isAmplifierError, type AmplifierError } from "../errors.js";
 import { loadModule, type LoadedModule } from "./load-module.js";
 import { mountModule } from "./mount-module.js";
@@ -62,6 +64,12 @@ export async function mountConfiguredModules(
   config: AmplifierConfig,
   options: MountConfiguredModulesOptions,
 ): Promise<MountOutcome> {
+  // A public entry point: bad arguments throw (CONFIG_INVALID, INVALID_ARGUMENT); module failures do not.
+  checkOptions("mountConfiguredModules", options, { baseDir: "string", file: "string", cacheDir: "string", mountTimeoutMs: "milliseconds" });
+  if (typeof options.baseDir !== "string") {
+    throw createError("INVALID_ARGUMENT", "mountConfiguredModules() needs options.baseDir", { path: "mountConfiguredModules.options.baseDir", expected: "the folder relative module paths resolve from", given: options.baseDir });
+  }
+  validateConfig(config, options.file === undefined ? {} : { file: options.file });
   const timeoutMs = options.mountTimeoutMs ?? config.mountTimeoutMs ?? coordinator.mountTimeoutMs;
   const plan = planModules(config);
   const reports = plan.map(initialReport);

@@ -5,9 +5,12 @@ import { createModuleScope } from "./module-scope.js";
 import type { PlannedModule } from "./plan-modules.js";
 
 export interface MountModuleOptions {
-  /** How long mount() may take before MODULE_MOUNT_TIMEOUT. */
+  /** How long mount() may take before MODULE_MOUNT_TIMEOUT; `Infinity` waits forever. */
   timeoutMs: number;
 }
+
+/** setTimeout fires at once for delays above 2^31-1 ms; longer waits are clamped to that. */
+const MAX_TIMER_MS = 2_147_483_647;
 
 /**
  * Run one module's mount(coordinator, config) and take what it returns:
@@ -37,7 +40,7 @@ export async function mountModule(
 
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<"timeout">((resolve) => {
-    timer = setTimeout(() => resolve("timeout"), options.timeoutMs);
+    if (Number.isFinite(options.timeoutMs)) timer = setTimeout(() => resolve("timeout"), Math.min(options.timeoutMs, MAX_TIMER_MS));
   });
   let result: unknown;
   try {

@@ -167,6 +167,11 @@ describe("help and usage errors", () => {
     expect(stderr).toContain("Usage: amplifier-ts <command> [options]");
   });
 
+  it("runCli itself rejects what is not an argv and an io", async () => {
+    await expect(runCli("validate" as never, { stdout: process.stdout, stderr: process.stderr })).rejects.toMatchObject({ code: "INVALID_ARGUMENT", details: { path: "argv" } });
+    await expect(runCli([], {} as never)).rejects.toMatchObject({ code: "INVALID_ARGUMENT", details: { path: "io" } });
+  });
+
   it("no command at all: help on stderr, exit 2", async () => {
     const { code, stderr } = await cli();
     expect(code).toBe(2);

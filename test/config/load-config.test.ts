@@ -38,6 +38,11 @@ describe("loadConfig", () => {
     expect(loaded.file).toBe(join(configs, "full.amplifier.config.json"));
   });
 
+  it("not a path: INVALID_ARGUMENT", async () => {
+    const error = await rejection(() => loadConfig(undefined as never), "INVALID_ARGUMENT");
+    expect(error.details).toMatchObject({ path: "path", expected: "a non-empty string" });
+  });
+
   it("missing file: CONFIG_NOT_FOUND naming the absolute path", async () => {
     const error = await rejection(() => loadConfig("nope.json", configs), "CONFIG_NOT_FOUND");
     expect(error.details.file).toBe(join(configs, "nope.json"));

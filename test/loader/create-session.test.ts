@@ -44,6 +44,15 @@ describe("createSession(config object)", () => {
     const error = await rejection(() => createSession(42 as never), "INVALID_ARGUMENT");
     expect(error.given).toBe(42);
   });
+
+  it("bad options: INVALID_ARGUMENT naming the option, with a hint for a misspelt one", async () => {
+    const config = { session: { context: { module: "./memory-context.mjs" } } };
+    const typo = await rejection(() => createSession(config, { mountTimeout: 5 } as never), "INVALID_ARGUMENT");
+    expect(typo.details).toMatchObject({ path: "createSession.options.mountTimeout", hint: 'did you mean "mountTimeoutMs"?' });
+    const negative = await rejection(() => createSession(config, { mountTimeoutMs: -1 }), "INVALID_ARGUMENT");
+    expect(negative.details).toMatchObject({ path: "createSession.options.mountTimeoutMs", expected: "a number of milliseconds greater than 0", given: -1 });
+    expect(fixtureLog()).toEqual([]);
+  });
 });
 
 describe("createSession(path)", () => {

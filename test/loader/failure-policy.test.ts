@@ -134,6 +134,17 @@ describe("failure policy", () => {
     ]);
   });
 
+  it("bad arguments throw instead of becoming an outcome: an invalid config, a missing baseDir", async () => {
+    await expect(mountConfiguredModules(new Coordinator(), { session: {} } as never, { baseDir: CONFIGS })).rejects.toMatchObject({
+      code: "CONFIG_INVALID",
+      details: { path: "session.context" },
+    });
+    await expect(mountConfiguredModules(new Coordinator(), { session: { context: { module: "x" } } }, {} as never)).rejects.toMatchObject({
+      code: "INVALID_ARGUMENT",
+      details: { path: "mountConfiguredModules.options.baseDir" },
+    });
+  });
+
   it("the timeout comes from options, else the config file, else the coordinator (default 30 s)", async () => {
     const config: AmplifierConfig = {
       session: { context: { module: "../modules/memory-context.mjs" } },

@@ -107,3 +107,12 @@ describe("mountModule: failures", () => {
     unrelated();
   });
 });
+
+describe("mountModule: timeout limits", () => {
+  it("Infinity waits for mount however long it takes", async () => {
+    const coordinator = new Coordinator();
+    const result = await mount(coordinator, entry("hooks", "../modules/late-module.js", { config: { delayMs: 30 } }), Infinity);
+    expect(typeof result).toBe("function");
+    expect(fixtureLog()).toEqual(["late:registered"]);
+  });
+});
