@@ -19,7 +19,7 @@ export interface SchemaIssue {
  * inside the file (`session.context.config`), so every path points at the line to edit.
  *
  * The branch errors under an `anyOf`/`oneOf` and the `if` marker duplicate what the combinator's
- * own error says, so they are dropped; everything else is reported, all of it, in document order.
+ * own error says, so they are dropped; everything else is reported, all of it, in ajv's order.
  */
 export function schemaIssues(errors: readonly ErrorObject[], document: unknown, prefix: readonly PathSegment[] = []): SchemaIssue[] {
   const combinators = errors.filter((e) => e.keyword === "anyOf" || e.keyword === "oneOf");
@@ -34,6 +34,8 @@ export function schemaIssues(errors: readonly ErrorObject[], document: unknown, 
     seen.add(key);
     issues.push(issue);
   }
+  // Never report "0 problems" for a failed validation: if filtering left nothing, keep everything.
+  if (issues.length === 0 && errors.length > 0) return errors.map((error) => toIssue(error, document, prefix));
   return issues;
 }
 

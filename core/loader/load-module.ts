@@ -52,6 +52,9 @@ async function importResolved(resolved: ResolvedModule, cacheDir: string | undef
   // Built-in .ts entries exist only in a source checkout, run by a TypeScript-aware runner that
   // imports them itself; user .ts modules always go through esbuild.
   if (extname(resolved.file) === ".ts" && resolved.source !== "builtin") {
+    // Node then reads the inline source maps, so stack traces name the .ts lines. Process-wide, so
+    // only switched on once a compiled module is about to load.
+    process.setSourceMapsEnabled(true);
     try {
       url = (await compileTsModule(resolved.file, cacheDir === undefined ? {} : { cacheDir })).url;
     } catch (error) {
@@ -62,8 +65,6 @@ async function importResolved(resolved: ResolvedModule, cacheDir: string | undef
       throw error;
     }
   }
-  // Source maps of compiled modules (and of modules that ship their own) make stack traces point at the sources.
-  process.setSourceMapsEnabled(true);
   try {
     return (await import(url)) as Record<string, unknown>;
   } catch (cause) {

@@ -39,8 +39,9 @@ export function planModules(config: AmplifierConfig): PlannedModule[] {
       point,
       specifier: ref.module,
       name: ref.name,
-      // A copy: a module that edits its config must not edit the session's.
-      config: structuredClone((ref.config ?? {}) as Record<string, unknown>),
+      // A shallow copy: a module that edits its config must not edit the session's. Not a deep
+      // clone: configs given as objects may carry instances (a client, a tokenizer) that must stay themselves.
+      config: { ...(ref.config ?? {}) } as Record<string, unknown>,
       optional: point !== "context" && point !== "orchestrator" && ref.optional === true,
       at,
       path: formatPath(at),
