@@ -1,0 +1,79 @@
+import type { CoordinatorContract } from "../../contracts/coordinator.js";
+import type { HistoryStore } from "../../contracts/history-store.js";
+import type { ModuleMeta } from "../../contracts/module.js";
+import configSchema from "../../contracts/schemas/modules/context-persistent.config.schema.json" with { type: "json" };
+import { isAmplifierError } from "../../core/errors.js";
+import { HistoryContextManager } from "../context/history-context-manager.js";
+import type { ContextOptionsInput } from "../context/context-options.js";
+import { openSessionStore, type StoreConfig } from "./open-session-store.js";
+
+export const meta: ModuleMeta = {
+  name: "context-persistent",
+  version: "0.1.0",
+  kind: "context",
+  description: "Durable history (one append-only JSONL file per session by default) with memory fallback; same windows as context-simple.",
+  configSchema,
+};
+
+export interface ContextPersistentConfig extends ContextOptionsInput {
+  storagePath?: string;
+  sessionId?: string;
+  strict?: boolean;
+  fsync?: "always" | "batch" | "never";
+  store?: StoreConfig;
+}
+
+const PERSISTENCE_KEYS = ["storagePath", "sessionId", "strict", "fsync", "store"] as const;
+
+/**
+ * Mounts a persistent context manager. The session's history is read once, here; afterwards every
+ * addMessage writes through to the store before it resolves.
+ *
+ * Failure policy: when the storage cannot be used (no permission, read-only, not a directory) the
+ * module keeps working in memory and emits `context:storage_fallback`; with `strict: true` the mount
+ * fails instead. A second writer on the same session is always an error (SESSION_LOCKED).
+ */
+export async function mount(coordinator: CoordinatorContract, config: ContextPersistentConfig = {}): Promise<HistoryContextManager> {
+  const options: Record<string, unknown> = { ...config };
+  for (const key of PERSISTENCE_KEYS) delete options[key];
+  const sessionId = config.sessionId ?? coordinator.sessionId;
+  const storagePath = config.storagePath ?? ".amplifier/sessions";
+
+  let store: HistoryStore | undefined;
+  let initialMessages;
+  try {
+    const opened = await openSessionStore({ sessionId, storagePath, fsync: config.fsync ?? "always", store: config.store });
+    store = opened.store;
+    initialMessages = opened.messages;
+    if (opened.recovered) {
+      await coordinator.hooks.emit("context:storage_recovered", { sessionId, storagePath, store: store.kind, ...opened.recovered });
+    }
+  } catch (error) {
+    if (!isAmplifierError(error, "STORAGE_UNAVAILABLE") || config.strict === true) throw error;
+    store = undefined;
+    initialMessages = [];
+    await coordinator.hooks.emit("context:storage_fallback", {
+      reason: error.message,
+      storagePath,
+      store: config.store?.type ?? "jsonl",
+    });
+  }
+
+  let context: HistoryContextManager;
+  try {
+    context = new HistoryContextManager({
+      moduleName: meta.name,
+      options: options as ContextOptionsInput,
+      hooks: coordinator.hooks,
+      store,
+      sessionId,
+      initialMessages,
+    });
+    await coordinator.mount("context", context);
+  } catch (error) {
+    await store?.close();
+    throw error;
+  }
+  coordinator.registerCleanup(() => context.close());
+  return context;
+}
