@@ -1,0 +1,13 @@
+/* eslint-disable */
+/**
+ * Generated from contracts/schemas/** by `npm run contracts` (contracts/generate.mjs) — do not edit.
+ * Edit the schema and run `npm run contracts`; test/contracts/generated-fresh.test.ts fails while
+ * this file is stale.
+ */
+
+export type { AmplifierConfig, ModuleConfig, ModuleRef, ModuleSpecifier, NamedModuleRef, SessionConfig, SessionModuleRef } from "./amplifier-config.js";
+export type { HookAction, HookResult } from "./hook-result.js";
+export type { ContentBlock, ImageBlock, ImageUrlBlock, Message, MessageMetadata, RedactedThinkingBlock, Role, SummaryInfo, TextBlock, ThinkingBlock, ToolCall, ToolResultBlock, ToolUseBlock } from "./message.js";
+export type { ContextPersistentConfig } from "./modules/context-persistent.config.js";
+export type { ContextSimpleConfig } from "./modules/context-simple.config.js";
+export type { ProviderInfo } from "./provider-info.js";

@@ -1,0 +1,63 @@
+/* eslint-disable */
+/**
+ * Generated from contracts/schemas/modules/context-persistent.config.schema.json by `npm run contracts` (contracts/generate.mjs) — do not edit.
+ * Edit the schema and run `npm run contracts`; test/contracts/generated-fresh.test.ts fails while
+ * this file is stale.
+ */
+
+/**
+ * Config of the built-in context-persistent module (history kept in a HistoryStore; JSONL files by default).
+ */
+export interface ContextPersistentConfig {
+  /**
+   * Budget when neither the caller, the provider nor the model registry gives one.
+   */
+  maxTokens?: number;
+  /**
+   * Tokens kept free below context_window - max_output_tokens.
+   */
+  safetyMargin?: number;
+  /**
+   * Compaction starts when the history passes this share of the budget.
+   */
+  compactThreshold?: number;
+  /**
+   * Compaction cuts down to this share of the budget (must be <= compactThreshold).
+   */
+  compactTarget?: number;
+  /**
+   * Model used to count tokens when the provider does not name one.
+   */
+  model?: string;
+  /**
+   * permanent: kept; run: a run's messages are cleared when it ends; none: never persisted.
+   */
+  retention?: "permanent" | "run" | "none";
+  /**
+   * Multiplier for counts of models whose tokenizer is not public.
+   */
+  safetyFactor?: number;
+  /**
+   * Directory of the JSONL session files.
+   */
+  storagePath?: string;
+  /**
+   * Session to open; defaults to the coordinator's session id.
+   */
+  sessionId?: string;
+  /**
+   * Fail at mount when the storage cannot be used, instead of falling back to memory.
+   */
+  strict?: boolean;
+  /**
+   * always: each addMessage is on disk when it resolves; batch: concurrent appends share one fsync (same guarantee, more throughput); never: the OS decides (fastest, a crash may lose recent messages).
+   */
+  fsync?: "always" | "batch" | "never";
+  /**
+   * Which HistoryStore to use (default: JSONL under storagePath).
+   */
+  store?: {
+    type: "jsonl" | "memory";
+    [k: string]: unknown;
+  };
+}

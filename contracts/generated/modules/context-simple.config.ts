@@ -1,0 +1,40 @@
+/* eslint-disable */
+/**
+ * Generated from contracts/schemas/modules/context-simple.config.schema.json by `npm run contracts` (contracts/generate.mjs) — do not edit.
+ * Edit the schema and run `npm run contracts`; test/contracts/generated-fresh.test.ts fails while
+ * this file is stale.
+ */
+
+/**
+ * Config of the built-in context-simple module (in-memory history).
+ */
+export interface ContextSimpleConfig {
+  /**
+   * Budget when neither the caller, the provider nor the model registry gives one.
+   */
+  maxTokens?: number;
+  /**
+   * Tokens kept free below context_window - max_output_tokens.
+   */
+  safetyMargin?: number;
+  /**
+   * Compaction starts when the history passes this share of the budget.
+   */
+  compactThreshold?: number;
+  /**
+   * Compaction cuts down to this share of the budget (must be <= compactThreshold).
+   */
+  compactTarget?: number;
+  /**
+   * Model used to count tokens when the provider does not name one.
+   */
+  model?: string;
+  /**
+   * permanent: kept; run: a run's messages are cleared when it ends; none: never persisted.
+   */
+  retention?: "permanent" | "run" | "none";
+  /**
+   * Multiplier for counts of models whose tokenizer is not public.
+   */
+  safetyFactor?: number;
+}
