@@ -7,10 +7,12 @@
  * The model is a ScriptedProvider (replayed answers), the tool a calculator, the context module
  * whatever the config names (context-simple by default). Run it:
  *
- *   npx esbuild examples/minimal-orchestrator.ts --bundle --platform=node --format=esm \
- *     --packages=external --outfile=.cache/minimal.mjs && node .cache/minimal.mjs
+ *   npm run example            (= npm run build && node dist/examples/minimal-orchestrator.js)
  *
- * or import runMinimalOrchestrator() (the tests do).
+ * Built-in modules load from the package's own modules/ folder, so the example runs from the
+ * built package (a bundle elsewhere would not find them); add `--context <module>` to run it on
+ * another context module, e.g. `--context amplifier-module-context-example`. Or import
+ * runMinimalOrchestrator() — the tests do.
  */
 import { pathToFileURL } from "node:url";
 import type { Message, ToolCall } from "../contracts/generated/message.js";
@@ -220,7 +222,10 @@ function lastToolOutput(messages: readonly Message[]): string {
   return typeof tool?.content === "string" ? tool.content : "?";
 }
 
+// Run directly: prints the transcript. `--context <module>` picks another context module.
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const result = await runMinimalOrchestrator();
+  const at = process.argv.indexOf("--context");
+  const contextModule = at > 0 ? process.argv[at + 1] : undefined;
+  const result = await runMinimalOrchestrator(contextModule === undefined ? {} : { contextModule });
   console.log(formatTranscript(result));
 }

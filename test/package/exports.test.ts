@@ -1,0 +1,148 @@
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { beforeAll, describe, expect, it } from "vitest";
+
+/**
+ * The published shape of amplifier-ts: what `import "amplifier-ts"` and
+ * `import "amplifier-ts/testing"` get, checked the way a consumer gets it — Node's and
+ * TypeScript's own resolution through package.json "exports" (self-reference), against the built
+ * dist/. Builds first when dist/ is missing or older than the sources, so the test is right
+ * whether CI runs it before or after `npm run build`.
+ */
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+  name: string;
+  exports: Record<string, string | { types: string; import: string }>;
+  bin: Record<string, string>;
+  files: string[];
+  main: string;
+  types: string;
+};
+const SOURCE_DIRS = ["core", "modules", "contracts", "hooks"];
+const BUILD_TIMEOUT_MS = 300_000;
+
+/** Every file the manifest points at in dist/ (export targets, their types, the bin). */
+const distEntries = (): string[] => [
+  ...Object.values(manifest.exports).flatMap((target) => (typeof target === "string" ? [] : [target.import, target.types])),
+  ...Object.values(manifest.bin),
+].filter((file) => file.startsWith("./dist/"));
+
+describe("package.json", () => {
+  it("is an ES module package named amplifier-ts whose exports point at built JS with types next to it", () => {
+    expect(manifest.name).toBe("amplifier-ts");
+    for (const subpath of [".", "./testing"]) {
+      const target = manifest.exports[subpath];
+      expect(target, subpath).toMatchObject({ types: expect.stringMatching(/^\.\/dist\/.*\.d\.ts$/), import: expect.stringMatching(/^\.\/dist\/.*\.js$/) });
+      const { types, import: js } = target as { types: string; import: string };
+      expect(types).toBe(js.replace(/\.js$/, ".d.ts"));
+    }
+    expect(manifest.main).toBe((manifest.exports["."] as { import: string }).import);
+    expect(manifest.types).toBe((manifest.exports["."] as { types: string }).types);
+    expect(manifest.files).toContain("dist");
+  });
+});
+
+describe("after the build", () => {
+  beforeAll(() => {
+    if (!needsBuild()) return;
+    const tsc = join(ROOT, "node_modules", ".bin", process.platform === "win32" ? "tsc.cmd" : "tsc");
+    const build = spawnSync(tsc, ["-p", "tsconfig.build.json"], { cwd: ROOT, encoding: "utf8", timeout: BUILD_TIMEOUT_MS });
+    if (build.status !== 0) {
+      throw new Error(`npm run build (tsc -p tsconfig.build.json) failed with status ${build.status}:\n${build.stdout}${build.stderr}${build.error ?? ""}`);
+    }
+  }, BUILD_TIMEOUT_MS + 10_000);
+
+  it("every export target, its .d.ts and the bin exist in dist/", () => {
+    for (const file of distEntries()) expect(existsSync(join(ROOT, file)), file).toBe(true);
+  });
+
+  it('Node resolves "amplifier-ts" and "amplifier-ts/testing" through "exports" to dist JS, and the root imports', () => {
+    const probe = [
+      "const resolved = { root: import.meta.resolve('amplifier-ts'), testing: import.meta.resolve('amplifier-ts/testing'),",
+      "  schema: import.meta.resolve('amplifier-ts/contracts/message.schema.json') };",
+      "const root = await import('amplifier-ts');",
+      "console.log(JSON.stringify({ resolved, exports: Object.keys(root) }));",
+    ].join("\n");
+    const out = execFileSync(process.execPath, ["--input-type=module", "-e", probe], { cwd: ROOT, encoding: "utf8", timeout: 60_000 });
+    const { resolved, exports } = JSON.parse(out.trim().split("\n").at(-1)!) as { resolved: Record<string, string>; exports: string[] };
+
+    expect(resolved.root).toBe(pathToFileURL(join(ROOT, "dist/core/index.js")).href);
+    expect(resolved.testing).toBe(pathToFileURL(join(ROOT, "dist/contracts/testing/index.js")).href);
+    expect(resolved.schema).toBe(pathToFileURL(join(ROOT, "contracts/schemas/message.schema.json")).href);
+    for (const url of [resolved.root!, resolved.testing!]) expect(existsSync(fileURLToPath(url).replace(/\.js$/, ".d.ts")), url).toBe(true);
+    expect(exports).toEqual(expect.arrayContaining(["Coordinator", "createSession", "HookBus", "createError", "getTokenCounter"]));
+  });
+
+  it("amplifier-ts/testing exports describeContextManagerContract", async () => {
+    const testing = (await import(pathToFileURL(join(ROOT, "dist/contracts/testing/index.js")).href)) as Record<string, unknown>;
+    expect(typeof testing.describeContextManagerContract).toBe("function");
+  });
+
+  it("TypeScript (NodeNext) resolves both entry points to the dist .d.ts files and type-checks a consumer", () => {
+    const dir = join(ROOT, ".cache", "exports-consumer");
+    mkdirSync(dir, { recursive: true });
+    const consumer = join(dir, "consumer.ts");
+    writeFileSync(
+      consumer,
+      [
+        'import { Coordinator, createSession, type Message, type ContextManager } from "amplifier-ts";',
+        'import { describeContextManagerContract } from "amplifier-ts/testing";',
+        'const message: Message = { role: "user", content: "hi" };',
+        "export async function run(): Promise<ContextManager> {",
+        '  const session = await createSession({ session: { context: { module: "context-simple", config: {} } } });',
+        "  await session.context.addMessage(message);",
+        "  return session.context;",
+        "}",
+        "export const coordinator = new Coordinator();",
+        "export const suite: typeof describeContextManagerContract = describeContextManagerContract;",
+        "",
+      ].join("\n"),
+    );
+    const tsc = join(ROOT, "node_modules", ".bin", process.platform === "win32" ? "tsc.cmd" : "tsc");
+    const args = ["--ignoreConfig", "--noEmit", "--strict", "--skipLibCheck", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "--types", "node", "--listFiles", consumer];
+    const result = spawnSync(tsc, args, { cwd: ROOT, encoding: "utf8", timeout: 120_000 });
+    expect(result.status, `${result.stdout}${result.stderr}`).toBe(0);
+    const files = result.stdout.split("\n").map((line) => line.trim().replaceAll("\\", "/"));
+    expect(files).toContain(join(ROOT, "dist/core/index.d.ts").replaceAll("\\", "/"));
+    expect(files).toContain(join(ROOT, "dist/contracts/testing/index.d.ts").replaceAll("\\", "/"));
+    expect(files.some((file) => file.startsWith(join(ROOT, "core/").replaceAll("\\", "/")))).toBe(false);
+  });
+
+  it("the bin dist/core/cli/main.js starts with a shebang and runs", () => {
+    expect(manifest.bin["amplifier-ts"]).toBe("./dist/core/cli/main.js");
+    const bin = join(ROOT, "dist/core/cli/main.js");
+    expect(readFileSync(bin, "utf8").split("\n")[0]).toBe("#!/usr/bin/env node");
+    const help = spawnSync(process.execPath, [bin, "--help"], { cwd: ROOT, encoding: "utf8", timeout: 60_000 });
+    expect(help.status, help.stderr).toBe(0);
+    expect(help.stdout).toContain("amplifier-ts");
+  });
+
+  it("npm pack ships every file the exports and the bin point at", () => {
+    const out = execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: ROOT, encoding: "utf8", timeout: 120_000 });
+    const [pack] = JSON.parse(out) as Array<{ files: Array<{ path: string }> }>;
+    const shipped = new Set(pack!.files.map((f) => f.path));
+    for (const file of [...distEntries(), "./contracts/schemas/message.schema.json", "./README.md"]) expect(shipped.has(file.slice(2)), file).toBe(true);
+    expect([...shipped].some((path) => path.startsWith("test/") || path.endsWith(".test.js"))).toBe(false);
+  });
+});
+
+/** dist/ is missing an entry, or a source file changed after the oldest entry was built. */
+function needsBuild(): boolean {
+  const entries = distEntries().map((file) => join(ROOT, file));
+  if (entries.some((file) => !existsSync(file))) return true;
+  const builtAt = Math.min(...entries.map((file) => statSync(file).mtimeMs));
+  return SOURCE_DIRS.some((dir) => newestMtime(join(ROOT, dir)) > builtAt);
+}
+
+function newestMtime(dir: string): number {
+  if (!existsSync(dir)) return 0;
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestMtime(path));
+    else if (entry.name.endsWith(".ts") || entry.name.endsWith(".json")) newest = Math.max(newest, statSync(path).mtimeMs);
+  }
+  return newest;
+}
