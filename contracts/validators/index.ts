@@ -1,0 +1,24 @@
+export {
+  roleSchema,
+  textBlockSchema,
+  imageBlockSchema,
+  imageUrlBlockSchema,
+  toolUseBlockSchema,
+  toolResultBlockSchema,
+  thinkingBlockSchema,
+  redactedThinkingBlockSchema,
+  contentBlockSchema,
+  toolCallSchema,
+  summaryInfoSchema,
+  messageMetadataSchema,
+  messageSchema,
+  validateMessage,
+  validateMessages,
+  isValidMessage,
+} from "./message.js";
+export { hookActionSchema, hookResultSchema, validateHookResult, isValidHookResult } from "./hook-result.js";
+export { providerDefaultsSchema, providerInfoSchema, validateProviderInfo, isValidProviderInfo } from "./provider-info.js";
+export { amplifierConfigSchema, moduleRefSchema, namedModuleRefSchema, sessionModuleRefSchema } from "./amplifier-config.js";
+export { formatIssues, formatPath, type ValidationIssue } from "./format-issues.js";
+export { isDateTime } from "./date-time.js";
+export { CONTRACT_VALIDATORS, type ContractSchemaName } from "./registry.js";

@@ -1,0 +1,14 @@
+import type { ZodType } from "zod";
+import { contextOptionsSchema } from "../../modules/context/context-options.js";
+
+/**
+ * zod mirrors of the built-in modules' config schemas (contracts/schemas/modules/), keyed like
+ * CONTRACT_VALIDATORS. They live here, not in contracts/validators/registry.ts, because contracts
+ * import no module; the drift harness merges both registries.
+ *
+ * A mirror may be stricter than its schema only in ways JSON Schema cannot state (context options
+ * refuse compactTarget > compactThreshold); the shared fixtures stay clear of such cases.
+ */
+export const MODULE_CONFIG_VALIDATORS: Record<string, ZodType> = {
+  "modules/context-simple.config": contextOptionsSchema,
+};

@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import { ajvValidators, fixtures, fixtureSetNames, schemaNames, ZOD_VALIDATORS } from "./schema-catalog.js";
+
+/**
+ * The JSON Schemas are the source of truth; the zod validators are hand-written mirrors. Every
+ * shared fixture goes through both, and both must give the fixture's verdict. Nothing is listed
+ * by hand: schemas and fixtures are found on disk, so a new schema without a mirror or without
+ * fixtures fails here instead of drifting silently.
+ */
+const names = schemaNames();
+const ajv = ajvValidators();
+const MIN_FIXTURES = 1;
+
+describe("every JSON Schema has a zod mirror and shared fixtures", () => {
+  it("finds the schemas", () => {
+    expect(names).toEqual(expect.arrayContaining(["message", "hook-result", "provider-info"]));
+  });
+
+  it.each(names)("%s has a registered zod validator", (name) => {
+    expect(
+      ZOD_VALIDATORS[name],
+      `contracts/schemas/${name}.schema.json has no zod mirror. Add "${name}": <zod schema> to ` +
+        (name.startsWith("modules/")
+          ? "MODULE_CONFIG_VALIDATORS in test/contracts/module-config-validators.ts"
+          : "CONTRACT_VALIDATORS in contracts/validators/registry.ts"),
+    ).toBeDefined();
+  });
+
+  it.each(names)("%s has valid and invalid fixtures", (name) => {
+    for (const kind of ["valid", "invalid"] as const) {
+      expect(
+        fixtures(name, kind).length,
+        `add at least ${MIN_FIXTURES} JSON document(s) the schema ${kind === "valid" ? "accepts" : "rejects"} to test/fixtures/contracts/${name}/${kind}/`,
+      ).toBeGreaterThanOrEqual(MIN_FIXTURES);
+    }
+  });
+
+  it("every fixture set and registry entry belongs to a schema", () => {
+    const orphans = [...fixtureSetNames(), ...Object.keys(ZOD_VALIDATORS)].filter((name) => !names.includes(name));
+    expect(orphans, "fixtures or validators for a schema that contracts/schemas/ no longer has").toEqual([]);
+  });
+});
+
+for (const name of names) {
+  const zod = ZOD_VALIDATORS[name];
+  const validateJson = ajv.get(name)!;
+  if (!zod) continue; // reported above, with what to add
+
+  describe(`${name}: JSON Schema and zod agree on the shared fixtures`, () => {
+    it.each(fixtures(name, "valid").map((f) => [f.file, f.document] as const))("%s is accepted by both", (_file, document) => {
+      expect(validateJson(document), JSON.stringify(validateJson.errors)).toBe(true);
+      const parsed = zod.safeParse(document);
+      expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true);
+    });
+
+    it.each(fixtures(name, "invalid").map((f) => [f.file, f.document] as const))("%s is rejected by both", (_file, document) => {
+      expect(validateJson(document)).toBe(false);
+      expect(zod.safeParse(document).success).toBe(false);
+    });
+  });
+}
