@@ -1,0 +1,51 @@
+// Every contract of amplifier-ts: the types generated from the JSON Schemas, the module
+// interfaces, the event map, and the zod validators. The conformance suites are not here: they
+// import vitest and are published separately as "amplifier-ts/testing".
+export type * from "./generated/index.js";
+// All validators but the two names core/hooks exports at the package root for the hook bus's own
+// check (schema + bus rules); the schema-only hookResultSchema / validateHookResult are imported
+// from contracts/validators. Re-exporting both here would make the root's `export *` ambiguous.
+export {
+  roleSchema,
+  textBlockSchema,
+  imageBlockSchema,
+  imageUrlBlockSchema,
+  toolUseBlockSchema,
+  toolResultBlockSchema,
+  thinkingBlockSchema,
+  redactedThinkingBlockSchema,
+  contentBlockSchema,
+  toolCallSchema,
+  summaryInfoSchema,
+  messageMetadataSchema,
+  messageSchema,
+  validateMessage,
+  validateMessages,
+  isValidMessage,
+  hookActionSchema,
+  isValidHookResult,
+  providerDefaultsSchema,
+  providerInfoSchema,
+  validateProviderInfo,
+  isValidProviderInfo,
+  amplifierConfigSchema,
+  moduleRefSchema,
+  namedModuleRefSchema,
+  sessionModuleRefSchema,
+  formatIssues,
+  formatPath,
+  isDateTime,
+  CONTRACT_VALIDATORS,
+  type ValidationIssue,
+  type ContractSchemaName,
+} from "./validators/index.js";
+export * from "./context-manager.js";
+export * from "./coordinator.js";
+export * from "./events.js";
+export * from "./hook-bus.js";
+export * from "./hook-result.js";
+export type * from "./history-store.js";
+export type * from "./module.js";
+export type * from "./provider.js";
+export type * from "./tokenizer.js";
+export type * from "./tool.js";
