@@ -4,8 +4,8 @@ import { join } from "node:path";
 import type { ContextManager } from "../../contracts/context-manager.js";
 import type { Message } from "../../contracts/generated/message.js";
 import type { Provider } from "../../contracts/provider.js";
-import { createError } from "../errors.js";
-import { createSession, type SessionConfigInput } from "../session.js";
+import { createError, isAmplifierError } from "../errors.js";
+import { createSession, type Session, type SessionConfigInput } from "../session.js";
 import { getModelInfo, getTokenCounter } from "../tokens/index.js";
 import { prefixKept } from "./prefix-kept.js";
 
@@ -22,6 +22,8 @@ export interface ReplayOptions {
   onTurn?: (turn: ReplayTurn, total: number) => void;
   /** Turn number (1-based) to explain: its per-message decisions are returned. */
   explainTurn?: number;
+  /** Stops the replay between two messages (the session is closed, the temporary folder removed). */
+  signal?: AbortSignal;
 }
 
 /** One model call of the recorded conversation: the window sent before an assistant message. */
@@ -63,8 +65,13 @@ export interface ReplaySummary {
 export interface ReplayResult {
   summary: ReplaySummary;
   turns: ReplayTurn[];
+  /** What `context.explainLastWindow()` returned for `explainTurn` (built-ins: `{ report, model, encoding }`). */
   explain?: unknown;
+  /** Set when `explainTurn` was asked: false when the module has no `explainLastWindow()`. */
+  explainSupported?: boolean;
 }
+
+type ExplainingContext = ContextManager & { explainLastWindow?: () => unknown; moduleName?: unknown };
 
 /**
  * Feeds a recorded conversation turn by turn through a context module, the way an orchestrator
@@ -73,7 +80,8 @@ export interface ReplayResult {
  * kept as a prefix (what a provider's prompt cache can reuse).
  */
 export async function runReplay(options: ReplayOptions): Promise<ReplayResult> {
-  const messages = await readTranscript(options.transcript);
+  options.signal?.throwIfAborted();
+  const { messages, lines } = await readTranscript(options.transcript);
   const model = options.model ?? "gpt-4o";
   const info = getModelInfo(model);
   const provider: Provider = {
@@ -84,29 +92,51 @@ export async function runReplay(options: ReplayOptions): Promise<ReplayResult> {
   };
   let tempDir: string | undefined;
   let config = options.config;
-  if (config === undefined) {
-    tempDir = await mkdtemp(join(tmpdir(), "amplifier-replay-"));
-    config = { session: { context: { module: "context-persistent", config: { storagePath: tempDir, fsync: "never", model } } } };
-  }
-  const session = await createSession(config);
   const counter = getTokenCounter(model);
-  const context = session.context as ContextManager & { explainLastWindow?: () => unknown };
   const turns: ReplayTurn[] = [];
   const total = messages.filter((m) => m.role === "assistant").length;
-  let previous: Message[] | undefined;
+  let session: Session | undefined;
+  let moduleName = "context";
+  let budget: number | "provider" = options.budget ?? "provider";
   let explain: unknown;
+  let explainSupported: boolean | undefined;
   try {
+    if (config === undefined) {
+      tempDir = await mkdtemp(join(tmpdir(), "amplifier-replay-"));
+      config = { session: { context: { module: "context-persistent", config: { storagePath: tempDir, fsync: "never", model } } } };
+    }
+    session = await createSession(config);
+    const context = session.context as ExplainingContext;
+    moduleName = typeof context.moduleName === "string" ? context.moduleName : (session.modules.find((m) => m.point === "context")?.module ?? moduleName);
+    let previous: Message[] | undefined;
+    /** Ids of the messages stored so far: "kept" counts window messages that are stored ones (not synthetic). */
+    const storedIds = new Set<string>();
     let historyTokens = counter.replyPriming;
+    let lastYield = performance.now();
     for (let i = 0; i < messages.length; i++) {
+      // An in-memory module never leaves the microtask queue: yield now and then so that signals
+      // (Ctrl-C → abort) and timers get a chance to run.
+      if (performance.now() - lastYield > 50) {
+        await new Promise((resolve) => setImmediate(resolve));
+        lastYield = performance.now();
+      }
+      options.signal?.throwIfAborted();
       const message = messages[i]!;
       if (message.role === "assistant") {
+        const explainThis = options.explainTurn === turns.length + 1;
         const started = performance.now();
-        const window = await context.getMessagesForRequest(options.budget, provider, {
-          explain: options.explainTurn === turns.length + 1,
-        });
+        const window = await context.getMessagesForRequest(options.budget, provider, { explain: explainThis });
         const ms = performance.now() - started;
-        const windowIds = new Set(window.map((m) => m.metadata?.id));
-        const truncated = window.filter((m) => m.metadata?.truncated !== undefined).length;
+        const report = lastReport(context);
+        let kept = 0;
+        let truncated = 0;
+        for (const m of window) {
+          const id = m.metadata?.id;
+          if (id !== undefined && storedIds.has(id)) kept++;
+          if (m.metadata?.truncated !== undefined && m.metadata.truncated !== false) truncated++;
+        }
+        if (typeof report?.truncated === "number") truncated = report.truncated;
+        if (typeof report?.budget === "number") budget = report.budget;
         const turn: ReplayTurn = {
           turn: turns.length + 1,
           messageIndex: i,
@@ -114,50 +144,101 @@ export async function runReplay(options: ReplayOptions): Promise<ReplayResult> {
           historyTokens,
           windowMessages: window.length,
           windowTokens: counter.countRequest(window),
-          kept: messages.slice(0, i).filter((m) => windowIds.has(m.metadata?.id)).length,
-          removed: 0,
+          kept,
+          removed: Math.max(0, i - kept),
           truncated,
           prefixKept: previous ? prefixKept(previous, window, counter) : 1,
           ms,
         };
-        turn.removed = i - turn.kept;
-        if (options.explainTurn === turn.turn) explain = context.explainLastWindow?.();
+        if (explainThis) {
+          explainSupported = typeof context.explainLastWindow === "function";
+          explain = explainSupported ? context.explainLastWindow!() : undefined;
+        }
         turns.push(turn);
         options.onTurn?.(turn, total);
         previous = window;
       }
-      await context.addMessage(message);
+      try {
+        await context.addMessage(message);
+      } catch (error) {
+        if (!isAmplifierError(error, "INVALID_MESSAGE")) throw error;
+        throw createError("TRANSCRIPT_INVALID", `line ${lines[i]} is not a valid message: ${error.message}`, {
+          file: options.transcript,
+          path: `line ${lines[i]}`,
+          cause: error,
+        });
+      }
+      storedIds.add(message.metadata!.id!);
       historyTokens += counter.countMessage(message);
     }
   } finally {
-    await session.close();
+    await session?.close();
     if (tempDir) await rm(tempDir, { recursive: true, force: true });
   }
-  return { summary: summarize(options, model, messages.length, turns, session), turns, explain };
+  const result: ReplayResult = { summary: summarize(options, model, messages.length, turns, moduleName, budget), turns };
+  if (options.explainTurn !== undefined) {
+    result.explain = explain;
+    result.explainSupported = explainSupported ?? false;
+  }
+  return result;
 }
 
-async function readTranscript(path: string): Promise<Message[]> {
+/** The built-ins' report of the last window (budget, truncated …), when the module keeps one. */
+function lastReport(context: ExplainingContext): { budget?: unknown; truncated?: unknown } | undefined {
+  if (typeof context.explainLastWindow !== "function") return undefined;
+  const last = context.explainLastWindow() as { report?: { budget?: unknown; truncated?: unknown } } | undefined;
+  return typeof last?.report === "object" && last.report !== null ? last.report : undefined;
+}
+
+/**
+ * One message per non-blank line. Messages without `metadata.id` get `line-<n>` (a context manager
+ * would assign one anyway; replay needs it to tell stored messages from synthetic ones).
+ */
+async function readTranscript(path: string): Promise<{ messages: Message[]; lines: number[] }> {
   let text: string;
   try {
     text = await readFile(path, "utf8");
   } catch (cause) {
     throw createError("INVALID_ARGUMENT", `cannot read transcript ${path}`, { file: path, expected: "a readable JSONL file", cause });
   }
-  const out: Message[] = [];
-  const lines = text.split("\n");
-  for (let n = 0; n < lines.length; n++) {
-    const line = lines[n]!.trim();
+  const messages: Message[] = [];
+  const lines: number[] = [];
+  const rows = text.split("\n");
+  for (let n = 0; n < rows.length; n++) {
+    const line = rows[n]!.trim();
     if (line === "") continue;
+    let value: unknown;
     try {
-      out.push(JSON.parse(line) as Message);
+      value = JSON.parse(line);
     } catch (cause) {
       throw createError("TRANSCRIPT_INVALID", `line ${n + 1} is not JSON`, { file: path, path: `line ${n + 1}`, expected: "one JSON message per line", cause });
     }
+    if (typeof value !== "object" || value === null || Array.isArray(value) || typeof (value as { role?: unknown }).role !== "string") {
+      throw createError("TRANSCRIPT_INVALID", `line ${n + 1} is not a message`, {
+        file: path,
+        path: `line ${n + 1}`,
+        expected: 'a JSON object with a "role"',
+        given: value,
+      });
+    }
+    const message = value as Message;
+    if (typeof message.metadata?.id !== "string" || message.metadata.id === "") {
+      message.metadata = { ...message.metadata, id: `line-${n + 1}` };
+    }
+    messages.push(message);
+    lines.push(n + 1);
   }
-  return out;
+  return { messages, lines };
 }
 
-function summarize(options: ReplayOptions, model: string, messages: number, turns: ReplayTurn[], session: { context: unknown }): ReplaySummary {
+function summarize(
+  options: ReplayOptions,
+  model: string,
+  messages: number,
+  turns: ReplayTurn[],
+  module: string,
+  budget: number | "provider",
+): ReplaySummary {
   const ms = turns.map((t) => t.ms).sort((a, b) => a - b);
   const q = (p: number) => (ms.length ? ms[Math.min(ms.length - 1, Math.floor(p * ms.length))]! : 0);
   const totalHistoryTokens = turns.reduce((s, t) => s + t.historyTokens, 0);
@@ -170,9 +251,9 @@ function summarize(options: ReplayOptions, model: string, messages: number, turn
   }
   return {
     transcript: options.transcript,
-    module: (session.context as { moduleName?: string }).moduleName ?? "context",
+    module,
     model,
-    budget: options.budget ?? "provider",
+    budget,
     messages,
     turns: turns.length,
     totalHistoryTokens,
