@@ -1,4 +1,5 @@
 import type { CoordinatorContract } from "../../contracts/coordinator.js";
+import type { Message } from "../../contracts/generated/message.js";
 import type { HistoryStore } from "../../contracts/history-store.js";
 import type { ModuleMeta } from "../../contracts/module.js";
 import configSchema from "../../contracts/schemas/modules/context-persistent.config.schema.json" with { type: "json" };
@@ -40,13 +41,14 @@ export async function mount(coordinator: CoordinatorContract, config: ContextPer
   const storagePath = config.storagePath ?? ".amplifier/sessions";
 
   let store: HistoryStore | undefined;
-  let initialMessages;
+  let initialMessages: Message[];
   try {
     const opened = await openSessionStore({ sessionId, storagePath, fsync: config.fsync ?? "always", store: config.store });
     store = opened.store;
     initialMessages = opened.messages;
     if (opened.recovered) {
-      await coordinator.hooks.emit("context:storage_recovered", { sessionId, storagePath, store: store.kind, ...opened.recovered });
+      const { skippedLines, skippedBytes } = opened.recovered;
+      await coordinator.hooks.emit("context:storage_recovered", { sessionId, storagePath, store: store.kind, skippedLines, skippedBytes });
     }
   } catch (error) {
     if (!isAmplifierError(error, "STORAGE_UNAVAILABLE") || config.strict === true) throw error;

@@ -1,0 +1,38 @@
+import type { Message } from "../../contracts/generated/message.js";
+import type { HistoryStore, RecoveryReport } from "../../contracts/history-store.js";
+import { createHistoryStore, type HistoryStoreConfig } from "../stores/index.js";
+
+/** The `store` block of context-persistent's config: which HistoryStore keeps the session. */
+export type StoreConfig = HistoryStoreConfig;
+
+export interface OpenSessionStoreOptions {
+  sessionId: string;
+  storagePath: string;
+  fsync: "always" | "batch" | "never";
+  store?: StoreConfig;
+}
+
+export interface OpenedSessionStore {
+  store: HistoryStore;
+  messages: Message[];
+  recovered?: RecoveryReport;
+}
+
+/**
+ * Builds the configured store (JSONL under storagePath by default) and opens the session: its
+ * history is read once, here. If opening fails the store is closed again before the error
+ * propagates, so a fallback to memory leaves no file handle or lock behind.
+ */
+export async function openSessionStore(options: OpenSessionStoreOptions): Promise<OpenedSessionStore> {
+  const config: HistoryStoreConfig = options.store ?? { type: "jsonl", storagePath: options.storagePath, fsync: options.fsync };
+  const store = createHistoryStore(
+    config.type === "jsonl" ? { storagePath: options.storagePath, fsync: options.fsync, ...config } : config,
+  );
+  try {
+    const opened = await store.open(options.sessionId);
+    return { store, messages: opened.messages, ...(opened.recovered ? { recovered: opened.recovered } : {}) };
+  } catch (error) {
+    await store.close().catch(() => undefined);
+    throw error;
+  }
+}
