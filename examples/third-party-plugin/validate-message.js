@@ -38,7 +38,7 @@ export function validateMessage(message, at = "message") {
   if (m.role !== "tool" && m.tool_call_id !== undefined) fail(`${at}.tool_call_id`, "no tool_call_id except on a tool message", m.tool_call_id);
   if (m.tool_calls !== undefined) {
     if (m.role !== "assistant") fail(`${at}.tool_calls`, "tool_calls only on an assistant message", m.tool_calls);
-    if (!Array.isArray(m.tool_calls)) fail(`${at}.tool_calls`, "an array of tool calls", m.tool_calls);
+    if (!Array.isArray(m.tool_calls) || m.tool_calls.length === 0) fail(`${at}.tool_calls`, "a non-empty array of tool calls", m.tool_calls);
     m.tool_calls.forEach((call, i) => {
       const path = `${at}.tool_calls[${i}]`;
       if (!isObject(call)) fail(path, "a tool call object", call);
