@@ -1,38 +1,114 @@
 import type { Message } from "./generated/message.js";
 
+/**
+ * HistoryStore contract, version 1.
+ *
+ * Where a persistent context manager keeps its history. One instance serves many sessions; each
+ * session is an ordered list of messages. Implementations: memory and JSONL (modules/stores),
+ * PostgreSQL and Redis (scale-out). Every implementation runs the conformance suite
+ * `describeHistoryStoreContract` from `amplifier-ts/testing`.
+ *
+ * Semantics every store keeps (the suite checks each one):
+ *
+ * | rule | meaning |
+ * |---|---|
+ * | order | messages come back in the order their calls were made, per session, also when callers do not await each other |
+ * | copies | a store keeps its own copy: mutating a message after passing it, or one read back, changes nothing stored |
+ * | JSON values | a message is stored as its JSON text: `undefined` properties vanish, as with `JSON.stringify` |
+ * | all or nothing | a rejected call stored nothing: `appendMany`/`replace` with one bad message change nothing |
+ * | ephemeral | `metadata.ephemeral` messages are refused with `INVALID_MESSAGE` (they are never persisted) |
+ * | Unicode | every string round-trips exactly; a store that cannot hold NUL or lone surrogates refuses the message with `INVALID_MESSAGE`, never alters it |
+ * | session ids | 1-128 characters of `[A-Za-z0-9._-]`, no leading dot, no `..`; anything else → `INVALID_SESSION_ID` from every method |
+ * | closed | after `close()` every method rejects with `STORE_CLOSED`; `close()` itself is idempotent |
+ */
+export interface HistoryStore {
+  /** "memory", "jsonl", "postgres" … — used in events and errors. */
+  readonly kind: string;
+  /**
+   * Prepares a session for use (locks it where the store has single-writer sessions) and returns
+   * its history with what recovery found. A context manager calls it once at mount; the other
+   * methods open a session implicitly when they are first called for it.
+   */
+  open(sessionId: string): Promise<OpenedSession>;
+  /** Durable when the promise resolves (as durable as the store's configuration promises). */
+  append(sessionId: string, message: Message): Promise<void>;
+  /** One write for all; a crash during it may keep a prefix of the messages, never a torn one. */
+  appendMany(sessionId: string, messages: Message[]): Promise<void>;
+  read(sessionId: string, options?: ReadOptions): Promise<Message[]>;
+  count(sessionId: string): Promise<number>;
+  /** Replace a session's whole history atomically (setMessages): afterwards the old or the new list, never a mix. */
+  replace(sessionId: string, messages: Message[]): Promise<void>;
+  clear(sessionId: string): Promise<void>;
+  /** Drops the messages whose `metadata.runId` equals `runId`, atomically, keeping the others' order. */
+  clearRun(sessionId: string, runId: string): Promise<void>;
+  /**
+   * Every session holding at least one message, sorted by session id (UTF-16 code unit order,
+   * as `Array.prototype.sort`). A session that was opened or cleared and holds
+   * none may be listed with count 0 or left out, depending on the store.
+   */
+  listSessions(): Promise<SessionSummary[]>;
+  /** Removes the session and everything stored for it; unknown sessions are a no-op. */
+  deleteSession(sessionId: string): Promise<void>;
+  /**
+   * Lets go of one session (its lock, file handle or connection state) without deleting it; the
+   * next call for it opens it again. A no-op for sessions the store does not hold.
+   */
+  closeSession(sessionId: string): Promise<void>;
+  /** Finishes pending writes, releases every session and resource. Idempotent. */
+  close(): Promise<void>;
+}
+
+export interface ReadOptions {
+  /** Skip this many messages from the start (stored order). A non-negative integer; default 0. */
+  offset?: number;
+  /** Return at most this many. A non-negative integer; default: all. */
+  limit?: number;
+}
+
 /** One session's summary as listed by a store. */
 export interface SessionSummary {
   sessionId: string;
   count: number;
   /** Bytes of stored JSON, where the store can tell cheaply. */
   bytes?: number;
+  /** ISO-8601 time of the last change, where the store knows it. */
   updatedAt?: string;
 }
 
-export interface ReadOptions {
-  /** Skip this many messages from the start (stored order). */
-  offset?: number;
-  /** Return at most this many. */
-  limit?: number;
+/** What `open(sessionId)` returns. */
+export interface OpenedSession {
+  /** The session's history, in stored order; the caller owns these objects. */
+  messages: Message[];
+  /** Present when the stored data was damaged and the store skipped or repaired something. */
+  recovered?: RecoveryReport;
 }
 
 /**
- * Where a persistent context manager keeps its history. One instance serves many sessions.
- * Messages come back in the order they were appended. Implementations: memory, JSONL (this repo),
- * PostgreSQL and Redis (scale-out). Conformance: `describeHistoryStoreContract` in amplifier-ts/testing.
+ * What a store found and did when it loaded a damaged session. Loading is never fatal because of
+ * damage: unreadable records are skipped, and reported here (and by the store's own warning hook).
  */
-export interface HistoryStore {
-  readonly kind: string;
-  /** Durable when the promise resolves (as durable as the store's configuration promises). */
-  append(sessionId: string, message: Message): Promise<void>;
-  appendMany(sessionId: string, messages: Message[]): Promise<void>;
-  read(sessionId: string, options?: ReadOptions): Promise<Message[]>;
-  count(sessionId: string): Promise<number>;
-  /** Replace a session's whole history atomically (setMessages). */
-  replace(sessionId: string, messages: Message[]): Promise<void>;
-  clear(sessionId: string): Promise<void>;
-  clearRun(sessionId: string, runId: string): Promise<void>;
-  listSessions(): Promise<SessionSummary[]>;
-  deleteSession(sessionId: string): Promise<void>;
-  close(): Promise<void>;
+export interface RecoveryReport {
+  sessionId: string;
+  /** Records that could not be read and were skipped. */
+  skippedLines: number;
+  /** Bytes of those records. */
+  skippedBytes: number;
+  problems: RecoveryProblem[];
+}
+
+export interface RecoveryProblem {
+  /**
+   * torn-tail: the last record was cut short (a crash mid-write); it is dropped from storage before the next write.
+   * corrupt-record: a complete record in the middle is not a message; skipped, left in place until the next rewrite.
+   * missing-newline: the last record is whole but its terminator is missing; kept, the terminator is added before the next write.
+   */
+  kind: "torn-tail" | "corrupt-record" | "missing-newline";
+  /** 1-based line (or record) number in the session's storage. */
+  line: number;
+  /** Byte offset of the record where the store has one. */
+  offset?: number;
+  bytes: number;
+  reason: string;
+  /** The record's first bytes, for a human to recognise it. */
+  preview: string;
 }

@@ -54,6 +54,7 @@ export const ERROR_CODES = {
   STORAGE_UNAVAILABLE: "The storage backend cannot be used",
   STORAGE_WRITE_FAILED: "A write to the storage backend failed; the message was not stored",
   STORE_CLOSED: "The store has been closed",
+  UNKNOWN_STORE: "No history store of this type",
   UNKNOWN_STRATEGY: "No compaction strategy with this name",
   INVALID_STRATEGY_OPTIONS: "A compaction strategy's options do not match its schema",
   TRANSCRIPT_INVALID: "A transcript line is not a valid message",

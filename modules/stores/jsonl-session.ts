@@ -1,0 +1,355 @@
+import { constants } from "node:fs";
+import { mkdir, open, unlink, type FileHandle } from "node:fs/promises";
+import { join } from "node:path";
+import type { Message } from "../../contracts/generated/message.js";
+import type { OpenedSession, RecoveryReport } from "../../contracts/history-store.js";
+import { createError } from "../../core/errors.js";
+import { removeTempFiles, syncDirectory, writeFileAtomic } from "./atomic-file.js";
+import { acquireLock, type FileLock } from "./file-lock.js";
+import { scanJsonl, type RecordIndex } from "./jsonl-scan.js";
+import { parseStored, type EncodedMessage } from "./message-codec.js";
+import { errnoOf, storageUnavailable, storageWriteFailed } from "./storage-errors.js";
+import type { Page } from "./store-arguments.js";
+import { WriteQueue } from "./write-queue.js";
+
+export type FsyncMode = "always" | "batch" | "never";
+
+export interface JsonlSessionConfig {
+  sessionId: string;
+  dir: string;
+  fsync: FsyncMode;
+  module: string;
+  onRecover?: (report: RecoveryReport) => void;
+  /** Settles when an earlier holder of this session in the same store has let go of it. */
+  after?: Promise<unknown>;
+}
+
+/** Largest group commit, in bytes of JSON. */
+const MAX_BATCH_BYTES = 8 * 1024 * 1024;
+
+/**
+ * One open session of a JsonlStore: its lock, its one file handle, and an index of where each
+ * record lives. The file is read once, at load; afterwards
+ * - `count` is the index's length, appends are one positioned write at the known end (O(1));
+ * - the first `open`/`read` gets the messages parsed at load (no second parse), later reads
+ *   re-read only the requested byte range — the store keeps positions, not a second copy of
+ *   the history (the context manager keeps that one);
+ * - the index changes only after a write succeeded, so a failed write leaves it as it was.
+ *
+ * Every operation runs through the session's WriteQueue, in call order.
+ */
+export class JsonlSession {
+  readonly file: string;
+  readonly lockPath: string;
+  /** Settles when the load finished; rejects with its STORAGE_UNAVAILABLE or SESSION_LOCKED. */
+  readonly loaded: Promise<void>;
+  private readonly queue: WriteQueue<EncodedMessage>;
+  private handle: FileHandle | undefined;
+  private lock: FileLock | undefined;
+  private index: RecordIndex = { starts: [], ends: [], runIds: [] };
+  /** End of the valid records: where the next record goes. */
+  private size = 0;
+  /** The file's real size (-1 unknown); differs from `size` while a torn tail or a failed write's bytes remain. */
+  private fileSize = 0;
+  private missingNewline = false;
+  private fresh: Message[] | undefined;
+  private recovered: RecoveryReport | undefined;
+  private unsynced = false;
+  private updatedAt: Date | undefined;
+  private loadError: unknown;
+
+  constructor(private readonly config: JsonlSessionConfig) {
+    this.file = join(config.dir, `${config.sessionId}.jsonl`);
+    this.lockPath = join(config.dir, `${config.sessionId}.lock`);
+    this.queue = new WriteQueue<EncodedMessage>({
+      commit: (records) => this.commit(records),
+      coalesce: config.fsync !== "always",
+      maxBatchWeight: MAX_BATCH_BYTES,
+      weight: (record) => record.json.length,
+    });
+    this.loaded = this.queue.run(() => this.load());
+    this.loaded.catch(() => undefined);
+  }
+
+  open(): Promise<OpenedSession> {
+    return this.queue.run(async () => {
+      const messages = await this.readPage({ start: 0, end: this.index.starts.length });
+      return this.recovered ? { messages, recovered: this.recovered } : { messages };
+    });
+  }
+
+  append(records: EncodedMessage[]): Promise<void> {
+    return this.queue.append(records);
+  }
+
+  read(page: (length: number) => Page): Promise<Message[]> {
+    return this.queue.run(() => this.readPage(page(this.index.starts.length)));
+  }
+
+  count(): Promise<number> {
+    return this.queue.run(async () => this.index.starts.length);
+  }
+
+  replace(records: EncodedMessage[]): Promise<void> {
+    return this.queue.run(async () => {
+      const body = Buffer.from(records.length ? `${records.map((r) => r.json).join("\n")}\n` : "");
+      const index: RecordIndex = { starts: [], ends: [], runIds: [] };
+      let position = 0;
+      for (const record of records) {
+        const length = Buffer.byteLength(record.json);
+        index.starts.push(position);
+        index.ends.push(position + length);
+        index.runIds.push(record.runId);
+        position += length + 1;
+      }
+      await this.rewrite(body, index);
+    });
+  }
+
+  clearRun(runId: string): Promise<void> {
+    return this.queue.run(async () => {
+      if (!this.index.runIds.includes(runId)) return;
+      const data = await this.readRange(0, this.size);
+      const pieces: Buffer[] = [];
+      const index: RecordIndex = { starts: [], ends: [], runIds: [] };
+      let position = 0;
+      this.index.runIds.forEach((id, i) => {
+        if (id === runId) return;
+        const record = data.subarray(this.index.starts[i]!, this.index.ends[i]!);
+        pieces.push(record, NEWLINE);
+        index.starts.push(position);
+        index.ends.push(position + record.length);
+        index.runIds.push(id);
+        position += record.length + 1;
+      });
+      await this.rewrite(Buffer.concat(pieces, position), index);
+    });
+  }
+
+  /** What listSessions reports for a loaded session; undefined while loading or without a file. */
+  summary(): { count: number; bytes: number; updatedAt: string | undefined } | undefined {
+    if (this.queue.isPoisoned || this.lock === undefined || this.updatedAt === undefined) return undefined;
+    return { count: this.index.starts.length, bytes: this.size, updatedAt: this.updatedAt.toISOString() };
+  }
+
+  /** Flushes ("never" mode: one final fsync), closes the file, releases the lock; later calls get STORE_CLOSED. */
+  close(): Promise<void> {
+    return this.finish(async () => {
+      if (this.unsynced && this.handle) await this.handle.datasync().catch((e: unknown) => this.fail(e, "flush"));
+    }, true);
+  }
+
+  /** Removes the session's file (and its temp files), then lets go like close(). */
+  destroy(): Promise<void> {
+    return this.finish(async () => {
+      await this.handle?.close().catch(() => undefined);
+      this.handle = undefined;
+      try {
+        await unlink(this.file);
+      } catch (error) {
+        if (errnoOf(error) !== "ENOENT") throw storageWriteFailed(error, this.config.module, this.file, "delete the session file");
+      }
+      await removeTempFiles(this.file);
+      await syncDirectory(this.config.dir).catch(() => undefined);
+    }, false);
+  }
+
+  // --- inside the queue -----------------------------------------------------------------------
+
+  private async load(): Promise<void> {
+    try {
+      await this.config.after?.catch(() => undefined);
+      const { dir, module, sessionId } = this.config;
+      try {
+        await mkdir(dir, { recursive: true, mode: 0o700 });
+      } catch (error) {
+        throw storageUnavailable(error, module, dir, `create the session folder ${dir}`);
+      }
+      this.lock = await acquireLock(this.lockPath, module, sessionId);
+      try {
+        await this.readFile();
+      } catch (error) {
+        await this.handle?.close().catch(() => undefined);
+        this.handle = undefined;
+        await this.lock.release();
+        throw error;
+      }
+    } catch (error) {
+      this.loadError = error ?? new Error("load failed");
+      this.queue.poison(error);
+      throw error;
+    }
+  }
+
+  private async readFile(): Promise<void> {
+    const { module, sessionId } = this.config;
+    await removeTempFiles(this.file);
+    try {
+      this.handle = await open(this.file, "r+");
+    } catch (error) {
+      if (errnoOf(error) !== "ENOENT") throw storageUnavailable(error, module, this.file, `open ${this.file}`);
+      this.fresh = [];
+      return;
+    }
+    const scan = await scanJsonl(this.handle).catch((error: unknown) => {
+      throw storageUnavailable(error, module, this.file, `read ${this.file}`);
+    });
+    this.index = { starts: scan.starts, ends: scan.ends, runIds: scan.runIds };
+    this.size = scan.validEnd;
+    this.fileSize = scan.size;
+    this.missingNewline = scan.missingNewline;
+    this.fresh = scan.messages;
+    this.updatedAt = (await this.handle.stat()).mtime;
+    if (scan.problems.length === 0) return;
+    const skipped = scan.problems.filter((p) => p.kind !== "missing-newline");
+    this.recovered = {
+      sessionId,
+      skippedLines: skipped.length,
+      skippedBytes: skipped.reduce((sum, p) => sum + p.bytes, 0),
+      problems: scan.problems,
+    };
+    try {
+      this.config.onRecover?.(this.recovered);
+    } catch (error) {
+      process.emitWarning(`onRecover threw: ${(error as Error).message}`, { code: "AMPLIFIER_ON_RECOVER" });
+    }
+  }
+
+  /** One write of every record of a batch at the end of the valid data, then the fsync the mode asks for. */
+  private async commit(records: EncodedMessage[]): Promise<void> {
+    this.fresh = undefined;
+    const lead = this.missingNewline ? "\n" : "";
+    const body = Buffer.from(`${lead}${records.map((r) => r.json).join("\n")}\n`);
+    try {
+      const handle = await this.writableHandle();
+      if (this.fileSize !== this.size) await handle.truncate(this.size);
+      this.fileSize = -1;
+      await writeAll(handle, body, this.size);
+      if (this.config.fsync === "never") this.unsynced = true;
+      else await handle.datasync();
+    } catch (error) {
+      // Cut whatever part of the batch reached the file, so it stays valid JSONL.
+      if (this.handle) await this.handle.truncate(this.size).then(() => (this.fileSize = this.size), () => undefined);
+      throw storageWriteFailed(error, this.config.module, this.file, `append to ${this.file}`);
+    }
+    let position = this.size + lead.length;
+    for (const record of records) {
+      const length = Buffer.byteLength(record.json);
+      this.index.starts.push(position);
+      this.index.ends.push(position + length);
+      this.index.runIds.push(record.runId);
+      position += length + 1;
+    }
+    this.size = this.fileSize = this.size + body.length;
+    this.missingNewline = false;
+    this.updatedAt = new Date();
+  }
+
+  private async rewrite(body: Buffer, index: RecordIndex): Promise<void> {
+    this.fresh = undefined;
+    await mkdir(this.config.dir, { recursive: true, mode: 0o700 }).catch(() => undefined);
+    try {
+      await writeFileAtomic(this.file, body);
+    } catch (error) {
+      throw storageWriteFailed(error, this.config.module, this.file, `rewrite ${this.file}`);
+    }
+    this.adoptRewrite(body.length, index);
+    try {
+      await syncDirectory(this.config.dir);
+    } catch (error) {
+      // The new content is in place (and what this store now serves); only its durability is unconfirmed.
+      throw storageWriteFailed(error, this.config.module, this.file, `make the rewrite of ${this.file} durable (fsync of the folder)`);
+    }
+  }
+
+  private adoptRewrite(size: number, index: RecordIndex): void {
+    // The old handle points at the replaced file; the next write or read opens the new one.
+    void this.handle?.close().catch(() => undefined);
+    this.handle = undefined;
+    this.index = index;
+    this.size = this.fileSize = size;
+    this.missingNewline = false;
+    this.recovered = undefined;
+    this.unsynced = false;
+    this.updatedAt = new Date();
+  }
+
+  private async readPage({ start, end }: Page): Promise<Message[]> {
+    if (this.fresh) {
+      // Parsed at load and held by nobody else: hand them over once instead of parsing twice.
+      const messages = start === 0 && end === this.fresh.length ? this.fresh : this.fresh.slice(start, end);
+      this.fresh = undefined;
+      return messages;
+    }
+    if (end <= start) return [];
+    const { starts, ends } = this.index;
+    const from = starts[start]!;
+    const data = await this.readRange(from, ends[end - 1]!);
+    const messages: Message[] = [];
+    for (let i = start; i < end; i++) {
+      messages.push(parseStored(data.toString("utf8", starts[i]! - from, ends[i]! - from), this.file, this.config.module));
+    }
+    return messages;
+  }
+
+  private async readRange(from: number, to: number): Promise<Buffer> {
+    const data = Buffer.allocUnsafe(to - from);
+    if (data.length === 0) return data;
+    try {
+      const handle = await this.writableHandle();
+      let done = 0;
+      while (done < data.length) {
+        const { bytesRead } = await handle.read(data, done, data.length - done, from + done);
+        if (bytesRead === 0) throw new Error("the session file is shorter than its index (changed outside the store)");
+        done += bytesRead;
+      }
+    } catch (error) {
+      throw storageUnavailable(error, this.config.module, this.file, `read ${this.file}`);
+    }
+    return data;
+  }
+
+  /** The session's one handle, opened (and created) on first need; a new file's name is made durable. */
+  private async writableHandle(): Promise<FileHandle> {
+    if (this.handle) return this.handle;
+    const handle = await open(this.file, constants.O_RDWR | constants.O_CREAT, 0o600);
+    try {
+      this.fileSize = (await handle.stat()).size;
+      if (this.config.fsync !== "never") await syncDirectory(this.config.dir);
+    } catch (error) {
+      await handle.close().catch(() => undefined);
+      throw error;
+    }
+    this.handle = handle;
+    return handle;
+  }
+
+  private finish(last: () => Promise<void>, quietIfNeverLoaded: boolean): Promise<void> {
+    const done = this.queue.run(async () => {
+      try {
+        await last();
+      } finally {
+        await this.handle?.close().catch(() => undefined);
+        this.handle = undefined;
+        await this.lock?.release();
+        this.queue.poison(createError("STORE_CLOSED", `Session "${this.config.sessionId}" was closed`, { module: this.config.module }));
+      }
+    });
+    // Closing a session that never loaded (locked, storage unavailable) has nothing to release.
+    return quietIfNeverLoaded ? done.catch((error: unknown) => (this.loadError !== undefined ? undefined : Promise.reject(error))) : done;
+  }
+
+  private fail(error: unknown, action: string): never {
+    throw storageWriteFailed(error, this.config.module, this.file, `${action} ${this.file}`);
+  }
+}
+
+const NEWLINE = Buffer.from("\n");
+
+async function writeAll(handle: FileHandle, data: Buffer, position: number): Promise<void> {
+  let written = 0;
+  while (written < data.length) {
+    const { bytesWritten } = await handle.write(data, written, data.length - written, position + written);
+    written += bytesWritten;
+  }
+}

@@ -1,0 +1,225 @@
+import { stat, unlink } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import type { HistoryStore, OpenedSession, ReadOptions, RecoveryReport, SessionSummary } from "../../contracts/history-store.js";
+import type { Message } from "../../contracts/generated/message.js";
+import { createError } from "../../core/errors.js";
+import { removeTempFiles, syncDirectory } from "./atomic-file.js";
+import { acquireLock } from "./file-lock.js";
+import { JsonlSession, type FsyncMode } from "./jsonl-session.js";
+import { encodeMessage, encodeMessages } from "./message-codec.js";
+import { listJsonlSessions } from "./session-listing.js";
+import { assertSessionId } from "./session-id.js";
+import { errnoOf, storageWriteFailed } from "./storage-errors.js";
+import { assertRunId, resolvePage } from "./store-arguments.js";
+
+const MODULE = "stores/jsonl";
+export const DEFAULT_STORAGE_PATH = ".amplifier/sessions";
+const FSYNC_MODES: Record<FsyncMode, 1> = { always: 1, batch: 1, never: 1 };
+
+export type { FsyncMode };
+
+export interface JsonlStoreOptions {
+  /** Folder of the session files, resolved against the working directory once, here. Default `.amplifier/sessions`. */
+  storagePath?: string;
+  /**
+   * When an acknowledged append is on disk:
+   *
+   * | mode | append resolves after | survives process crash | survives power loss / kernel panic | cost |
+   * |---|---|---|---|---|
+   * | `always` (default) | write + fdatasync of that call's records | yes | yes | one fsync per call (≈0.1-10 ms by disk) |
+   * | `batch` | write + fdatasync of the group it joined | yes | yes | one fsync per group: appends issued while a write is in flight share the next one |
+   * | `never` | write (in the OS page cache) | yes | no: the last seconds of messages may be lost | none; one fsync at close |
+   *
+   * Rewrites (replace, clear, clearRun) always fsync: skipping it could lose the whole history.
+   */
+  fsync?: FsyncMode;
+  /** Told when a session loads with damage (torn tail, corrupt records); also returned by `open()`. */
+  onRecover?: (report: RecoveryReport) => void;
+}
+
+/**
+ * The embedded HistoryStore: one append-only JSONL file per session, `<storagePath>/<id>.jsonl`.
+ *
+ * - One writer per session: `<id>.lock` (see file-lock.ts). The store holds a session from its
+ *   first call until `closeSession(id)`, `deleteSession(id)` or `close()`; another store instance
+ *   or process gets SESSION_LOCKED meanwhile. A stale lock (its process is gone) is taken over.
+ * - Read once: the file is read when the session is first used; afterwards the store serves
+ *   from an index (see jsonl-session.ts). Appends are one positioned write (O(1)), in call order.
+ * - Damage never blocks a session: a torn last line is skipped, reported (`open()` and
+ *   `onRecover`) and cut before the next append; a corrupt line in the middle is skipped and
+ *   reported at every load until a rewrite (replace, clear, clearRun) drops it.
+ * - Rewrites are atomic (temp file, fsync, rename, fsync folder).
+ * - Files are created 0600 and the folder 0700: conversations often hold secrets.
+ * - Failures: STORAGE_UNAVAILABLE when a session cannot be opened (folder not creatable or
+ *   writable, path is a file, read-only disk); STORAGE_WRITE_FAILED when a write fails (nothing
+ *   of it is kept, in the file or in the index).
+ */
+export class JsonlStore implements HistoryStore {
+  readonly kind = "jsonl";
+  readonly storagePath: string;
+  readonly fsync: FsyncMode;
+  private readonly onRecover: ((report: RecoveryReport) => void) | undefined;
+  private readonly sessions = new Map<string, JsonlSession>();
+  /** Sessions being closed or deleted: the next holder waits for them. */
+  private readonly releasing = new Map<string, Promise<unknown>>();
+  private closing: Promise<void> | undefined;
+
+  constructor(options: JsonlStoreOptions = {}) {
+    const { storagePath = DEFAULT_STORAGE_PATH, fsync = "always", onRecover } = checkOptions(options);
+    this.storagePath = resolve(storagePath);
+    this.fsync = fsync;
+    this.onRecover = onRecover;
+  }
+
+  async open(sessionId: string): Promise<OpenedSession> {
+    return this.session(sessionId).open();
+  }
+
+  async append(sessionId: string, message: Message): Promise<void> {
+    const id = this.checkId(sessionId);
+    const record = encodeMessage(message, "message", MODULE);
+    return this.session(id).append([record]);
+  }
+
+  async appendMany(sessionId: string, messages: Message[]): Promise<void> {
+    const id = this.checkId(sessionId);
+    const records = encodeMessages(messages, "messages", MODULE);
+    const session = this.session(id);
+    // Still queued when empty: the call keeps its place in the order (and surfaces a failed load).
+    return records.length > 0 ? session.append(records) : session.loaded;
+  }
+
+  async read(sessionId: string, options?: ReadOptions): Promise<Message[]> {
+    const id = this.checkId(sessionId);
+    resolvePage(options, 0, MODULE);
+    return this.session(id).read((length) => resolvePage(options, length, MODULE));
+  }
+
+  async count(sessionId: string): Promise<number> {
+    return this.session(sessionId).count();
+  }
+
+  async replace(sessionId: string, messages: Message[]): Promise<void> {
+    const id = this.checkId(sessionId);
+    const records = encodeMessages(messages, "messages", MODULE);
+    return this.session(id).replace(records);
+  }
+
+  async clear(sessionId: string): Promise<void> {
+    return this.session(sessionId).replace([]);
+  }
+
+  async clearRun(sessionId: string, runId: string): Promise<void> {
+    const id = this.checkId(sessionId);
+    assertRunId(runId, MODULE);
+    return this.session(id).clearRun(runId);
+  }
+
+  async listSessions(): Promise<SessionSummary[]> {
+    this.live();
+    return listJsonlSessions(this.storagePath, (id) => this.sessions.get(id)?.summary(), MODULE);
+  }
+
+  async deleteSession(sessionId: string): Promise<void> {
+    const id = this.checkId(sessionId);
+    const held = this.sessions.get(id);
+    if (held) {
+      this.sessions.delete(id);
+      return this.track(id, held.destroy());
+    }
+    return this.track(id, this.deleteUnheld(id, this.releasing.get(id)));
+  }
+
+  async closeSession(sessionId: string): Promise<void> {
+    const id = this.checkId(sessionId);
+    const held = this.sessions.get(id);
+    if (!held) return this.releasing.get(id)?.then(() => undefined, () => undefined);
+    this.sessions.delete(id);
+    return this.track(id, held.close());
+  }
+
+  /** Waits for every queued operation, flushes, closes every file and releases every lock. Idempotent. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      const held = [...this.sessions.values()];
+      this.sessions.clear();
+      const results = await Promise.allSettled([...held.map((s) => s.close()), ...this.releasing.values()]);
+      const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected" && isCloseFailure(r.reason));
+      if (failed) throw failed.reason;
+    })();
+    return this.closing;
+  }
+
+  // --- private ----------------------------------------------------------------------------------
+
+  private live(): void {
+    if (this.closing) throw createError("STORE_CLOSED", undefined, { module: MODULE, file: this.storagePath });
+  }
+
+  private checkId(sessionId: string): string {
+    this.live();
+    return assertSessionId(sessionId, MODULE);
+  }
+
+  /** The session's single JsonlSession, created (and its load queued) synchronously so call order holds. */
+  private session(sessionId: string): JsonlSession {
+    const id = this.checkId(sessionId);
+    let session = this.sessions.get(id);
+    if (session) return session;
+    session = new JsonlSession({ sessionId: id, dir: this.storagePath, fsync: this.fsync, module: MODULE, onRecover: this.onRecover, after: this.releasing.get(id) });
+    const created = session;
+    this.sessions.set(id, created);
+    // A failed load (locked, storage unavailable) is forgotten, so the next call tries again.
+    created.loaded.catch(() => {
+      if (this.sessions.get(id) === created) this.sessions.delete(id);
+    });
+    return created;
+  }
+
+  private track(id: string, done: Promise<void>): Promise<void> {
+    const settled = done.then(() => undefined, () => undefined);
+    this.releasing.set(id, settled);
+    void settled.then(() => {
+      if (this.releasing.get(id) === settled) this.releasing.delete(id);
+    });
+    return done;
+  }
+
+  /** Deleting a session nobody here holds still takes its lock: never delete under another writer. */
+  private async deleteUnheld(id: string, after: Promise<unknown> | undefined): Promise<void> {
+    await after;
+    try {
+      await stat(this.storagePath);
+    } catch (error) {
+      if (errnoOf(error) === "ENOENT") return;
+    }
+    const file = join(this.storagePath, `${id}.jsonl`);
+    const lock = await acquireLock(join(this.storagePath, `${id}.lock`), MODULE, id);
+    try {
+      await unlink(file).catch((error: unknown) => {
+        if (errnoOf(error) !== "ENOENT") throw storageWriteFailed(error, MODULE, file, "delete the session file");
+      });
+      await removeTempFiles(file);
+      await syncDirectory(this.storagePath).catch(() => undefined);
+    } finally {
+      await lock.release();
+    }
+  }
+}
+
+function isCloseFailure(reason: unknown): boolean {
+  return (reason as { code?: string } | null)?.code === "STORAGE_WRITE_FAILED";
+}
+
+function checkOptions(options: JsonlStoreOptions): JsonlStoreOptions {
+  const fail = (path: string, expected: string, given: unknown) =>
+    createError("INVALID_ARGUMENT", `JsonlStore option ${path} is not valid`, { module: MODULE, path: `options.${path}`, expected, given });
+  if (typeof options !== "object" || options === null) throw fail("", "an options object", options);
+  const { storagePath, fsync, onRecover } = options;
+  if (storagePath !== undefined && (typeof storagePath !== "string" || storagePath.length === 0 || storagePath.includes("\0"))) {
+    throw fail("storagePath", "a non-empty folder path", storagePath);
+  }
+  if (fsync !== undefined && !(typeof fsync === "string" && fsync in FSYNC_MODES)) throw fail("fsync", '"always", "batch" or "never"', fsync);
+  if (onRecover !== undefined && typeof onRecover !== "function") throw fail("onRecover", "a function", onRecover);
+  return options;
+}

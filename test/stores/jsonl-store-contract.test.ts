@@ -1,0 +1,16 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describeHistoryStoreContract } from "../../contracts/testing/history-store-contract.js";
+import { JsonlStore, type FsyncMode } from "../../modules/stores/index.js";
+
+for (const fsync of ["always", "batch", "never"] satisfies FsyncMode[]) {
+  describeHistoryStoreContract(`jsonl (fsync ${fsync})`, async () => {
+    const storagePath = await mkdtemp(join(tmpdir(), `amplifier-jsonl-${fsync}-`));
+    return {
+      store: new JsonlStore({ storagePath, fsync }),
+      reopen: async () => new JsonlStore({ storagePath, fsync }),
+      cleanup: () => rm(storagePath, { recursive: true, force: true }),
+    };
+  });
+}
