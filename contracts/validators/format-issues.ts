@@ -63,7 +63,8 @@ function collect(issue: core.$ZodIssue, prefix: readonly PropertyKey[], out: Val
       if (issue.errors.length === 0) {
         const at = issue.discriminator !== undefined && segments.at(-1) !== issue.discriminator ? [...segments, issue.discriminator] : segments;
         const options = "options" in issue && issue.options ? issue.options : [];
-        out.push({ path: formatPath(ctx.rootPath, at), expected: oneOf(options), given: valueAt(ctx.root, at) });
+        const given = valueAt(ctx.root, at);
+        out.push({ path: formatPath(ctx.rootPath, at), expected: required(oneOf(options), given), given });
         return;
       }
       // The value was meant for the one branch that got past the type check: report its problems.
@@ -73,8 +74,9 @@ function collect(issue: core.$ZodIssue, prefix: readonly PropertyKey[], out: Val
         return;
       }
       const types = issue.errors.flatMap((branch) => branch.filter((i) => i.code === "invalid_type" && i.path.length === 0)).map((i) => typeName((i as core.$ZodIssueInvalidType).expected));
-      const expected = types.length > 0 ? alternatives([...new Set(types)]) : issue.message;
-      out.push({ path: formatPath(ctx.rootPath, segments), expected, given: valueAt(ctx.root, segments) });
+      const given = valueAt(ctx.root, segments);
+      const expected = types.length > 0 ? required(alternatives([...new Set(types)]), given) : issue.message;
+      out.push({ path: formatPath(ctx.rootPath, segments), expected, given });
       return;
     }
     default:
@@ -85,9 +87,9 @@ function collect(issue: core.$ZodIssue, prefix: readonly PropertyKey[], out: Val
 function expectedOf(issue: core.$ZodIssue, given: unknown): string {
   switch (issue.code) {
     case "invalid_type":
-      return given === undefined ? `${typeName(issue.expected)} (required)` : typeName(issue.expected);
+      return required(typeName(issue.expected), given);
     case "invalid_value":
-      return oneOf(issue.values);
+      return required(oneOf(issue.values), given);
     case "too_small":
       return bound(issue.origin, ">", Number(issue.minimum), issue.inclusive ?? true);
     case "too_big":
@@ -96,6 +98,11 @@ function expectedOf(issue: core.$ZodIssue, given: unknown): string {
       // Custom issues (role rules, integer, date-time) carry the expected text as their message.
       return issue.message;
   }
+}
+
+/** A type mismatch on `undefined` means the field is missing. */
+function required(expected: string, given: unknown): string {
+  return given === undefined ? `${expected} (required)` : expected;
 }
 
 function bound(origin: string, direction: ">" | "<", limit: number, inclusive: boolean): string {
