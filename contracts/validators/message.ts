@@ -119,27 +119,33 @@ export const messageMetadataSchema = z.looseObject({
  * | role is "tool"           | tool_call_id is present                     |
  * | tool_calls is present    | role is "assistant"                         |
  * | content is null          | role is "assistant" and tool_calls present  |
+ *
+ * `z.compile` generates a fast path for the whole schema (about twice as fast on the addMessage
+ * hot path); a value it refuses is re-parsed by the ordinary runtime, so issues are unchanged.
+ * The drift tests run this compiled schema, not a twin of it.
  */
-export const messageSchema = z
-  .strictObject({
-    role: roleSchema,
-    content: z.union([z.string(), z.array(contentBlockSchema), z.null()]),
-    name: nonEmptyString.optional(),
-    tool_calls: z.array(toolCallSchema).min(1).optional(),
-    tool_call_id: nonEmptyString.optional(),
-    metadata: messageMetadataSchema.optional(),
-  })
-  .superRefine((message, ctx) => {
-    if (message.role === "tool" && message.tool_call_id === undefined) {
-      ctx.addIssue({ code: "custom", path: ["tool_call_id"], message: 'the id of the call it answers: a tool message needs tool_call_id' });
-    }
-    if (message.tool_calls !== undefined && message.role !== "assistant") {
-      ctx.addIssue({ code: "custom", path: ["tool_calls"], message: `no tool_calls on a "${message.role}" message: only assistant messages carry them` });
-    }
-    if (message.content === null && (message.role !== "assistant" || message.tool_calls === undefined)) {
-      ctx.addIssue({ code: "custom", path: ["content"], message: "a string or content blocks: content may be null only on an assistant message with tool_calls" });
-    }
-  });
+export const messageSchema = z.compile(
+  z
+    .strictObject({
+      role: roleSchema,
+      content: z.union([z.string(), z.array(contentBlockSchema), z.null()]),
+      name: nonEmptyString.optional(),
+      tool_calls: z.array(toolCallSchema).min(1).optional(),
+      tool_call_id: nonEmptyString.optional(),
+      metadata: messageMetadataSchema.optional(),
+    })
+    .superRefine((message, ctx) => {
+      if (message.role === "tool" && message.tool_call_id === undefined) {
+        ctx.addIssue({ code: "custom", path: ["tool_call_id"], message: 'the id of the call it answers: a tool message needs tool_call_id' });
+      }
+      if (message.tool_calls !== undefined && message.role !== "assistant") {
+        ctx.addIssue({ code: "custom", path: ["tool_calls"], message: `no tool_calls on a "${message.role}" message: only assistant messages carry them` });
+      }
+      if (message.content === null && (message.role !== "assistant" || message.tool_calls === undefined)) {
+        ctx.addIssue({ code: "custom", path: ["content"], message: "a string or content blocks: content may be null only on an assistant message with tool_calls" });
+      }
+    }),
+);
 
 /**
  * `value` as a Message, or AmplifierError INVALID_MESSAGE whose details give the JSON `path` of

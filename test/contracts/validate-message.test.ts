@@ -187,3 +187,21 @@ describe("isValidMessage", () => {
     expect(isValidMessage({ role: "user", content: "x", extra: 1 })).toBe(false);
   });
 });
+
+describe("validateMessage speed (it runs on every addMessage)", () => {
+  it("checks a typical tool-calling message in a few microseconds", () => {
+    const message = {
+      role: "assistant",
+      content: [{ type: "text", text: "Let me look." }],
+      tool_calls: [{ id: "call_1", type: "function", function: { name: "read_file", arguments: '{"path":"src/a.ts"}' } }],
+      metadata: { id: "m1", timestamp: "2024-05-01T12:00:00.123Z", source: "user", runId: "r1" },
+    };
+    for (let i = 0; i < 5_000; i++) validateMessage(message);
+    const runs = 20_000;
+    const start = performance.now();
+    for (let i = 0; i < runs; i++) validateMessage(message);
+    const microseconds = ((performance.now() - start) * 1000) / runs;
+    // About 1 µs on a laptop; the bound only catches a gross regression (lost compilation, a copy per call).
+    expect(microseconds).toBeLessThan(25);
+  });
+});
