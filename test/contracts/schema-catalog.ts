@@ -76,5 +76,6 @@ function filesUnder(dir: string): string[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
-    .map((entry) => relative(dir, join(entry.parentPath, entry.name)).split(sep).join("/"));
+    // parentPath is Node ≥ 20.12; earlier 20.x named it path.
+    .map((entry) => relative(dir, join(entry.parentPath ?? (entry as { path?: string }).path, entry.name)).split(sep).join("/"));
 }
