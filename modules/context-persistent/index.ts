@@ -4,7 +4,8 @@ import type { HistoryStore } from "../../contracts/history-store.js";
 import type { ModuleMeta } from "../../contracts/module.js";
 import configSchema from "../../contracts/schemas/modules/context-persistent.config.schema.json" with { type: "json" };
 import { isAmplifierError } from "../../core/errors.js";
-import { HistoryContextManager } from "../context/history-context-manager.js";
+import { HistoryContextManager, parseModuleConfig } from "../context/history-context-manager.js";
+import { persistentOptionsSchema } from "./persistent-options.js";
 import type { ContextOptionsInput } from "../context/context-options.js";
 import { openSessionStore, type StoreConfig } from "./open-session-store.js";
 
@@ -35,6 +36,7 @@ const PERSISTENCE_KEYS = ["storagePath", "sessionId", "strict", "fsync", "store"
  * fails instead. A second writer on the same session is always an error (SESSION_LOCKED).
  */
 export async function mount(coordinator: CoordinatorContract, config: ContextPersistentConfig = {}): Promise<HistoryContextManager> {
+  parseModuleConfig(meta.name, persistentOptionsSchema, config);
   const options: Record<string, unknown> = { ...config };
   for (const key of PERSISTENCE_KEYS) delete options[key];
   const sessionId = config.sessionId ?? coordinator.sessionId;

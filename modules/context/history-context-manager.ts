@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { ZodType } from "zod";
 import type { ContextManager, WindowRequestOptions } from "../../contracts/context-manager.js";
 import type { HookBusContract } from "../../contracts/hook-bus.js";
 import type { Message } from "../../contracts/generated/message.js";
@@ -253,7 +254,12 @@ export class HistoryContextManager implements ContextManager {
 }
 
 function parseOptions(moduleName: string, input: ContextOptionsInput): ContextOptions {
-  const parsed = contextOptionsSchema.safeParse(input);
+  return parseModuleConfig(moduleName, contextOptionsSchema, input);
+}
+
+/** Parses a module's config with its zod mirror; the first issue becomes INVALID_MODULE_CONFIG. */
+export function parseModuleConfig<T>(moduleName: string, schema: ZodType<T>, input: unknown): T {
+  const parsed = schema.safeParse(input);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
   const path = ["config", ...issue.path.map(String)].join(".");
@@ -262,5 +268,6 @@ function parseOptions(moduleName: string, input: ContextOptionsInput): ContextOp
     path,
     expected: issue.message,
     given: issue.path.reduce<unknown>((v, k) => (v as Record<PropertyKey, unknown> | undefined)?.[k as PropertyKey], input),
+    hint: issue.code === "unrecognized_keys" ? `allowed keys: ${Object.keys((schema as unknown as { shape?: object }).shape ?? {}).join(", ")}` : undefined,
   });
 }

@@ -1,5 +1,6 @@
 import type { ZodType } from "zod";
 import { contextOptionsSchema } from "../../modules/context/context-options.js";
+import { persistentOptionsSchema } from "../../modules/context-persistent/persistent-options.js";
 
 /**
  * zod mirrors of the built-in modules' config schemas (contracts/schemas/modules/), keyed like
@@ -11,4 +12,5 @@ import { contextOptionsSchema } from "../../modules/context/context-options.js";
  */
 export const MODULE_CONFIG_VALIDATORS: Record<string, ZodType> = {
   "modules/context-simple.config": contextOptionsSchema,
+  "modules/context-persistent.config": persistentOptionsSchema,
 };
