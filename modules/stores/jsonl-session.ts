@@ -1,10 +1,11 @@
 import { constants } from "node:fs";
-import { mkdir, open, unlink, type FileHandle } from "node:fs/promises";
+import { open, unlink, type FileHandle } from "node:fs/promises";
 import { join } from "node:path";
 import type { Message } from "../../contracts/generated/message.js";
 import type { OpenedSession, RecoveryReport } from "../../contracts/history-store.js";
 import { createError } from "../../core/errors.js";
 import { removeTempFiles, syncDirectory, writeFileAtomic } from "./atomic-file.js";
+import { ensureDirectory } from "./ensure-directory.js";
 import { acquireLock, type FileLock } from "./file-lock.js";
 import { scanJsonl, type RecordIndex } from "./jsonl-scan.js";
 import { parseStored, type EncodedMessage } from "./message-codec.js";
@@ -161,7 +162,7 @@ export class JsonlSession {
       await this.config.after?.catch(() => undefined);
       const { dir, module, sessionId } = this.config;
       try {
-        await mkdir(dir, { recursive: true, mode: 0o700 });
+        await ensureDirectory(dir);
       } catch (error) {
         throw storageUnavailable(error, module, dir, `create the session folder ${dir}`);
       }
@@ -247,7 +248,6 @@ export class JsonlSession {
 
   private async rewrite(body: Buffer, index: RecordIndex): Promise<void> {
     this.fresh = undefined;
-    await mkdir(this.config.dir, { recursive: true, mode: 0o700 }).catch(() => undefined);
     try {
       await writeFileAtomic(this.file, body);
     } catch (error) {

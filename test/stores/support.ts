@@ -1,0 +1,92 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+
+/** A fresh folder under the system temp dir, and its removal. */
+export async function makeTempDir(prefix: string): Promise<{ dir: string; remove(): Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), `amplifier-${prefix}-`));
+  return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * Bundles test/stores/fixtures/jsonl-writer.ts (and the store it imports) into one plain .mjs
+ * with esbuild — a dependency of the package already — so child processes run real compiled
+ * code with nothing but `node`.
+ */
+export async function bundleWriter(outDir: string): Promise<string> {
+  const outfile = join(outDir, "jsonl-writer.mjs");
+  await build({
+    entryPoints: [fileURLToPath(new URL("./fixtures/jsonl-writer.ts", import.meta.url))],
+    outfile,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    logLevel: "silent",
+  });
+  return outfile;
+}
+
+export interface Writer {
+  child: ChildProcess;
+  /** Every complete stdout line so far. */
+  lines: string[];
+  /** Resolves with the first line (past or future) matching `pattern`. */
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<string>;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  stderr(): string;
+}
+
+export function startWriter(script: string, args: string[]): Writer {
+  const child = spawn(process.execPath, [script, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  const lines: string[] = [];
+  const waiters: { pattern: RegExp; resolve(line: string): void }[] = [];
+  let partial = "";
+  let errors = "";
+  child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
+    const parts = (partial + chunk).split("\n");
+    partial = parts.pop() ?? "";
+    for (const line of parts) {
+      lines.push(line);
+      for (const w of waiters.filter((w) => w.pattern.test(line))) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(line);
+      }
+    }
+  });
+  child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (errors += chunk));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.on("close", (code, signal) => resolve({ code, signal }));
+  });
+  return {
+    child,
+    lines,
+    exited,
+    stderr: () => errors,
+    waitFor(pattern, timeoutMs = 10_000) {
+      const seen = lines.find((l) => pattern.test(l));
+      if (seen !== undefined) return Promise.resolve(seen);
+      return new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no line matching ${pattern} within ${timeoutMs} ms; stderr: ${errors}`)), timeoutMs);
+        waiters.push({ pattern, resolve: (line) => (clearTimeout(timer), resolve(line)) });
+        void exited.then(() => {
+          clearTimeout(timer);
+          const line = lines.find((l) => pattern.test(l));
+          if (line !== undefined) resolve(line);
+          else reject(new Error(`the writer exited before printing ${pattern}; stderr: ${errors}`));
+        });
+      });
+    },
+  };
+}
+
+/** A pid that belonged to a process which has exited (for stale locks). */
+export async function deadPid(): Promise<number> {
+  const child = spawn(process.execPath, ["-e", ""], { stdio: "ignore" });
+  const pid = child.pid!;
+  await new Promise((resolve) => child.on("exit", resolve));
+  return pid;
+}
