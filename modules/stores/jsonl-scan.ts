@@ -1,6 +1,6 @@
 import type { FileHandle } from "node:fs/promises";
 import type { Message } from "../../contracts/generated/message.js";
-import type { RecoveryProblem } from "../../contracts/history-store.js";
+import type { RecoveryProblem, RecoveryReport } from "../../contracts/history-store.js";
 import { decodeRecord } from "./message-codec.js";
 
 /** Where each record of a session file lives: record i is bytes [starts[i], ends[i]) (no `\n`). */
@@ -69,6 +69,12 @@ export async function scanJsonl(handle: FileHandle): Promise<ScanResult> {
   if (pending.length > 0) take(result, Buffer.concat(pending), pendingStart, false, ++line);
   result.size = position;
   return result;
+}
+
+/** What a load reports: missing newlines are repairs, not skipped records. */
+export function recoveryReport(sessionId: string, problems: RecoveryProblem[]): RecoveryReport {
+  const skipped = problems.filter((p) => p.kind !== "missing-newline");
+  return { sessionId, skippedLines: skipped.length, skippedBytes: skipped.reduce((sum, p) => sum + p.bytes, 0), problems };
 }
 
 function take(result: ScanResult, bytes: Buffer, start: number, terminated: boolean, line: number): void {

@@ -7,8 +7,9 @@ import { createError } from "../../core/errors.js";
 import { removeTempFiles, syncDirectory, writeFileAtomic } from "./atomic-file.js";
 import { ensureDirectory } from "./ensure-directory.js";
 import { acquireLock, type FileLock } from "./file-lock.js";
-import { scanJsonl, type RecordIndex } from "./jsonl-scan.js";
+import { recoveryReport, scanJsonl, type RecordIndex } from "./jsonl-scan.js";
 import { parseStored, type EncodedMessage } from "./message-codec.js";
+import { emptyIndex, extendIndex, keepRecords, layoutRecords } from "./record-layout.js";
 import { errnoOf, storageUnavailable, storageWriteFailed } from "./storage-errors.js";
 import type { Page } from "./store-arguments.js";
 import { WriteQueue } from "./write-queue.js";
@@ -47,7 +48,7 @@ export class JsonlSession {
   private readonly queue: WriteQueue<EncodedMessage>;
   private handle: FileHandle | undefined;
   private lock: FileLock | undefined;
-  private index: RecordIndex = { starts: [], ends: [], runIds: [] };
+  private index: RecordIndex = emptyIndex();
   /** End of the valid records: where the next record goes. */
   private size = 0;
   /** The file's real size (-1 unknown); differs from `size` while a torn tail or a failed write's bytes remain. */
@@ -93,16 +94,7 @@ export class JsonlSession {
 
   replace(records: EncodedMessage[]): Promise<void> {
     return this.queue.run(async () => {
-      const body = Buffer.from(records.length ? `${records.map((r) => r.json).join("\n")}\n` : "");
-      const index: RecordIndex = { starts: [], ends: [], runIds: [] };
-      let position = 0;
-      for (const record of records) {
-        const length = Buffer.byteLength(record.json);
-        index.starts.push(position);
-        index.ends.push(position + length);
-        index.runIds.push(record.runId);
-        position += length + 1;
-      }
+      const { body, index } = layoutRecords(records);
       await this.rewrite(body, index);
     });
   }
@@ -111,19 +103,8 @@ export class JsonlSession {
     return this.queue.run(async () => {
       if (!this.index.runIds.includes(runId)) return;
       const data = await this.readRange(0, this.size);
-      const pieces: Buffer[] = [];
-      const index: RecordIndex = { starts: [], ends: [], runIds: [] };
-      let position = 0;
-      this.index.runIds.forEach((id, i) => {
-        if (id === runId) return;
-        const record = data.subarray(this.index.starts[i]!, this.index.ends[i]!);
-        pieces.push(record, NEWLINE);
-        index.starts.push(position);
-        index.ends.push(position + record.length);
-        index.runIds.push(id);
-        position += record.length + 1;
-      });
-      await this.rewrite(Buffer.concat(pieces, position), index);
+      const { body, index } = keepRecords(data, this.index, (i) => this.index.runIds[i] !== runId);
+      await this.rewrite(body, index);
     });
   }
 
@@ -136,7 +117,10 @@ export class JsonlSession {
   /** Flushes ("never" mode: one final fsync), closes the file, releases the lock; later calls get STORE_CLOSED. */
   close(): Promise<void> {
     return this.finish(async () => {
-      if (this.unsynced && this.handle) await this.handle.datasync().catch((e: unknown) => this.fail(e, "flush"));
+      if (!this.unsynced || !this.handle) return;
+      await this.handle.datasync().catch((error: unknown) => {
+        throw storageWriteFailed(error, this.config.module, this.file, `flush ${this.file} at close`);
+      });
     }, true);
   }
 
@@ -202,13 +186,7 @@ export class JsonlSession {
     this.fresh = scan.messages;
     this.updatedAt = (await this.handle.stat()).mtime;
     if (scan.problems.length === 0) return;
-    const skipped = scan.problems.filter((p) => p.kind !== "missing-newline");
-    this.recovered = {
-      sessionId,
-      skippedLines: skipped.length,
-      skippedBytes: skipped.reduce((sum, p) => sum + p.bytes, 0),
-      problems: scan.problems,
-    };
+    this.recovered = recoveryReport(sessionId, scan.problems);
     try {
       this.config.onRecover?.(this.recovered);
     } catch (error) {
@@ -233,14 +211,7 @@ export class JsonlSession {
       if (this.handle) await this.handle.truncate(this.size).then(() => (this.fileSize = this.size), () => undefined);
       throw storageWriteFailed(error, this.config.module, this.file, `append to ${this.file}`);
     }
-    let position = this.size + lead.length;
-    for (const record of records) {
-      const length = Buffer.byteLength(record.json);
-      this.index.starts.push(position);
-      this.index.ends.push(position + length);
-      this.index.runIds.push(record.runId);
-      position += length + 1;
-    }
+    extendIndex(this.index, records, this.size + lead.length);
     this.size = this.fileSize = this.size + body.length;
     this.missingNewline = false;
     this.updatedAt = new Date();
@@ -338,13 +309,7 @@ export class JsonlSession {
     // Closing a session that never loaded (locked, storage unavailable) has nothing to release.
     return quietIfNeverLoaded ? done.catch((error: unknown) => (this.loadError !== undefined ? undefined : Promise.reject(error))) : done;
   }
-
-  private fail(error: unknown, action: string): never {
-    throw storageWriteFailed(error, this.config.module, this.file, `${action} ${this.file}`);
-  }
 }
-
-const NEWLINE = Buffer.from("\n");
 
 async function writeAll(handle: FileHandle, data: Buffer, position: number): Promise<void> {
   let written = 0;
