@@ -1,0 +1,7 @@
+// amplifier-ts/testing: the conformance suites every implementation runs — ours and third
+// parties' — and the pieces they are made of.
+export { describeContextManagerContract, type ContextUnderTest, type ContextContractOptions } from "./context-manager-contract.js";
+export { describeHistoryStoreContract } from "./history-store-contract.js";
+export { checkWindowInvariants } from "./window-invariants.js";
+export { toolHistoryArbitrary } from "./arbitraries.js";
+export { propertyRuns } from "./property-runs.js";
