@@ -25,11 +25,11 @@ import {
   hasTurnContent,
   isCritical,
   isInstruction,
+  isToolResultBlock,
   resultIdsOf,
   type CallRef,
 } from "./message-shape.js";
 import { interruptedResults, stripResultBlocks } from "./repair.js";
-import { textLength } from "./truncate-message.js";
 
 export type UnitKind = "turn" | "group" | "plain";
 
@@ -49,7 +49,8 @@ export class Unit {
   version = 0;
   critical: boolean;
   readonly members: Member[];
-  readonly #answered = new Set<string>();
+  /** Answered call ids (groups only; allocated on the first result). */
+  #answered: Set<string> | undefined;
   #emitted: { version: number; members: readonly Member[]; synthetic: number } | undefined;
 
   constructor(
@@ -68,13 +69,13 @@ export class Unit {
   }
 
   isAnswered(id: string): boolean {
-    return this.#answered.has(id);
+    return this.#answered?.has(id) === true;
   }
 
   /** The members a window emits: stored members, then a synthetic result per unanswered call. */
   emitted(): readonly Member[] {
     if (this.#emitted?.version !== this.version) {
-      const missing = this.calls.filter((call) => !this.#answered.has(call.id));
+      const missing = this.calls.filter((call) => !this.isAnswered(call.id));
       const synthetic = missing.length === 0 ? [] : interruptedResults(this.members[0]!.message, missing);
       const members = synthetic.length === 0 ? this.members : [...this.members, ...synthetic.map(syntheticMember)];
       this.#emitted = { version: this.version, members, synthetic: missing.length };
@@ -91,6 +92,7 @@ export class Unit {
   /** @internal HistoryIndex only. */
   addResult(member: Member, ids: readonly string[]): void {
     this.members.push(member);
+    this.#answered ??= new Set();
     for (const id of ids) this.#answered.add(id);
     if (member.critical) this.critical = true;
     this.version++;
@@ -114,8 +116,6 @@ export class HistoryIndex {
   onUnitChanged: (unit: number) => void = () => {};
   /** Call id → unit index of the most recent call with that id. */
   readonly #calls = new Map<string, number>();
-  /** #chars[i] = characters of text in stored[0..i): the size estimate of what was never counted. */
-  readonly #chars: number[] = [0];
 
   get length(): number {
     return this.stored.length;
@@ -124,14 +124,13 @@ export class HistoryIndex {
   append(message: Message): void {
     const stored = this.stored.length;
     this.stored.push(message);
-    this.#chars.push(this.#chars[stored]! + textLength(message));
     if (isInstruction(message)) {
       this.instructions.push(stored);
       return;
     }
     const critical = isCritical(message);
     let sent: Message | undefined = message;
-    if (resultIdsOf(message).length > 0 || message.role === "tool") {
+    if (message.role === "tool" || (message.role === "user" && Array.isArray(message.content) && message.content.some(isToolResultBlock))) {
       sent = this.#attachResults(message, stored, critical);
       if (sent === undefined) return;
     }
@@ -196,11 +195,6 @@ export class HistoryIndex {
   #openGroup(id: string): number | undefined {
     const unit = this.#calls.get(id);
     return unit !== undefined && !this.units[unit]!.isAnswered(id) ? unit : undefined;
-  }
-
-  /** Characters of text in the stored messages before `stored`. */
-  charsBefore(stored: number): number {
-    return this.#chars[Math.min(stored, this.stored.length)]!;
   }
 
   /** Call ids of the orphan results (messages or blocks) stored at or after `stored`. */

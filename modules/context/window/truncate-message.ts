@@ -44,17 +44,21 @@ export function promptPart(message: Message): TextPart {
   return { block: -1, text: joinText(message.content) };
 }
 
-/** Characters of text a message carries (content, tool results, tool calls, thinking, name). */
+/** Characters of text a message carries (content, tool results, tool calls, thinking, name); allocation-free. */
 export function textLength(message: Message): number {
-  let n = (message.name?.length ?? 0) + joinText(message.content).length;
-  if (Array.isArray(message.content)) {
-    for (const block of message.content) {
-      if (isToolResultBlock(block)) n += joinText(block.content ?? "").length;
+  let n = message.name?.length ?? 0;
+  const content = message.content;
+  if (typeof content === "string") n += content.length;
+  else if (Array.isArray(content)) {
+    for (const block of content) {
+      if (block.type === "text") n += block.text.length;
+      else if (block.type === "tool_result") n += contentLength(block.content);
       else if (block.type === "tool_use") n += block.name.length + safeLength(block.input);
       else if (block.type === "thinking") n += block.thinking.length;
     }
   }
-  for (const call of message.tool_calls ?? []) n += call.function.name.length + call.function.arguments.length;
+  const calls = message.tool_calls;
+  if (calls) for (const call of calls) n += call.function.name.length + call.function.arguments.length;
   return n;
 }
 
@@ -92,6 +96,13 @@ export function joinText(content: Message["content"] | ToolResultBlock["content"
   const texts: string[] = [];
   for (const block of content as ContentBlock[]) if (block?.type === "text") texts.push((block as TextBlock).text);
   return texts.join("\n");
+}
+
+function contentLength(content: ToolResultBlock["content"]): number {
+  if (typeof content === "string") return content.length;
+  let n = 0;
+  if (Array.isArray(content)) for (const block of content) if (block.type === "text") n += block.text.length;
+  return n;
 }
 
 function safeLength(value: unknown): number {

@@ -221,13 +221,19 @@ export class WindowAssembler {
     );
   }
 
-  /** Exact when every unit has been counted; else the counted part plus ≈ 4 chars per token. */
+  /**
+   * Exact when every unit has been counted; else the counted part plus, for the stored messages
+   * below it, the counted part's average tokens per message (nothing is tokenized for a report).
+   */
   #historyTokens(ledger: TokenLedger, instructions: number, critical: number, overhead: number): { tokens: number; exact: boolean } {
-    const base = ledger.base;
+    const index = this.#index;
+    // At least the newest unit is counted, so there is an average to extrapolate from.
+    const base = Math.min(ledger.base, Math.max(0, index.units.length - 1));
     const counted = instructions + critical + ledger.suffixTokens(base) + overhead;
     if (base === 0) return { tokens: counted, exact: true };
-    const uncountedChars = this.#index.charsBefore(this.#index.units[base]?.firstStored ?? this.#index.length);
-    return { tokens: counted + Math.ceil(uncountedChars / 4), exact: false };
+    const below = index.units[base]!.firstStored;
+    const countedMessages = Math.max(1, index.length - below);
+    return { tokens: counted + Math.ceil(((counted - overhead) / countedMessages) * below), exact: false };
   }
 
   #ledgerFor(counter: WindowCounter): TokenLedger {

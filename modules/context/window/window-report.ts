@@ -72,8 +72,8 @@ export interface WindowReport {
   readonly historyMessages: number;
   /**
    * Request tokens of the whole history sent as is. Exact when `historyTokensExact`; otherwise
-   * the counted newest part plus ≈ 4 characters per token for the part no decision needed
-   * (the ledger never tokenizes more of the history than a window needs).
+   * the counted newest part plus an estimate for the older part no decision needed (its
+   * messages × the counted part's average): the ledger never tokenizes more than a window needs.
    */
   readonly historyTokens: number;
   readonly historyTokensExact: boolean;

@@ -1,0 +1,135 @@
+/**
+ * Properties of every window (contracts/WINDOW.md) over random tool-using histories: both tool
+ * styles, critical and ephemeral messages, huge results, crashes mid-tool, orphans, random
+ * budgets. Cases per property: AMPLIFIER_PROPERTY_RUNS (default 1,000 here).
+ */
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import type { Message } from "../../contracts/generated/message.js";
+import type { ToolDefinition } from "../../contracts/provider.js";
+import { toolHistoryArbitrary } from "../../contracts/testing/arbitraries.js";
+import { propertyRuns } from "../../contracts/testing/property-runs.js";
+import { checkWindowInvariants } from "../../contracts/testing/window-invariants.js";
+import { getTokenCounter } from "../../core/tokens/index.js";
+import { WindowAssembler, type AssembledWindow, type WindowCounter } from "../../modules/context/window/index.js";
+import { fakeCounter } from "./fake-counter.js";
+
+const numRuns = propertyRuns(1_000);
+const TOOLS: ToolDefinition[] = [{ type: "function", function: { name: "read_file", description: "Read a file", parameters: { type: "object", properties: { path: { type: "string" } } } } }];
+
+type Counter = WindowCounter & { countMessages(ms: readonly Message[]): number; countRequest(ms: readonly Message[], tools?: readonly ToolDefinition[]): number };
+
+/**
+ * Assembles and checks one window. Returns undefined when BUDGET_TOO_SMALL was thrown — which must
+ * happen exactly when the pinned messages cannot fit.
+ */
+function checkedWindow(
+  assembler: WindowAssembler,
+  history: readonly Message[],
+  counter: Counter,
+  budget: number,
+  extra: { tools?: ToolDefinition[]; extraMessages?: Message[]; compactThreshold?: number; compactTarget?: number } = {},
+): AssembledWindow | undefined {
+  const before = JSON.stringify(history);
+  const pinned = history.filter((m) => m.role === "system" || m.role === "developer" || m.metadata?.critical === true);
+  const floor = counter.countMessages([...pinned, ...(extra.extraMessages ?? [])]) + counter.replyPriming + (extra.tools?.length ? counter.countTools(extra.tools) : 0);
+  let window: AssembledWindow;
+  try {
+    window = assembler.assemble({ budget, counter, ...extra });
+  } catch (e) {
+    const { code, details } = e as { code?: string; details?: { required?: number } };
+    if (code !== "BUDGET_TOO_SMALL") throw e;
+    expect(details?.required).toBeGreaterThan(budget);
+    expect(details?.required).toBeGreaterThanOrEqual(floor);
+    return undefined;
+  }
+  expect(floor).toBeLessThanOrEqual(budget); // no window when the pinned messages alone do not fit
+  expect(checkWindowInvariants(history, window.messages, { budget, counter, tools: extra.tools, extraMessages: extra.extraMessages })).toEqual([]);
+  expect(window.report.windowTokens).toBe(counter.countRequest(window.messages, extra.tools));
+  expect(JSON.stringify(history)).toBe(before);
+  return window;
+}
+
+describe("window properties", () => {
+  it(`every window keeps every invariant, or BUDGET_TOO_SMALL exactly when the pinned messages do not fit (fake counter, ${numRuns} cases)`, () => {
+    const counter = fakeCounter();
+    fc.assert(
+      fc.property(toolHistoryArbitrary(), fc.integer({ min: 30, max: 8_000 }), fc.boolean(), fc.boolean(), (history, budget, withTools, withExtra) => {
+        const extraMessages: Message[] | undefined = withExtra ? [{ role: "system", content: "Injected reminder: keep it short.", metadata: { id: "inject" } }] : undefined;
+        checkedWindow(new WindowAssembler(history), history, counter, budget, { tools: withTools ? TOOLS : undefined, extraMessages });
+      }),
+      { numRuns },
+    );
+  });
+
+  it(`the same with the real counter (gpt-4o, tiktoken) (${numRuns} cases)`, () => {
+    const counter = getTokenCounter("gpt-4o");
+    fc.assert(
+      fc.property(toolHistoryArbitrary(), fc.integer({ min: 30, max: 8_000 }), (history, budget) => {
+        checkedWindow(new WindowAssembler(history), history, counter, budget);
+      }),
+      { numRuns },
+    );
+  });
+
+  it(`an agent loop: after every appended message the window is valid, and a kept cut keeps firstKeptId (${numRuns} cases)`, () => {
+    // Two counters (two models) take turns: each keeps its own sums through late results and critical results.
+    const base = fakeCounter();
+    const heavier: Counter = { ...fakeCounter("heavier"), countMessage: (m) => Math.ceil(base.countMessage(m) * 1.3) };
+    heavier.countMessages = (ms) => ms.reduce((s, m) => s + heavier.countMessage(m), 0);
+    heavier.countRequest = (ms, tools) => heavier.countMessages(ms) + heavier.replyPriming + (tools?.length ? heavier.countTools(tools) : 0);
+    fc.assert(
+      fc.property(
+        toolHistoryArbitrary({ maxSteps: 30 }),
+        fc.integer({ min: 200, max: 4_000 }),
+        fc.constantFrom([0.9, 0.7], [1, 1], [0.8, 0.3]),
+        (history, budget, [compactThreshold, compactTarget]) => {
+          const assembler = new WindowAssembler();
+          const stored: Message[] = [];
+          let previous: AssembledWindow | undefined;
+          for (const [i, m] of history.entries()) {
+            stored.push(m);
+            assembler.append(m);
+            const counter = i % 3 === 2 ? heavier : base;
+            const window = checkedWindow(assembler, stored, counter, budget, { compactThreshold, compactTarget });
+            if (!window) {
+              if (counter === base) return; // pinned messages only grow: every later window throws too
+              previous = undefined;
+              continue;
+            }
+            if (window.report.cutReason === "kept" && previous) {
+              expect(window.report.firstKeptId).toBe(previous.report.firstKeptId);
+              expect(window.report.windowTokens).toBeLessThanOrEqual(compactThreshold! * budget);
+            }
+            if (window.report.cutReason === "recut" && window.report.ladder === undefined) {
+              expect(window.report.windowTokens).toBeLessThanOrEqual(compactTarget! * budget);
+            }
+            previous = window;
+          }
+        },
+      ),
+      { numRuns },
+    );
+  });
+
+  it(`explain accounts for every stored message once, and its kept decisions are the window (${numRuns} cases)`, () => {
+    const counter = fakeCounter();
+    fc.assert(
+      fc.property(toolHistoryArbitrary(), fc.integer({ min: 100, max: 8_000 }), (history, budget) => {
+        let window: AssembledWindow;
+        try {
+          window = new WindowAssembler(history).assemble({ budget, counter, explain: true });
+        } catch {
+          return;
+        }
+        const decisions = window.report.decisions!;
+        expect(decisions.filter((d) => d.index >= 0).map((d) => d.index)).toEqual(history.map((_, i) => i));
+        const sent = decisions.filter((d) => d.action !== "dropped");
+        expect(sent.length).toBe(window.messages.length);
+        expect(sent.reduce((sum, d) => sum + (d.tokens ?? 0), 0) + counter.replyPriming).toBe(window.report.windowTokens);
+        expect(decisions.filter((d) => d.action === "dropped" && d.index >= 0).length).toBe(window.report.removed);
+      }),
+      { numRuns },
+    );
+  });
+});
