@@ -258,7 +258,7 @@ export function describeContextManagerContract(
           }),
           { numRuns },
         );
-      });
+      }, 20_000 + numRuns * 25);
     });
   });
 }
