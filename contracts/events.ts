@@ -81,6 +81,8 @@ export interface AmplifierEvents {
     durationMs: number;
     repaired?: ContextRepairReport;
   };
+  /** A compaction strategy threw (or returned garbage): it was skipped and the request went on (contracts/STRATEGIES.md). */
+  "context:strategy_failed": { strategy: string; index: number; error: string; code?: string };
   /** Content entered the context from outside the conversation (hook injection, file include). */
   "context:include": { source: string; content: string; ephemeral: boolean; role?: Role; hook?: string; event?: string };
   /** Persistent storage could not be used; the module now keeps history in memory. */

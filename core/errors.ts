@@ -57,6 +57,7 @@ export const ERROR_CODES = {
   UNKNOWN_STORE: "No history store of this type",
   UNKNOWN_STRATEGY: "No compaction strategy with this name",
   INVALID_STRATEGY_OPTIONS: "A compaction strategy's options do not match its schema",
+  STRATEGY_FAILED: "A compaction strategy threw or returned something that is not an array of messages",
   TRANSCRIPT_INVALID: "A transcript line is not a valid message",
 } as const;
 

@@ -1,0 +1,20 @@
+import { selectiveToolCallStrategy } from "./selective-tool-call.js";
+import { slidingWindowStrategy } from "./sliding-window.js";
+import { tokenBudgetStrategy } from "./token-budget.js";
+import { toolResultCompactionStrategy } from "./tool-result-compaction.js";
+import { truncationStrategy } from "./truncation.js";
+
+export { SlidingWindowCompaction, slidingWindowStrategy, slidingWindowOptions, type SlidingWindowOptions } from "./sliding-window.js";
+export { ToolResultCompaction, toolResultCompactionStrategy, toolResultCompactionOptions, type ToolResultCompactionOptions } from "./tool-result-compaction.js";
+export { SelectiveToolCallCompaction, selectiveToolCallStrategy, selectiveToolCallOptions, type SelectiveToolCallOptions } from "./selective-tool-call.js";
+export { TruncationCompaction, truncationStrategy, truncationOptions, type TruncationOptions } from "./truncation.js";
+export { TokenBudgetCompaction, tokenBudgetStrategy, tokenBudgetOptions, type TokenBudgetOptions } from "./token-budget.js";
+
+/** The agents/context seed's strategies (summarization is in ../core). */
+export const agentStrategies = {
+  "sliding-window": slidingWindowStrategy,
+  "tool-result-compaction": toolResultCompactionStrategy,
+  "selective-tool-call": selectiveToolCallStrategy,
+  truncation: truncationStrategy,
+  "token-budget": tokenBudgetStrategy,
+};

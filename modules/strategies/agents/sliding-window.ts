@@ -1,0 +1,52 @@
+/**
+ * `sliding-window` {maxMessages = 100, targetRatio = 0.7}: system messages plus the most recent
+ * messages (agents/context seed: SlidingWindowCompaction; core contexts seed: system + last N).
+ *
+ * - Counts non-system, non-critical messages; critical messages are always kept on top.
+ * - Cuts between units only (history-units.ts): a tool call and all its results stay together;
+ *   when the cut is not at a user turn, that turn's prompt is kept too (the window must open with
+ *   a user turn), so a window may hold maxMessages + 1 messages.
+ * - Hysteresis (stepped-cut.ts): nothing is cut while the history has ≤ maxMessages; past that,
+ *   the cut jumps so ⌊targetRatio × maxMessages⌋ (≥ 1) recent messages are kept, and STAYS there
+ *   until the messages after it exceed maxMessages again. Consecutive windows share their prefix.
+ */
+import { z } from "zod";
+import type { CompactionContext, CompactionStrategy } from "../../../contracts/compaction-strategy.js";
+import type { Message } from "../../../contracts/generated/message.js";
+import { HistoryUnits, messageId } from "../history-units.js";
+import { SteppedCut, suffixSums } from "../stepped-cut.js";
+import { defineStrategy } from "../strategy-definition.js";
+
+export const slidingWindowOptions = z
+  .object({
+    maxMessages: z.number().int().positive().default(100),
+    targetRatio: z.number().gt(0).lte(1).default(0.7),
+  })
+  .strict();
+export type SlidingWindowOptions = z.output<typeof slidingWindowOptions>;
+
+export class SlidingWindowCompaction implements CompactionStrategy {
+  readonly name = "sliding-window";
+  readonly #cut = new SteppedCut();
+
+  constructor(readonly options: SlidingWindowOptions) {}
+
+  compact(messages: readonly Message[], context: CompactionContext): Message[] {
+    const { maxMessages, targetRatio } = this.options;
+    const units = new HistoryUnits(messages);
+    const sums = suffixSums(units, (u) => units.size(u));
+    const limit = (scale: number) => (scale === 1 ? maxMessages : Math.max(1, Math.floor(scale * maxMessages)));
+    const cut = this.#cut.decide(units, (from, scale) => sums[from]! <= limit(scale), targetRatio);
+    if (cut === 0) return [...messages];
+    const { explain } = context;
+    const reason = explain.enabled ? `older than the most recent ${maxMessages} messages (window starts at ${units.firstIdOf(cut) ?? "the end"})` : "";
+    return units.keepFrom(cut, (m, i) => explain.record(messageId(m, i), "dropped", this.name, reason));
+  }
+}
+
+export const slidingWindowStrategy = defineStrategy({
+  name: "sliding-window",
+  description: "system + the most recent maxMessages messages; the cut moves in steps (targetRatio)",
+  optionsSchema: slidingWindowOptions,
+  create: (options) => new SlidingWindowCompaction(options),
+});

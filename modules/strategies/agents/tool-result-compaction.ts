@@ -1,0 +1,103 @@
+/**
+ * `tool-result-compaction` {maxChars = 500}: shortens every non-error tool result longer than
+ * maxChars to its head and tail, with the house truncation marker `[… N chars truncated …]` in
+ * between (the same marker the window assembler uses, so one pattern finds every cut). Lossless
+ * for short results: a message with nothing to shorten is returned as the SAME object.
+ *
+ * | message                                  | shortened part                                   |
+ * |------------------------------------------|--------------------------------------------------|
+ * | `tool` message (OpenAI)                  | its content (text blocks joined by "\n")         |
+ * | user message with `tool_result` blocks   | each block's content, except `is_error: true`    |
+ * | critical message (`metadata.critical`)   | nothing: never altered                           |
+ *
+ * A shortened copy is marked `metadata.window.truncated = { chars, keptChars, parts }` and cached
+ * per input object, so the same stored message gives the same copy in every window (stable
+ * prefix, counted once). Images inside a shortened result go with the cut text.
+ */
+import { z } from "zod";
+import type { CompactionContext, CompactionStrategy } from "../../../contracts/compaction-strategy.js";
+import type { Message, ToolResultBlock } from "../../../contracts/generated/message.js";
+import { isCritical, isToolResultBlock } from "../../context/window/message-shape.js";
+import { joinText } from "../../context/window/truncate-message.js";
+import { truncationMarker } from "../../context/window/truncate-text.js";
+import { freezeCreated, withMark } from "../../context/window/window-marks.js";
+import { messageId } from "../history-units.js";
+import { defineStrategy } from "../strategy-definition.js";
+
+export const toolResultCompactionOptions = z.object({ maxChars: z.number().int().positive().default(500) }).strict();
+export type ToolResultCompactionOptions = z.output<typeof toolResultCompactionOptions>;
+
+export class ToolResultCompaction implements CompactionStrategy {
+  readonly name = "tool-result-compaction";
+  readonly #copies = new WeakMap<Message, Message>();
+
+  constructor(readonly options: ToolResultCompactionOptions) {}
+
+  compact(messages: readonly Message[], context: CompactionContext): Message[] {
+    const { explain } = context;
+    return messages.map((message, i) => {
+      const short = this.shorten(message);
+      if (short !== message && explain.enabled) {
+        const mark = short.metadata?.window as { truncated?: { chars: number; keptChars: number } } | undefined;
+        explain.record(messageId(message, i), "truncated", this.name, `tool output of ${mark?.truncated?.chars ?? "?"} chars cut to ${this.options.maxChars} (head and tail kept)`);
+      }
+      return short;
+    });
+  }
+
+  /** The message with its long non-error results shortened, or the message itself. */
+  shorten(message: Message): Message {
+    if (isCritical(message)) return message;
+    const cached = this.#copies.get(message);
+    if (cached) return cached;
+    const copy = this.#shorten(message);
+    if (copy !== message) this.#copies.set(message, copy);
+    return copy;
+  }
+
+  #shorten(message: Message): Message {
+    const { maxChars } = this.options;
+    if (message.role === "tool") {
+      const text = joinText(message.content);
+      if (text.length <= maxChars) return message;
+      return mark({ ...message, content: cut(text, maxChars) }, text.length, maxChars, 1, []);
+    }
+    if (message.role !== "user" || !Array.isArray(message.content)) return message;
+    let content: Message["content"] | undefined;
+    let chars = 0;
+    let parts = 0;
+    const created: object[] = [];
+    message.content.forEach((block, i) => {
+      if (!isToolResultBlock(block) || block.is_error === true) return;
+      const text = joinText(block.content ?? "");
+      if (text.length <= maxChars) return;
+      content ??= [...(message.content as unknown[])] as Message["content"];
+      const shortened: ToolResultBlock = { ...block, content: cut(text, maxChars) };
+      (content as ToolResultBlock[])[i] = shortened;
+      created.push(shortened);
+      chars += text.length;
+      parts++;
+    });
+    if (content === undefined) return message;
+    created.push(content as object);
+    return mark({ ...message, content }, chars, maxChars * parts, parts, created);
+  }
+}
+
+/** Head (the odd character) and tail of `text`, maxChars in all, with the marker between. */
+export function cut(text: string, maxChars: number): string {
+  const head = Math.ceil(maxChars / 2);
+  const tail = maxChars - head;
+  return text.slice(0, head) + truncationMarker(text.length - maxChars) + (tail > 0 ? text.slice(text.length - tail) : "");
+}
+
+function mark(copy: Message, chars: number, keptChars: number, parts: number, created: object[]): Message {
+  return freezeCreated(withMark(copy, { truncated: { chars, keptChars, parts } }), created);
+}
+
+export const toolResultCompactionStrategy = defineStrategy({
+  name: "tool-result-compaction",
+  description: "shorten non-error tool results to maxChars (head + tail + marker); lossless for short ones",
+  optionsSchema: toolResultCompactionOptions,
+  create: (options) => new ToolResultCompaction(options),
+});

@@ -1,0 +1,122 @@
+/**
+ * The units a strategy keeps or drops whole — the same split as the window assembler's
+ * (modules/context/window/history-index.ts), so a strategy and the assembler never disagree on
+ * which result belongs to which call:
+ *
+ * | unit    | members                                                          | a cut may start here |
+ * |---------|------------------------------------------------------------------|----------------------|
+ * | `turn`  | a user message with content besides tool_result blocks            | yes                  |
+ * | `group` | an assistant message with tool calls + every result answering it  | yes (the prompt of its turn is kept) |
+ * | `plain` | any other message                                                | yes (idem)           |
+ *
+ * Instructions (system, developer) belong to no unit: every strategy keeps them. An orphan result
+ * (its call is absent) belongs to no unit either: it is kept when it sits at or after a cut (the
+ * assembler drops it from the window) and dropped with what is before the cut.
+ *
+ * Strategies output the INPUT message objects (never the index's repaired copies), in input order.
+ */
+import type { Message } from "../../contracts/generated/message.js";
+import { HistoryIndex, type Unit } from "../context/window/history-index.js";
+
+export const INSTRUCTION = -1;
+export const ORPHAN = -2;
+
+export class HistoryUnits {
+  readonly messages: readonly Message[];
+  readonly index: HistoryIndex;
+  /** Input position → unit index, or INSTRUCTION / ORPHAN. */
+  readonly unitOf: Int32Array;
+
+  constructor(messages: readonly Message[]) {
+    this.messages = messages;
+    this.index = new HistoryIndex();
+    for (const m of messages) this.index.append(m);
+    this.unitOf = new Int32Array(messages.length).fill(ORPHAN);
+    for (const i of this.index.instructions) this.unitOf[i] = INSTRUCTION;
+    this.index.units.forEach((unit, u) => {
+      for (const member of unit.members) if (member.stored >= 0) this.unitOf[member.stored] = u;
+    });
+  }
+
+  get units(): readonly Unit[] {
+    return this.index.units;
+  }
+
+  get length(): number {
+    return this.index.units.length;
+  }
+
+  /** Input positions of a unit's stored members. */
+  positions(u: number): number[] {
+    return this.units[u]!.members.filter((m) => m.stored >= 0).map((m) => m.stored);
+  }
+
+  /** Stored members of a unit (what counts as "messages" for maxMessages). */
+  size(u: number): number {
+    let n = 0;
+    for (const m of this.units[u]!.members) if (m.stored >= 0) n++;
+    return n;
+  }
+
+  /** The unit whose first message has this metadata.id. */
+  unitWithFirstId(id: string): number | undefined {
+    for (let u = this.length - 1; u >= 0; u--) if (this.messages[this.units[u]!.firstStored]?.metadata?.id === id) return u;
+    return undefined;
+  }
+
+  firstIdOf(u: number): string | undefined {
+    const id = this.messages[this.units[u]?.firstStored ?? -1]?.metadata?.id;
+    return typeof id === "string" ? id : undefined;
+  }
+
+  /** The latest turn unit before `u`, if any. */
+  turnBefore(u: number): number | undefined {
+    const starts = this.index.turnStarts;
+    let found: number | undefined;
+    for (const t of starts) {
+      if (t >= u) break;
+      found = t;
+    }
+    return found;
+  }
+
+  /**
+   * The messages kept by a cut at unit `cut`: instructions, critical units, the units from `cut`
+   * on, orphans at or after the cut's first message, and — when the cut does not start at a user
+   * turn — the prompt of the turn it falls in (so the window still opens with that user turn).
+   */
+  keepFrom(cut: number, onDropped?: Dropped): Message[] {
+    const keepUnit = new Uint8Array(this.length);
+    let anyKept = false;
+    for (let u = 0; u < this.length; u++) {
+      const keep = this.units[u]!.critical || u >= cut;
+      keepUnit[u] = keep ? 1 : 0;
+      if (keep) anyKept = true;
+    }
+    if (anyKept && this.units[cut]?.kind !== "turn") {
+      const prompt = this.turnBefore(Math.min(cut, this.length));
+      if (prompt !== undefined) keepUnit[prompt] = 1;
+    }
+    return this.select(keepUnit, this.units[cut]?.firstStored ?? this.messages.length, onDropped);
+  }
+
+  /** Instructions, the units flagged in `keepUnit`, orphans at positions ≥ `orphansFrom`; input order. */
+  select(keepUnit: Uint8Array, orphansFrom: number, onDropped?: Dropped): Message[] {
+    const out: Message[] = [];
+    this.messages.forEach((m, i) => {
+      const u = this.unitOf[i]!;
+      const keep = u === INSTRUCTION || (u === ORPHAN ? i >= orphansFrom : keepUnit[u] === 1);
+      if (keep) out.push(m);
+      else onDropped?.(m, i);
+    });
+    return out;
+  }
+}
+
+export type Dropped = (message: Message, position: number) => void;
+
+/** metadata.id or a positional stand-in (explain needs some id). */
+export function messageId(message: Message, position: number): string {
+  const id = message.metadata?.id;
+  return typeof id === "string" ? id : `#${position}`;
+}

@@ -1,0 +1,99 @@
+/**
+ * CompactionPipeline: strategies in order, each fed the previous one's output (agents/context
+ * seed). Cheap, lossless strategies first (tool-result-compaction), aggressive ones last
+ * (sliding-window, summarization). An empty pipeline returns the history unchanged (same
+ * messages, new array).
+ *
+ * Failure policy (contracts/STRATEGIES.md): a strategy that throws, or returns something that is
+ * not an array of messages, is SKIPPED — its input goes on to the next strategy — and the run
+ * reports it in `failed`; the context manager emits `context:strategy_failed` and the request
+ * still succeeds (the window assembler enforces the budget and invariants afterwards anyway).
+ * An aborted signal is the one exception: it is rethrown.
+ */
+import type { CompactionContext, CompactionStrategy } from "../../contracts/compaction-strategy.js";
+import type { Message } from "../../contracts/generated/message.js";
+import { createError, isAmplifierError } from "../../core/errors.js";
+
+export interface StrategyFailure {
+  readonly strategy: string;
+  /** Position in the pipeline. */
+  readonly index: number;
+  readonly error: unknown;
+}
+
+export interface PipelineRun {
+  readonly messages: readonly Message[];
+  /** Names of the strategies whose output differed from their input, in order. */
+  readonly changed: string[];
+  readonly failed: StrategyFailure[];
+  readonly durationMs: number;
+}
+
+export class CompactionPipeline implements CompactionStrategy {
+  readonly name = "pipeline";
+  readonly strategies: readonly CompactionStrategy[];
+
+  constructor(strategies: readonly CompactionStrategy[] = []) {
+    this.strategies = Object.freeze([...strategies]);
+  }
+
+  get isEmpty(): boolean {
+    return this.strategies.length === 0;
+  }
+
+  /** A pipeline is itself a strategy: it can be nested (token-budget's children). */
+  async compact(messages: readonly Message[], context: CompactionContext): Promise<readonly Message[]> {
+    return (await this.run(messages, context)).messages;
+  }
+
+  async run(messages: readonly Message[], context: CompactionContext): Promise<PipelineRun> {
+    const started = performance.now();
+    let current: readonly Message[] = [...messages];
+    const changed: string[] = [];
+    const failed: StrategyFailure[] = [];
+    for (let i = 0; i < this.strategies.length; i++) {
+      const strategy = this.strategies[i]!;
+      let next: readonly Message[];
+      try {
+        next = checkOutput(strategy, await strategy.compact(current, context));
+      } catch (error) {
+        if (context.signal?.aborted) throw error;
+        failed.push({ strategy: strategy.name, index: i, error });
+        continue;
+      }
+      if (differs(current, next)) changed.push(strategy.name);
+      current = next;
+    }
+    return { messages: current, changed, failed, durationMs: performance.now() - started };
+  }
+}
+
+/** True when the two arrays do not hold the same message objects in the same order. */
+export function differs(a: readonly Message[], b: readonly Message[]): boolean {
+  if (a.length !== b.length) return true;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return true;
+  return false;
+}
+
+function checkOutput(strategy: CompactionStrategy, output: unknown): readonly Message[] {
+  if (Array.isArray(output) && output.every((m) => typeof m === "object" && m !== null && typeof (m as Message).role === "string")) {
+    return output as readonly Message[];
+  }
+  throw createError("STRATEGY_FAILED", `strategy "${strategy.name}" returned something that is not an array of messages`, {
+    module: strategy.name,
+    expected: "Message[]",
+    given: output,
+  });
+}
+
+/** The error as the `context:strategy_failed` event reports it. */
+export function describeFailure(failure: StrategyFailure): { strategy: string; index: number; error: string; code?: string } {
+  const { error } = failure;
+  const message = error instanceof Error ? error.message : String(error);
+  return {
+    strategy: failure.strategy,
+    index: failure.index,
+    error: message,
+    ...(isAmplifierError(error) ? { code: error.code } : {}),
+  };
+}

@@ -1,0 +1,144 @@
+/**
+ * Strategy registry: name → definition, and the one place a `strategies` config entry becomes a
+ * strategy. Options are validated when the context module is created (not when a window is
+ * assembled), with errors a user can act on:
+ *
+ * | problem                         | code                      | details                                        |
+ * |---------------------------------|---------------------------|------------------------------------------------|
+ * | entry is not `{ "use": "…" }`   | INVALID_STRATEGY_OPTIONS  | path `strategies[i].use`, expected, given      |
+ * | unknown strategy name           | UNKNOWN_STRATEGY          | path `strategies[i].use`, `did you mean`, the known names |
+ * | unknown or bad option           | INVALID_STRATEGY_OPTIONS  | module = strategy, path `strategies[i].maxChars`, expected, given, hint (`max_chars` → `did you mean "maxChars"?`) |
+ */
+import type { CompactionStrategy } from "../../contracts/compaction-strategy.js";
+import { didYouMean } from "../../core/config/suggest-key.js";
+import { createError, describeValue } from "../../core/errors.js";
+import { agentStrategies } from "./agents/index.js";
+import { coreStrategies } from "./core/index.js";
+import { CompactionPipeline } from "./pipeline.js";
+import { selectorStrategies } from "./selectors/index.js";
+import type { AnyStrategyDefinition, StrategyDeps } from "./strategy-definition.js";
+
+export class StrategyRegistry {
+  readonly #definitions = new Map<string, AnyStrategyDefinition>();
+
+  constructor(definitions: Iterable<AnyStrategyDefinition> = []) {
+    for (const definition of definitions) this.register(definition);
+  }
+
+  /** Adds a strategy (a third party's); returns its unregister. */
+  register(definition: AnyStrategyDefinition): () => void {
+    if (typeof definition?.name !== "string" || typeof definition.create !== "function" || typeof definition.optionsSchema?.safeParse !== "function") {
+      throw createError("INVALID_ARGUMENT", "register() expects a strategy definition (defineStrategy)", {
+        module: "strategies",
+        expected: "{ name, description, optionsSchema, create }",
+        given: definition,
+      });
+    }
+    if (this.#definitions.has(definition.name)) {
+      throw createError("INVALID_ARGUMENT", `a strategy named "${definition.name}" is already registered`, { module: "strategies", given: definition.name });
+    }
+    this.#definitions.set(definition.name, definition);
+    return () => {
+      if (this.#definitions.get(definition.name) === definition) this.#definitions.delete(definition.name);
+    };
+  }
+
+  get(name: string): AnyStrategyDefinition | undefined {
+    return this.#definitions.get(name);
+  }
+
+  names(): string[] {
+    return [...this.#definitions.keys()].sort();
+  }
+
+  /** A strategy from one config entry; `path` is where the entry sits in the config, for errors. */
+  create(spec: unknown, path = "strategies[0]"): CompactionStrategy {
+    if (typeof spec !== "object" || spec === null || Array.isArray(spec) || typeof (spec as { use?: unknown }).use !== "string") {
+      throw createError("INVALID_STRATEGY_OPTIONS", `${path} must name a strategy`, {
+        module: "strategies",
+        path: `${path}.use`,
+        expected: '{ "use": "<strategy name>", …options }',
+        given: spec,
+        hint: `known strategies: ${this.names().join(", ")}`,
+      });
+    }
+    const { use, ...options } = spec as { use: string; [k: string]: unknown };
+    const definition = this.#definitions.get(use);
+    if (!definition) {
+      const suggestion = didYouMean(use, this.names());
+      throw createError("UNKNOWN_STRATEGY", `"${use}"`, {
+        module: "strategies",
+        path: `${path}.use`,
+        expected: `one of ${this.names().join(", ")}`,
+        given: use,
+        hint: suggestion ?? `known strategies: ${this.names().join(", ")}`,
+      });
+    }
+    const parsed = definition.optionsSchema.safeParse(options);
+    if (!parsed.success) throw optionsError(definition, path, options, parsed.error.issues[0]!);
+    const deps: StrategyDeps = { path, createStrategy: (child, childPath) => this.create(child, childPath) };
+    return definition.create(parsed.data, deps);
+  }
+
+  /** A pipeline from a `strategies` config array (each entry validated; the first error is thrown). */
+  createPipeline(specs: unknown, path = "strategies"): CompactionPipeline {
+    if (specs === undefined) return new CompactionPipeline([]);
+    if (!Array.isArray(specs)) {
+      throw createError("INVALID_STRATEGY_OPTIONS", `${path} must be an array of strategy entries`, {
+        module: "strategies",
+        path,
+        expected: '[{ "use": "<strategy name>", …options }]',
+        given: specs,
+      });
+    }
+    return new CompactionPipeline(specs.map((spec, i) => this.create(spec, `${path}[${i}]`)));
+  }
+}
+
+interface Issue {
+  code: string;
+  path: PropertyKey[];
+  message: string;
+  keys?: string[];
+}
+
+function optionsError(definition: AnyStrategyDefinition, path: string, options: Record<string, unknown>, issue: Issue): Error {
+  const allowed = Object.keys((definition.optionsSchema as unknown as { shape?: object }).shape ?? {});
+  if (issue.code === "unrecognized_keys" && issue.keys?.length) {
+    const key = issue.keys[0]!;
+    const suggestion = didYouMean(key, allowed);
+    return createError("INVALID_STRATEGY_OPTIONS", `unknown option "${key}" of strategy "${definition.name}"`, {
+      module: definition.name,
+      path: `${path}.${key}`,
+      expected: allowed.length ? `one of ${allowed.join(", ")}` : "no options",
+      given: options[key],
+      hint: suggestion ?? (key.includes("_") ? `options are camelCase; allowed: ${allowed.join(", ")}` : `allowed: ${allowed.join(", ")}`),
+    });
+  }
+  const at = issue.path.map((k) => (typeof k === "number" ? `[${k}]` : `.${String(k)}`)).join("");
+  const given = issue.path.reduce<unknown>((v, k) => (v as Record<PropertyKey, unknown> | undefined)?.[k], options);
+  return createError("INVALID_STRATEGY_OPTIONS", `strategy "${definition.name}": ${issue.message} (given ${describeValue(given)})`, {
+    module: definition.name,
+    path: `${path}${at}`,
+    expected: issue.message,
+    given,
+  });
+}
+
+/** The definitions in an index module's export (an object keyed by name, or an array). */
+function definitionsOf(exported: object): AnyStrategyDefinition[] {
+  return Object.values(exported).filter((d): d is AnyStrategyDefinition => typeof (d as AnyStrategyDefinition)?.create === "function");
+}
+
+/** Every built-in strategy: agents/context seed, core contexts seed, Steamship selectors. */
+export const strategyRegistry = new StrategyRegistry([...definitionsOf(agentStrategies), ...definitionsOf(coreStrategies), ...definitionsOf(selectorStrategies)]);
+
+/** A built-in strategy from one config entry (`{ "use": "sliding-window", "maxMessages": 40 }`). */
+export function createStrategy(spec: unknown, path?: string): CompactionStrategy {
+  return strategyRegistry.create(spec, path);
+}
+
+/** A pipeline of built-in strategies from a `strategies` config array. */
+export function createPipeline(specs: unknown, path?: string): CompactionPipeline {
+  return strategyRegistry.createPipeline(specs, path);
+}
