@@ -160,12 +160,15 @@ describe("counters and cost", () => {
     }
   });
 
-  it("rejects a budget that is not a positive finite number, and a missing counter", () => {
+  it("rejects a budget that is not a positive finite number, a missing counter, a bad minResultTokens", () => {
     const assembler = new WindowAssembler(conversation(2));
     for (const bad of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
       expect(() => assembler.assemble({ budget: bad, counter })).toThrow(expect.objectContaining({ code: "INVALID_BUDGET" }));
     }
     expect(() => assembler.assemble({ budget, counter: {} as never })).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENT" }));
+    for (const bad of [0, 1.5, -3]) {
+      expect(() => assembler.assemble({ budget, counter, minResultTokens: bad })).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENT", path: "minResultTokens" }));
+    }
   });
 });
 

@@ -15,6 +15,8 @@ import { WindowAssembler, type AssembledWindow, type WindowCounter } from "../..
 import { fakeCounter } from "./fake-counter.js";
 
 const numRuns = propertyRuns(1_000);
+/** Generous: the real-counter property runs ~4 ms per case on a 2-core machine. */
+const timeout = Math.max(20_000, numRuns * 15);
 const TOOLS: ToolDefinition[] = [{ type: "function", function: { name: "read_file", description: "Read a file", parameters: { type: "object", properties: { path: { type: "string" } } } } }];
 
 type Counter = WindowCounter & { countMessages(ms: readonly Message[]): number; countRequest(ms: readonly Message[], tools?: readonly ToolDefinition[]): number };
@@ -60,7 +62,7 @@ describe("window properties", () => {
       }),
       { numRuns },
     );
-  });
+  }, timeout);
 
   it(`the same with the real counter (gpt-4o, tiktoken) (${numRuns} cases)`, () => {
     const counter = getTokenCounter("gpt-4o");
@@ -70,7 +72,7 @@ describe("window properties", () => {
       }),
       { numRuns },
     );
-  });
+  }, timeout);
 
   it(`an agent loop: after every appended message the window is valid, and a kept cut keeps firstKeptId (${numRuns} cases)`, () => {
     // Two counters (two models) take turns: each keeps its own sums through late results and critical results.
@@ -98,7 +100,8 @@ describe("window properties", () => {
               continue;
             }
             if (window.report.cutReason === "kept" && previous) {
-              expect(window.report.firstKeptId).toBe(previous.report.firstKeptId);
+              expect(window.report.cutIndex).toBe(previous.report.cutIndex);
+              if (previous.report.ladder !== "drop-prompt") expect(window.report.firstKeptId).toBe(previous.report.firstKeptId);
               expect(window.report.windowTokens).toBeLessThanOrEqual(compactThreshold! * budget);
             }
             if (window.report.cutReason === "recut" && window.report.ladder === undefined) {
@@ -110,7 +113,7 @@ describe("window properties", () => {
       ),
       { numRuns },
     );
-  });
+  }, timeout);
 
   it(`explain accounts for every stored message once, and its kept decisions are the window (${numRuns} cases)`, () => {
     const counter = fakeCounter();
@@ -131,5 +134,5 @@ describe("window properties", () => {
       }),
       { numRuns },
     );
-  });
+  }, timeout);
 });

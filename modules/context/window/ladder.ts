@@ -86,19 +86,18 @@ export function climbLadder(input: LadderInput): WindowPlan {
   const sticky = input.sticky?.cut === cut ? input.sticky : undefined;
   if (!sticky) {
     if (regionCostAtFloor(input, regionStart, prompt, budget) <= budget) {
-      const plan = bestCap(input, regionStart, prompt, capLevels(input.floor, maxPartTokens(input, regionStart, prompt), "down-to-floor"), "cap-results");
+      const plan = bestCap(input, regionStart, prompt, "down-to-floor", "cap-results");
       if (plan) return plan;
     }
   }
   for (const remembered of sticky ? [sticky, undefined] : [undefined]) {
     const from = chooseDrop(input, regionStart, prompt, remembered);
     if (from === undefined) break;
-    const levels = capLevels(input.floor, maxPartTokens(input, from, prompt), "down-to-floor");
-    const plan = bestCap(input, from, prompt, levels, "drop-older");
+    const plan = bestCap(input, from, prompt, "down-to-floor", "drop-older");
     if (plan) return { ...plan, sticky: { cut, from } };
   }
   // Step 3: everything droppable is gone; results below the floor.
-  const below = bestCap(input, n, prompt, capLevels(input.floor, 0, "below-floor"), "results-to-marker");
+  const below = bestCap(input, n, prompt, "below-floor", "results-to-marker");
   if (below) return below;
   // Step 4: the prompt itself.
   if (prompt >= 0 && !promptCritical) {
@@ -106,8 +105,7 @@ export function climbLadder(input: LadderInput): WindowPlan {
     if (plan) return plan;
   }
   // Step 5: no prompt. At cap 0 this is exactly the checked minimum, so it fits.
-  const levels = capLevels(input.floor, maxPartTokens(input, n, -1), "all");
-  return bestCap(input, n, -1, levels, "drop-prompt", true)!;
+  return bestCap(input, n, -1, "all", "drop-prompt", true)!;
 }
 
 /** Caps to try, largest first: floor·2^k above the floor, floor/2^k below it, then 0. */
@@ -126,18 +124,22 @@ function capLevels(floor: number, largest: number, range: "down-to-floor" | "bel
   return [...above, ...below];
 }
 
-/** The largest cap whose plan fits B exactly; with `mustFit`, the last level is returned regardless. */
+/**
+ * The largest cap (from `range`) whose plan fits B exactly; with `mustFit`, the last level is
+ * returned regardless.
+ */
 function bestCap(
   input: LadderInput,
   from: number,
   prompt: number,
-  caps: readonly number[],
+  range: "down-to-floor" | "below-floor" | "all",
   level: LadderLevel,
   mustFit = false,
 ): WindowPlan | undefined {
   const { budget } = input;
   const base = untruncatedTokens(input, from, prompt);
   const candidates = collectCandidates(input, from, prompt);
+  const caps = capLevels(input.floor, maxPartTokens(candidates), range);
   for (let k = 0; k < caps.length; k++) {
     const cap = caps[k]!;
     const isLast = k === caps.length - 1;
@@ -208,9 +210,9 @@ function saving(part: { tokens: number; markerTokens: number }, cap: number): nu
   return part.tokens > kept ? Math.max(0, part.tokens - kept - PLAN_SLACK) : 0;
 }
 
-function maxPartTokens(input: LadderInput, from: number, prompt: number): number {
+function maxPartTokens(candidates: readonly Candidate[]): number {
   let max = 0;
-  for (const c of collectCandidates(input, from, prompt)) for (const p of c.parts) max = Math.max(max, p.tokens);
+  for (const c of candidates) for (const p of c.parts) max = Math.max(max, p.tokens);
   return max;
 }
 

@@ -49,6 +49,8 @@ export class TokenLedger {
   readonly #units = new WeakMap<Unit, UnitEntry>();
   readonly #parts = new WeakMap<Message, PartInfo[]>();
   readonly #truncated = new WeakMap<Message, Map<string, { message: Message; tokens: number }>>();
+  /** atCap's answers per message and cap (null: nothing to cut). */
+  readonly #atCap = new WeakMap<Message, Map<number, { message: Message; tokens: number } | null>>();
   #instructionCount = 0;
   #instructionTokens = 0;
   #anchor = -1;
@@ -111,11 +113,20 @@ export class TokenLedger {
    * for the ladder and for minimumTokens, so the ladder's last step costs exactly the minimum.
    */
   atCap(message: Message, tokens: number, cap: number): { message: Message; tokens: number } | undefined {
-    const caps: { part: TextPart; maxTokens: number }[] = [];
-    for (const p of this.partsOf(message)) if (p.tokens > Math.max(cap, p.markerTokens)) caps.push({ part: p.part, maxTokens: cap });
-    if (caps.length === 0) return undefined;
-    const cut = this.truncated(message, caps);
-    return cut.tokens < tokens ? cut : undefined;
+    let byCap = this.#atCap.get(message);
+    if (!byCap) {
+      byCap = new Map();
+      this.#atCap.set(message, byCap);
+    }
+    let hit = byCap.get(cap);
+    if (hit === undefined) {
+      const caps: { part: TextPart; maxTokens: number }[] = [];
+      for (const p of this.partsOf(message)) if (p.tokens > Math.max(cap, p.markerTokens)) caps.push({ part: p.part, maxTokens: cap });
+      const cut = caps.length === 0 ? undefined : this.truncated(message, caps);
+      hit = cut !== undefined && cut.tokens < tokens ? cut : null;
+      byCap.set(cap, hit);
+    }
+    return hit ?? undefined;
   }
 
   /** Tokens of the non-critical units in [c, n); counts down to c when needed. */

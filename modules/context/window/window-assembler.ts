@@ -99,7 +99,7 @@ export class WindowAssembler {
     const { budget, counter, tools, extraMessages = [], explain = false } = options;
     const threshold = options.compactThreshold ?? DEFAULT_COMPACT_THRESHOLD;
     const target = options.compactTarget ?? DEFAULT_COMPACT_TARGET;
-    checkOptions(budget, threshold, target, counter);
+    checkOptions(budget, threshold, target, counter, options.minResultTokens);
     const index = this.#index;
     const ledger = this.#ledgerFor(counter);
     const n = index.units.length;
@@ -253,7 +253,7 @@ function defaultFloor(budget: number): number {
   return Math.max(1, Math.min(512, Math.floor(budget / 64)));
 }
 
-function checkOptions(budget: unknown, threshold: unknown, target: unknown, counter: unknown): void {
+function checkOptions(budget: unknown, threshold: unknown, target: unknown, counter: unknown, minResultTokens: unknown): void {
   if (typeof budget !== "number" || !Number.isFinite(budget) || budget <= 0) {
     throw createError("INVALID_BUDGET", undefined, { module: "context/window", expected: "a positive finite number", given: budget });
   }
@@ -264,6 +264,14 @@ function checkOptions(budget: unknown, threshold: unknown, target: unknown, coun
       path: "compactTarget",
       expected: "0 < compactTarget ≤ compactThreshold ≤ 1",
       given: { compactThreshold: threshold, compactTarget: target },
+    });
+  }
+  if (minResultTokens !== undefined && !(typeof minResultTokens === "number" && Number.isInteger(minResultTokens) && minResultTokens >= 1)) {
+    throw createError("INVALID_ARGUMENT", "minResultTokens must be a whole number ≥ 1", {
+      module: "context/window",
+      path: "minResultTokens",
+      expected: "an integer ≥ 1",
+      given: minResultTokens,
     });
   }
   const c = counter as Partial<WindowCounter> | null;
