@@ -23,6 +23,12 @@ export const contextOptionsShape = {
   retention: z.enum(retentionPolicies).default("permanent"),
   /** Multiplier applied to counts for models whose tokenizer is not public (see contracts/TOKENS.md). */
   safetyFactor: z.number().min(1).max(3).optional(),
+  /**
+   * Compaction pipeline run before the window assembler (contracts/STRATEGIES.md): entries
+   * `{ use: "<strategy>", …options }`, each validated by its strategy's schema when the module is
+   * created. Default [] : the window assembler's hysteresis cut alone.
+   */
+  strategies: z.array(z.looseObject({ use: z.string().min(1) })).default([]),
 };
 
 export const contextOptionsSchema = z

@@ -11,6 +11,11 @@ import { validateMessage } from "../../contracts/validators/index.js";
 import { WindowAssembler, resolveBudget, type WindowReport } from "./window/index.js";
 import { contextOptionsSchema, type ContextOptions, type ContextOptionsInput } from "./context-options.js";
 import { freezeDeep, shallowCopy } from "./message-copy.js";
+import type { CompactionContext, Summarizer } from "../../contracts/compaction-strategy.js";
+import { createPipeline } from "../strategies/registry.js";
+import { describeFailure, type CompactionPipeline, type PipelineRun } from "../strategies/pipeline.js";
+import { ExplainLog } from "../strategies/explain-recorder.js";
+import { explainWindow, type MessageExplanation } from "./window-explanation.js";
 
 export interface HistoryContextManagerInit {
   /** Name used in errors and events: "context-simple", "context-persistent", a third party's. */
@@ -24,6 +29,8 @@ export interface HistoryContextManagerInit {
   initialMessages?: Message[];
   /** Tool definitions sent with every request (they count against the budget). */
   tools?: ToolDefinition[];
+  /** Summarizer handed to strategies that summarise (config `strategies`). */
+  summarizer?: Summarizer;
 }
 
 /** The outcome of the last getMessagesForRequest, kept for explainLastWindow() and replay. */
@@ -31,6 +38,13 @@ export interface LastWindow {
   report: WindowReport;
   model: string;
   encoding: string;
+  /** Strategies of the pipeline that changed something, then "window" (the assembler). */
+  strategies: string[];
+  /**
+   * With `explain: true`: one entry per stored message — kept / truncated / summarized / dropped,
+   * which strategy decided it ("window" = the window assembler) and why.
+   */
+  explanation?: MessageExplanation[];
 }
 
 /**
@@ -50,6 +64,12 @@ export class HistoryContextManager implements ContextManager {
   protected tools: ToolDefinition[] | undefined;
   private history: Message[] = [];
   private readonly assembler = new WindowAssembler();
+  /** config `strategies`; empty (the default) = the incremental assembler alone. */
+  readonly pipeline: CompactionPipeline;
+  summarizer: Summarizer | undefined;
+  /** Assembler over the pipeline's last output; appended to when the new output extends it. */
+  private pipelineAssembler: WindowAssembler | undefined;
+  private pipelineInput: readonly Message[] = [];
   private currentRunId: string | undefined;
   private last: LastWindow | undefined;
   /** Serializes mutations so concurrent callers see call order and never interleave a rewrite. */
@@ -62,6 +82,8 @@ export class HistoryContextManager implements ContextManager {
     this.store = init.store;
     this.sessionId = init.sessionId ?? randomUUID();
     this.tools = init.tools;
+    this.summarizer = init.summarizer;
+    this.pipeline = createPipeline(this.options.strategies, "strategies");
     if (init.initialMessages?.length) {
       this.history = init.initialMessages.map((m) => freezeDeep(structuredClone(m)));
       this.assembler.reset(this.history);
@@ -96,6 +118,7 @@ export class HistoryContextManager implements ContextManager {
     });
     const counter = this.counterFor(model);
     const extra = options.extraMessages?.map((m, i) => this.prepare(m, `extraMessages[${i}]`));
+    if (!this.pipeline.isEmpty) return this.compactWithPipeline(budget, counter, model, extra, options.explain === true);
     const { messages, report } = this.assembler.assemble({
       budget,
       counter,
@@ -105,7 +128,13 @@ export class HistoryContextManager implements ContextManager {
       extraMessages: extra,
       explain: options.explain,
     });
-    this.last = { report, model, encoding: counter.encoding };
+    this.last = {
+      report,
+      model,
+      encoding: counter.encoding,
+      strategies: ["window"],
+      ...(report.decisions ? { explanation: explainWindow(this.history, this.history, report.decisions, undefined) } : {}),
+    };
     if (report.compacted && this.hooks) {
       await this.hooks.emit("context:pre_compact", {
         messageCount: report.historyMessages,
@@ -216,6 +245,89 @@ export class HistoryContextManager implements ContextManager {
   }
 
   // --- internals --------------------------------------------------------------------------------
+
+  /**
+   * The configured pipeline over the stored history, then a window assembler over its output for
+   * the final budget and invariants. The assembler is reused (O(new messages)) while the output
+   * extends the previous one, so its hysteresis cut holds; otherwise it is rebuilt (O(output)).
+   */
+  private async compactWithPipeline(budget: number, counter: TokenCounter, model: string, extra: Message[] | undefined, explain: boolean): Promise<Message[]> {
+    const log = new ExplainLog(explain);
+    const context: CompactionContext = {
+      budget,
+      counter,
+      explain: log,
+      ...(this.tools ? { tools: this.tools } : {}),
+      ...(this.hooks ? { hooks: this.hooks } : {}),
+      ...(this.summarizer ? { summarizer: this.summarizer } : {}),
+    };
+    const run = await this.pipeline.run(this.history, context);
+    for (const failure of run.failed) await this.hooks?.emit("context:strategy_failed", describeFailure(failure));
+    const assembler = this.assemblerFor(run.messages);
+    const { messages, report } = assembler.assemble({
+      budget,
+      counter,
+      tools: this.tools,
+      compactThreshold: this.options.compactThreshold,
+      compactTarget: this.options.compactTarget,
+      extraMessages: extra,
+      explain,
+    });
+    const strategies = [...run.changed, "window"];
+    this.last = {
+      report,
+      model,
+      encoding: counter.encoding,
+      strategies,
+      ...(report.decisions ? { explanation: explainWindow(this.history, run.messages, report.decisions, log) } : {}),
+    };
+    if ((report.compacted || run.changed.length > 0) && this.hooks) await this.emitCompaction(run, messages, report, counter, strategies);
+    return messages;
+  }
+
+  private assemblerFor(output: readonly Message[]): WindowAssembler {
+    const previous = this.pipelineInput;
+    let extends_ = this.pipelineAssembler !== undefined && output.length >= previous.length;
+    for (let i = 0; extends_ && i < previous.length; i++) if (output[i] !== previous[i]) extends_ = false;
+    if (!extends_ || !this.pipelineAssembler) {
+      this.pipelineAssembler = new WindowAssembler(output);
+    } else {
+      for (let i = previous.length; i < output.length; i++) this.pipelineAssembler.append(output[i]!);
+    }
+    this.pipelineInput = output;
+    return this.pipelineAssembler;
+  }
+
+  private async emitCompaction(run: PipelineRun, window: Message[], report: WindowReport, counter: TokenCounter, strategies: string[]): Promise<void> {
+    const tools = this.tools?.length ? counter.countTools(this.tools) : 0;
+    await this.hooks!.emit("context:pre_compact", {
+      messageCount: this.history.length,
+      tokens: counter.countMessages(this.history) + counter.replyPriming + tools,
+      budget: report.budget,
+    });
+    let truncated = 0;
+    let summarized = 0;
+    let stored = 0;
+    const ids = new Set<string>();
+    for (const m of this.history) if (typeof m.metadata?.id === "string") ids.add(m.metadata.id);
+    for (const m of window) {
+      const mark = m.metadata?.window as { truncated?: unknown; synthetic?: unknown } | undefined;
+      if (mark?.truncated) truncated++;
+      const covers = m.metadata?.summary?.covers;
+      if (Array.isArray(covers)) summarized += covers.length;
+      if (!mark?.synthetic && typeof m.metadata?.id === "string" && ids.has(m.metadata.id)) stored++;
+    }
+    await this.hooks!.emit("context:post_compact", {
+      messageCount: report.windowMessages,
+      tokens: report.windowTokens,
+      removed: Math.max(0, this.history.length - stored),
+      truncated,
+      summarized,
+      strategies,
+      durationMs: run.durationMs + report.durationMs,
+      repaired: report.repaired,
+    });
+  }
 
   private prepare(message: Message, path: string): Message {
     const valid = validateMessage(message, path);

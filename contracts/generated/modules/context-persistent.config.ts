@@ -34,6 +34,16 @@ export interface ContextPersistentConfig {
    */
   retention?: "permanent" | "run" | "none";
   /**
+   * Compaction pipeline run before the window assembler, in order (contracts/STRATEGIES.md). Each entry names a strategy and its camelCase options; options are validated by the strategy. Default []: the window assembler's hysteresis cut alone.
+   */
+  strategies?: {
+    /**
+     * Strategy name: sliding-window, tool-result-compaction, selective-tool-call, summarization, truncation, token-budget, …
+     */
+    use: string;
+    [k: string]: unknown;
+  }[];
+  /**
    * Multiplier for counts of models whose tokenizer is not public.
    */
   safetyFactor?: number;

@@ -9,6 +9,7 @@
  * | `tool` message (OpenAI)                  | its content (text blocks joined by "\n")         |
  * | user message with `tool_result` blocks   | each block's content, except `is_error: true`    |
  * | critical message (`metadata.critical`)   | nothing: never altered                           |
+ * | orphan result (no call before it)        | nothing: the window drops it anyway              |
  *
  * A shortened copy is marked `metadata.window.truncated = { chars, keptChars, parts }` and cached
  * per input object, so the same stored message gives the same copy in every window (stable
@@ -21,7 +22,7 @@ import { isCritical, isToolResultBlock } from "../../context/window/message-shap
 import { joinText } from "../../context/window/truncate-message.js";
 import { truncationMarker } from "../../context/window/truncate-text.js";
 import { freezeCreated, withMark } from "../../context/window/window-marks.js";
-import { messageId } from "../history-units.js";
+import { HistoryUnits, messageId } from "../history-units.js";
 import { defineStrategy } from "../strategy-definition.js";
 
 export const toolResultCompactionOptions = z.object({ maxChars: z.number().int().positive().default(500) }).strict();
@@ -29,14 +30,20 @@ export type ToolResultCompactionOptions = z.output<typeof toolResultCompactionOp
 
 export class ToolResultCompaction implements CompactionStrategy {
   readonly name = "tool-result-compaction";
-  readonly #copies = new WeakMap<Message, Message>();
+  /** input message → its copy, and the paired result ids the copy was made for. */
+  readonly #copies = new WeakMap<Message, { copy: Message; paired: string }>();
 
   constructor(readonly options: ToolResultCompactionOptions) {}
 
   compact(messages: readonly Message[], context: CompactionContext): Message[] {
     const { explain } = context;
+    const units = new HistoryUnits(messages);
     return messages.map((message, i) => {
-      const short = this.shorten(message);
+      const u = units.unitOf[i]!;
+      if (u < 0 || units.units[u]!.kind !== "group") return message;
+      const member = units.units[u]!.members.find((m) => m.stored === i);
+      if (!member?.result) return message;
+      const short = this.shorten(message, pairedIds(member.message));
       if (short !== message && explain.enabled) {
         const mark = short.metadata?.window as { truncated?: { chars: number; keptChars: number } } | undefined;
         explain.record(messageId(message, i), "truncated", this.name, `tool output of ${mark?.truncated?.chars ?? "?"} chars cut to ${this.options.maxChars} (head and tail kept)`);
@@ -45,17 +52,18 @@ export class ToolResultCompaction implements CompactionStrategy {
     });
   }
 
-  /** The message with its long non-error results shortened, or the message itself. */
-  shorten(message: Message): Message {
+  /** The message with its long non-error results answering `paired` call ids shortened, or the message itself. */
+  shorten(message: Message, paired: readonly string[]): Message {
     if (isCritical(message)) return message;
+    const key = paired.join("\u0000");
     const cached = this.#copies.get(message);
-    if (cached) return cached;
-    const copy = this.#shorten(message);
-    if (copy !== message) this.#copies.set(message, copy);
+    if (cached?.paired === key) return cached.copy;
+    const copy = this.#shorten(message, new Set(paired));
+    if (copy !== message) this.#copies.set(message, { copy, paired: key });
     return copy;
   }
 
-  #shorten(message: Message): Message {
+  #shorten(message: Message, paired: ReadonlySet<string>): Message {
     const { maxChars } = this.options;
     if (message.role === "tool") {
       const text = joinText(message.content);
@@ -68,7 +76,7 @@ export class ToolResultCompaction implements CompactionStrategy {
     let parts = 0;
     const created: object[] = [];
     message.content.forEach((block, i) => {
-      if (!isToolResultBlock(block) || block.is_error === true) return;
+      if (!isToolResultBlock(block) || block.is_error === true || !paired.has(block.tool_use_id)) return;
       const text = joinText(block.content ?? "");
       if (text.length <= maxChars) return;
       content ??= [...(message.content as unknown[])] as Message["content"];
@@ -82,6 +90,13 @@ export class ToolResultCompaction implements CompactionStrategy {
     created.push(content as object);
     return mark({ ...message, content }, chars, maxChars * parts, parts, created);
   }
+}
+
+/** The call ids a (paired, orphan-stripped) result carrier answers. */
+function pairedIds(message: Message): string[] {
+  if (message.role === "tool") return typeof message.tool_call_id === "string" ? [message.tool_call_id] : [];
+  if (!Array.isArray(message.content)) return [];
+  return message.content.filter(isToolResultBlock).map((b) => b.tool_use_id);
 }
 
 /** Head (the odd character) and tail of `text`, maxChars in all, with the marker between. */
