@@ -83,6 +83,8 @@ export interface AmplifierEvents {
   };
   /** A compaction strategy threw (or returned garbage): it was skipped and the request went on (contracts/STRATEGIES.md). */
   "context:strategy_failed": { strategy: string; index: number; error: string; code?: string };
+  /** A summarizer threw or timed out: the strategy dropped the old messages instead of summarising them (contracts/STRATEGIES.md). */
+  "context:summary_failed": { strategy: string; summarizer: string; reason: string; code?: string; dropped?: number };
   /** Content entered the context from outside the conversation (hook injection, file include). */
   "context:include": { source: string; content: string; ephemeral: boolean; role?: Role; hook?: string; event?: string };
   /** Persistent storage could not be used; the module now keeps history in memory. */

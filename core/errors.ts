@@ -58,6 +58,8 @@ export const ERROR_CODES = {
   UNKNOWN_STRATEGY: "No compaction strategy with this name",
   INVALID_STRATEGY_OPTIONS: "A compaction strategy's options do not match its schema",
   STRATEGY_FAILED: "A compaction strategy threw or returned something that is not an array of messages",
+  SUMMARIZER_FAILED: "A summarizer threw or returned no summary text",
+  SUMMARIZER_TIMEOUT: "A summarizer did not finish within its timeout",
   TRANSCRIPT_INVALID: "A transcript line is not a valid message",
 } as const;
 

@@ -1,0 +1,60 @@
+/**
+ * The text a summarizer reads from a message: its prose, the tools it called (name + arguments)
+ * and the results it carries — images, thinking and redacted blocks are left out (a summary is
+ * about what was said and done, not about the model's scratchpad).
+ */
+import type { Message } from "../../contracts/generated/message.js";
+
+export interface MessageText {
+  readonly role: Message["role"];
+  /** Prose and tool-result text. */
+  readonly text: string;
+  /** `name(arguments)` of each tool call the message makes. */
+  readonly toolCalls: readonly string[];
+  /** The tool name of a result (OpenAI `name`), when the message is one. */
+  readonly toolName?: string;
+}
+
+export function messageText(message: Message): MessageText {
+  const parts: string[] = [];
+  const toolCalls: string[] = [];
+  for (const call of message.tool_calls ?? []) toolCalls.push(`${call.function.name}(${compactJson(call.function.arguments)})`);
+  const { content } = message;
+  if (typeof content === "string") parts.push(content);
+  else if (Array.isArray(content)) {
+    for (const block of content) {
+      if (block.type === "text") parts.push(block.text);
+      else if (block.type === "tool_use") toolCalls.push(`${block.name}(${compactJson(JSON.stringify(block.input ?? {}))})`);
+      else if (block.type === "tool_result") {
+        if (typeof block.content === "string") parts.push(block.content);
+        else for (const inner of block.content ?? []) if (inner.type === "text") parts.push(inner.text);
+      }
+    }
+  }
+  return {
+    role: message.role,
+    text: parts.join("\n"),
+    toolCalls,
+    ...(message.role === "tool" && typeof message.name === "string" ? { toolName: message.name } : {}),
+  };
+}
+
+/** A transcript line per message (`user: …`, `assistant → read_file({"path":"a.ts"})`), for prompts. */
+export function transcript(messages: readonly Message[], maxCharsPerMessage = 4_000): string {
+  return messages
+    .map((m) => {
+      const { role, text, toolCalls } = messageText(m);
+      const calls = toolCalls.length ? ` → ${toolCalls.join(", ")}` : "";
+      const body = text.length > maxCharsPerMessage ? `${text.slice(0, maxCharsPerMessage)} […]` : text;
+      return `${role}${calls}: ${body}`.trim();
+    })
+    .join("\n");
+}
+
+function compactJson(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text));
+  } catch {
+    return text;
+  }
+}
