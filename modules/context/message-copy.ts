@@ -18,7 +18,19 @@ export function freezeDeep<T>(value: T): T {
 }
 
 export function shallowCopy(message: Message): Message {
+  freezeNested(message);
   const copy = { ...message };
   if (message.metadata) copy.metadata = { ...message.metadata };
   return copy;
+}
+
+/**
+ * Deep-freezes the values of a message's fields, not the message object itself. Messages loaded
+ * from a store at resume are not frozen up front (100k messages would cost a visible share of the
+ * resume); their nested values are frozen here, the first time they are exposed in a window or by
+ * getMessages — cheap afterwards, since a frozen value is skipped in O(1).
+ */
+export function freezeNested(message: Message): Message {
+  for (const key of Object.keys(message)) freezeDeep((message as unknown as Record<string, unknown>)[key]);
+  return message;
 }

@@ -139,3 +139,18 @@ describe("write failures", () => {
     await ctx.addMessage({ role: "user", content: "x" }).catch(() => undefined);
   });
 });
+
+describe("repair reporting", () => {
+  it("a window that only repairs a crash mid-tool reports it in context:post_compact", async () => {
+    const coordinator = new Coordinator();
+    const posts: Array<Record<string, unknown>> = [];
+    coordinator.hooks.on("context:post_compact", (d) => void posts.push(d as unknown as Record<string, unknown>));
+    const context = new HistoryContextManager({ moduleName: "context-simple", hooks: coordinator.hooks });
+    await context.addMessage({ role: "user", content: "list files" });
+    await context.addMessage({ role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "ls", arguments: "{}" } }] });
+    await context.getMessagesForRequest(10_000);
+    expect(posts).toHaveLength(1);
+    expect(posts[0]!.repaired).toMatchObject({ syntheticResults: 1, interruptedCalls: ["c1"] });
+    expect(posts[0]!.removed).toBe(0);
+  });
+});
