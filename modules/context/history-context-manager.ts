@@ -10,7 +10,7 @@ import { getModelInfo, getTokenCounter, type TokenCounter } from "../../core/tok
 import { validateMessage } from "../../contracts/validators/index.js";
 import { WindowAssembler, resolveBudget, type WindowReport } from "./window/index.js";
 import { contextOptionsSchema, type ContextOptions, type ContextOptionsInput } from "./context-options.js";
-import { freezeDeep, shallowCopy } from "./message-copy.js";
+import { freezeDeep, freezeNested, shallowCopy } from "./message-copy.js";
 import type { CompactionContext, Summarizer } from "../../contracts/compaction-strategy.js";
 import { createPipeline } from "../strategies/registry.js";
 import { describeFailure, type CompactionPipeline, type PipelineRun } from "../strategies/pipeline.js";
@@ -85,7 +85,9 @@ export class HistoryContextManager implements ContextManager {
     this.summarizer = init.summarizer;
     this.pipeline = createPipeline(this.options.strategies, "strategies");
     if (init.initialMessages?.length) {
-      this.history = init.initialMessages.map((m) => freezeDeep(structuredClone(m)));
+      // The store hands over objects nobody else holds (HistoryStore.open): no copy needed, and
+      // nested values are frozen lazily when first exposed (message-copy.ts).
+      this.history = init.initialMessages;
       this.assembler.reset(this.history);
     }
   }
@@ -135,7 +137,8 @@ export class HistoryContextManager implements ContextManager {
       strategies: ["window"],
       ...(report.decisions ? { explanation: explainWindow(this.history, this.history, report.decisions, undefined) } : {}),
     };
-    if (report.compacted && this.hooks) {
+    // A window that only repaired (crash mid-tool, orphan results) is reported too (issue 4).
+    if ((report.compacted || wasRepaired(report)) && this.hooks) {
       await this.hooks.emit("context:pre_compact", {
         messageCount: report.historyMessages,
         tokens: report.historyTokens,
@@ -152,6 +155,7 @@ export class HistoryContextManager implements ContextManager {
         repaired: report.repaired,
       });
     }
+    for (const message of messages) freezeNested(message);
     return messages;
   }
 
@@ -281,7 +285,8 @@ export class HistoryContextManager implements ContextManager {
       strategies,
       ...(report.decisions ? { explanation: explainWindow(this.history, run.messages, report.decisions, log) } : {}),
     };
-    if ((report.compacted || run.changed.length > 0) && this.hooks) await this.emitCompaction(run, messages, report, counter, strategies);
+    if ((report.compacted || wasRepaired(report) || run.changed.length > 0) && this.hooks) await this.emitCompaction(run, messages, report, counter, strategies);
+    for (const message of messages) freezeNested(message);
     return messages;
   }
 
@@ -382,4 +387,8 @@ export function parseModuleConfig<T>(moduleName: string, schema: ZodType<T>, inp
     given: issue.path.reduce<unknown>((v, k) => (v as Record<PropertyKey, unknown> | undefined)?.[k as PropertyKey], input),
     hint: issue.code === "unrecognized_keys" ? `allowed keys: ${Object.keys((schema as unknown as { shape?: object }).shape ?? {}).join(", ")}` : undefined,
   });
+}
+
+function wasRepaired(report: WindowReport): boolean {
+  return report.repaired.syntheticResults > 0 || report.repaired.orphansDropped > 0 || report.repaired.placeholder;
 }
