@@ -1,0 +1,65 @@
+/**
+ * `message-window` {n, targetRatio = 0.7}: the n most recent user/assistant messages (Steamship
+ * seed: MessageWindowMessageSelector), system messages kept.
+ *
+ * What counts toward n, and how tool groups are treated (decided here, for both tool styles):
+ *
+ * | message                                  | counts | kept when                                   |
+ * |------------------------------------------|--------|---------------------------------------------|
+ * | system / developer                       | 0      | always                                      |
+ * | user turn, assistant text                | 1      | inside the window                           |
+ * | tool group (assistant call + ALL results) | 1      | WHOLE, when its call is inside the window; never split, never half |
+ * | critical message (its whole unit)        | 0      | always, verbatim                            |
+ * | orphan result (its call is gone)         | 0      | only after the window start (the assembler drops it anyway) |
+ *
+ * A group counts as the one assistant message that made the calls — its results belong to it and
+ * are not chat messages. Groups are KEPT rather than excluded: inside an agent loop the newest
+ * messages are often a call and its results, and a window without them would ask the model to
+ * repeat work it just did. The window is contiguous from the newest end; when it does not start at
+ * a user turn, the prompt of the turn it falls in is added (the model must see what it is
+ * answering), so a window may hold n + 1 counted messages.
+ *
+ * Cache-friendly cut (stepped-cut.ts): once more than n messages follow the window start, it jumps
+ * so ⌊targetRatio × n⌋ (≥ 1) remain, and stays until more than n follow it again. targetRatio = 1:
+ * exactly the n most recent, every turn.
+ */
+import { z } from "zod";
+import type { CompactionContext, CompactionStrategy } from "../../../contracts/compaction-strategy.js";
+import type { Message } from "../../../contracts/generated/message.js";
+import { HistoryUnits, messageId } from "../history-units.js";
+import { SteppedCut, suffixSums } from "../stepped-cut.js";
+import { defineStrategy } from "../strategy-definition.js";
+
+export const messageWindowOptions = z
+  .object({
+    n: z.number().int().positive(),
+    targetRatio: z.number().gt(0).lte(1).default(0.7),
+  })
+  .strict();
+export type MessageWindowOptions = z.output<typeof messageWindowOptions>;
+
+export class MessageWindowSelector implements CompactionStrategy {
+  readonly name = "message-window";
+  readonly #cut = new SteppedCut();
+
+  constructor(readonly options: MessageWindowOptions) {}
+
+  compact(messages: readonly Message[], context: CompactionContext): Message[] {
+    const { n, targetRatio } = this.options;
+    const units = new HistoryUnits(messages);
+    const sums = suffixSums(units, () => 1);
+    const limit = (scale: number) => (scale === 1 ? n : Math.max(1, Math.floor(scale * n)));
+    const cut = this.#cut.decide(units, (from, scale) => sums[from]! <= limit(scale), targetRatio);
+    if (cut === 0) return [...messages];
+    const { explain } = context;
+    const reason = explain.enabled ? `outside the ${n} most recent user/assistant messages` : "";
+    return units.keepFrom(cut, (m, i) => explain.record(messageId(m, i), "dropped", this.name, reason));
+  }
+}
+
+export const messageWindowStrategy = defineStrategy({
+  name: "message-window",
+  description: "the n most recent user/assistant messages (a tool call and its results count as one, kept whole)",
+  optionsSchema: messageWindowOptions,
+  create: (options) => new MessageWindowSelector(options),
+});

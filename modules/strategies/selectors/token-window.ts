@@ -1,0 +1,64 @@
+/**
+ * `token-window` {maxTokens, targetRatio = 0.7}: the most recent user/assistant messages up to
+ * maxTokens (Steamship seed: TokenWindowMessageSelector), system messages kept.
+ *
+ * CONTIGUOUS: walking back from the newest end, the window stops at the first unit that does not
+ * fit — it never skips it to take an older, smaller one (a window with a hole reads as a different
+ * conversation). Units are those of message-window.ts: a tool call and all its results are one
+ * unit, counted with all their tokens, kept whole or not at all.
+ *
+ * | what                               | counted against maxTokens |
+ * |------------------------------------|---------------------------|
+ * | units inside the window            | yes (counter.countMessage of each message) |
+ * | system / developer messages        | no: always kept           |
+ * | critical units                     | no: always kept           |
+ * | the prompt added when the window does not start at a user turn | no (see message-window.ts) |
+ *
+ * When even the newest unit does not fit, the window holds no counted unit (then only that turn's
+ * prompt, instructions and critical messages), and the context manager's budget step decides
+ * (it may truncate the newest unit). Cache-friendly cut: as message-window, on tokens.
+ */
+import { z } from "zod";
+import type { CompactionContext, CompactionStrategy } from "../../../contracts/compaction-strategy.js";
+import type { Message } from "../../../contracts/generated/message.js";
+import { HistoryUnits, messageId } from "../history-units.js";
+import { SteppedCut, suffixSums } from "../stepped-cut.js";
+import { defineStrategy } from "../strategy-definition.js";
+
+export const tokenWindowOptions = z
+  .object({
+    maxTokens: z.number().int().positive(),
+    targetRatio: z.number().gt(0).lte(1).default(0.7),
+  })
+  .strict();
+export type TokenWindowOptions = z.output<typeof tokenWindowOptions>;
+
+export class TokenWindowSelector implements CompactionStrategy {
+  readonly name = "token-window";
+  readonly #cut = new SteppedCut();
+
+  constructor(readonly options: TokenWindowOptions) {}
+
+  compact(messages: readonly Message[], context: CompactionContext): Message[] {
+    const { maxTokens, targetRatio } = this.options;
+    const { counter, explain } = context;
+    const units = new HistoryUnits(messages);
+    const sums = suffixSums(units, (u) => {
+      let tokens = 0;
+      for (const i of units.positions(u)) tokens += counter.countMessage(messages[i]!);
+      return tokens;
+    });
+    // A suffix sum only grows going back, so the lowest fitting start is where the walk back stops.
+    const cut = this.#cut.decide(units, (from, scale) => sums[from]! <= scale * maxTokens, targetRatio);
+    if (cut === 0) return [...messages];
+    const reason = explain.enabled ? `older than the most recent ${maxTokens} tokens of conversation` : "";
+    return units.keepFrom(cut, (m, i) => explain.record(messageId(m, i), "dropped", this.name, reason));
+  }
+}
+
+export const tokenWindowStrategy = defineStrategy({
+  name: "token-window",
+  description: "the most recent user/assistant messages up to maxTokens, contiguous (stops at the first that does not fit)",
+  optionsSchema: tokenWindowOptions,
+  create: (options) => new TokenWindowSelector(options),
+});
