@@ -13,10 +13,13 @@
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, trimMessages, type BaseMessage } from "@langchain/core/messages";
 import type { ContentBlock, Message } from "../../contracts/generated/message.js";
 import { getTokenCounter, type TokenCounter } from "../../core/tokens/index.js";
+import { readFile } from "node:fs/promises";
 import { historyFor, isModelCall, runTurns, turnMessages, type TurnRun } from "./agent-loop-turn.js";
+import { openContext } from "./contexts.js";
+import { SAMPLE_TRANSCRIPT } from "./replay.js";
 import { count, distribution, fullGc, ms, ratio, type Distribution } from "./measure.js";
 import { check, type BenchContext, type Check, type Scenario, type ScenarioResult } from "./scenario.js";
-import { toolPairingProblems } from "./tool-pairing.js";
+import { windowProblems } from "./tool-pairing.js";
 
 /** One LangChain message and the slice of our message it stands for (counted and checked as that). */
 interface Converted {
@@ -115,7 +118,8 @@ function backToOurs(window: readonly BaseMessage[], byId: Map<string, Converted>
     if (!first) throw new Error(`LangChain returned a message the bench did not give it (id ${window[i]!.id})`);
     let j = i + 1;
     while (j < window.length && byId.get(window[j]!.id ?? "")?.origin === first.origin) j++;
-    if (j - i === first.parts) out.push(first.original);
+    // A shallow copy: the contract's checker wants copies, and LangChain's own copies are of its message class.
+    if (j - i === first.parts) out.push({ ...first.original });
     else {
       const blocks = window.slice(i, j).flatMap((lc) => {
         const content = byId.get(lc.id ?? "")!.as.content;
@@ -138,6 +142,7 @@ export async function runLangChain(ctx: BenchContext, n: number, counter: TokenC
   const byId = new Map<string, Converted>();
   const tokens = new Map<string, number>();
   const lcHistory: BaseMessage[] = [];
+  const sent: Message[] = history.slice();
   const add = (m: Message) => {
     for (const c of toLangChain(m)) {
       byId.set(c.lc.id ?? "", c);
@@ -199,9 +204,10 @@ export async function runLangChain(ctx: BenchContext, n: number, counter: TokenC
       return { n, turns: 0, aborted: { elapsedMs, estimatedMs, callsDone: calls - 1, callsNeeded: needed }, invalidWindows: 0, checkedWindows: 0, prefillMs };
     }
     const elapsed = performance.now() - t0;
+    sent.push(stream[i]!);
     if (!measured) continue;
     times.push(elapsed);
-    const problems = isModelCall(stream, i) ? toolPairingProblems(backToOurs(window, byId)) : [];
+    const problems = isModelCall(stream, i) ? windowProblems(sent, backToOurs(window, byId), budget, counter) : [];
     if (isModelCall(stream, i)) checked++;
     if (problems.length) {
       invalid++;
@@ -235,6 +241,67 @@ function callsNeeded(lcHistory: readonly BaseMessage[], tokens: Map<string, numb
   return dropped + 1;
 }
 
+interface SampleValidity {
+  budget: number;
+  modelCalls: number;
+  oursBroken: number;
+  langchainBroken: number;
+  oursFirst?: string;
+  langchainFirst?: string;
+  /** Broken LangChain windows by their first violated check. */
+  langchainKinds: Record<string, number>;
+}
+
+/**
+ * Window validity on the recorded sample session (it has a crash in the middle of a tool call): before
+ * every assistant message, our window (context-simple) and LangChain's, both checked the same way.
+ */
+async function sampleValidity(ctx: BenchContext, budget: number, counter: TokenCounter): Promise<SampleValidity> {
+  const messages = (await readFile(SAMPLE_TRANSCRIPT, "utf8"))
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => JSON.parse(line) as Message);
+  const opened = await openContext("context-simple", { tmpRoot: ctx.tmpRoot });
+  const byId = new Map<string, Converted>();
+  const lcHistory: BaseMessage[] = [];
+  const tokenCounter = (msgs: BaseMessage[]) => msgs.reduce((sum, m) => sum + counter.countMessage(byId.get(m.id ?? "")!.as), counter.replyPriming);
+  const result: SampleValidity = { budget, modelCalls: 0, oursBroken: 0, langchainBroken: 0, langchainKinds: {} };
+  try {
+    for (let i = 0; i < messages.length; i++) {
+      const message = messages[i]!;
+      if (message.role === "assistant" && i > 0) {
+        const stored = messages.slice(0, i);
+        result.modelCalls++;
+        const ours = windowProblems(stored, await opened.context.getMessagesForRequest(budget), budget, counter);
+        const lcWindow = await trimMessages(lcHistory, { maxTokens: budget, strategy: "last", startOn: "human", includeSystem: true, tokenCounter });
+        // trimMessages with includeSystem returns [undefined] when nothing but the system message survives its startOn cut.
+        const holes = lcWindow.filter((m) => m === undefined).length;
+        const theirs = holes
+          ? [`trimMessages returned ${holes} undefined entr${holes === 1 ? "y" : "ies"} in a window of ${lcWindow.length}`]
+          : windowProblems(stored, backToOurs(lcWindow, byId), budget, counter);
+        if (ours.length) {
+          result.oursBroken++;
+          result.oursFirst ??= `model call ${result.modelCalls}: ${ours[0]}`;
+        }
+        if (theirs.length) {
+          result.langchainBroken++;
+          const kind = holes ? "undefined entry (nothing fits after the last human message)" : (theirs[0]!.split(":")[0] ?? "?");
+          result.langchainKinds[kind] = (result.langchainKinds[kind] ?? 0) + 1;
+          result.langchainFirst ??= `model call ${result.modelCalls}: ${theirs[0]}`;
+        }
+      }
+      await opened.context.addMessage(message);
+      for (const c of toLangChain(message)) {
+        byId.set(c.lc.id ?? "", c);
+        lcHistory.push(c.lc);
+      }
+    }
+  } finally {
+    await opened.close();
+  }
+  return result;
+}
+
 export const langchainScenario: Scenario = {
   id: "langchain",
   title: "LangChain.js trimMessages baseline",
@@ -244,7 +311,8 @@ export const langchainScenario: Scenario = {
     "the ratio). Our messages are converted once to SystemMessage / HumanMessage / AIMessage (tool_calls) / ToolMessage " +
     "(Anthropic tool_result blocks become one ToolMessage each). The tokenCounter counts each message once with our gpt-4o " +
     "counter and serves it from a Map afterwards — the best case for LangChain. One turn = convert + push the new message, " +
-    "then trimMessages. Windows are checked with the same tool-pairing check as ours. A call past the deadline is aborted " +
+    "then trimMessages. Windows are mapped back to our messages and checked with the same checks as ours " +
+    "(`checkWindowInvariants` + the bench's provider tool-pairing check). A call past the deadline is aborted " +
     "and its time extrapolated (marked ≈).",
   async run(ctx: BenchContext): Promise<ScenarioResult> {
     const counter = getTokenCounter("gpt-4o");
@@ -279,6 +347,13 @@ export const langchainScenario: Scenario = {
       checks.push(check(`N=${count(n)}: LangChain median / ours median`, `${approx}${ratio(lcMedian / ours.total.median, 0)} (${approx}${ms(lcMedian)} vs ${ms(ours.total.median)})`, "report", undefined));
       if (!lc.aborted) checks.push(check(`N=${count(n)}: LangChain windows with broken tool pairing`, `${lc.invalidWindows} of ${lc.checkedWindows}`, "report", undefined));
     }
+    const validity: SampleValidity[] = [];
+    for (const budget of [32_000, ctx.options.budget]) {
+      ctx.log(`langchain: window validity on ${SAMPLE_TRANSCRIPT} at ${count(budget)}`);
+      const v = await sampleValidity(ctx, budget, counter);
+      validity.push(v);
+      checks.push(check(`${SAMPLE_TRANSCRIPT} at ${count(budget)}: broken windows, LangChain vs ours`, `${v.langchainBroken} vs ${v.oursBroken} of ${v.modelCalls}`, "report", undefined));
+    }
     const problems = runs.filter((r) => r.lc.firstProblem).map((r) => `LangChain N=${count(r.lc.n)}: first broken window: ${r.lc.firstProblem}`);
     return {
       checks,
@@ -288,14 +363,29 @@ export const langchainScenario: Scenario = {
           columns: ["N", "LangChain turns", "LangChain median", "LangChain p99", "ours median", "LangChain / ours", "LangChain broken windows", "our broken windows", "LangChain last window tokens / msgs", "our last window tokens / msgs (median)"],
           rows,
         },
+        {
+          title: `Window validity on the recorded sample session (${SAMPLE_TRANSCRIPT}: one crash in the middle of a tool call), a window before every assistant message`,
+          columns: ["budget", "model calls", "LangChain broken windows", "… by first violated check", "our broken windows (context-simple)"],
+          rows: validity.map((v) => [
+            count(v.budget),
+            String(v.modelCalls),
+            String(v.langchainBroken),
+            Object.entries(v.langchainKinds).map(([k, c]) => `${k}: ${c}`).join("; ") || "—",
+            String(v.oursBroken),
+          ]),
+        },
       ],
       notes: [
+        ...validity.flatMap((v) => [
+          ...(v.langchainFirst ? [`Sample session at ${count(v.budget)}, LangChain's first broken window: ${v.langchainFirst}`] : []),
+          ...(v.oursFirst ? [`Sample session at ${count(v.budget)}, OUR first broken window: ${v.oursFirst}`] : []),
+        ]),
         "trimMessages(\"last\") copies every message of the history (new message objects) and then calls the token counter on the whole list, dropping one oldest message per call until the rest fits: O(history) copies and O(history²) summed counts per call, even with cached counts.",
         "A broken window here means a provider would reject it: most often a tool call whose result is missing (the history's crashes mid-tool, which trimMessages does not repair), or a cut that leaves a result without its call.",
         ...problems,
         ...runs.map((r) => `N=${count(r.lc.n)}: LangChain count pre-fill (untimed, tokenizes every message once): ${ms(r.lc.prefillMs)}.`),
       ],
-      data: { runs: runs.map((r) => ({ n: r.lc.n, langchain: r.lc, ours: { median: r.ours.total.median, p99: r.ours.total.p99, invalid: r.ours.invalidWindows } })) },
+      data: { validity, runs: runs.map((r) => ({ n: r.lc.n, langchain: r.lc, ours: { median: r.ours.total.median, p99: r.ours.total.p99, invalid: r.ours.invalidWindows } })) },
     };
   },
 };

@@ -18,7 +18,8 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
-import { join, relative, resolve } from "node:path";
+import { loadavg } from "node:os";
+import { relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { getHeapStatistics } from "node:v8";
 import { agentLoopScenario } from "./agent-loop-turn.js";
@@ -67,6 +68,7 @@ async function main(argv: string[]): Promise<number> {
   mkdirSync(".cache/bench", { recursive: true });
   const tmpRoot = await mkdtemp(resolve(".cache/bench/tmp-"));
   const started = new Date();
+  const loadStart = loadavg()[0] ?? 0;
   const t0 = performance.now();
   const log = (message: string) => process.stderr.write(`[bench ${((performance.now() - t0) / 1000).toFixed(0).padStart(4)} s] ${message}\n`);
   if (!hasGc()) log("warning: run with node --expose-gc, or heap figures are not after a full GC");
@@ -100,6 +102,7 @@ async function main(argv: string[]): Promise<number> {
     durationS: (performance.now() - t0) / 1000,
     options,
     gcExposed: hasGc(),
+    load: { start: loadStart, end: loadavg()[0] ?? 0 },
     commit: gitHead(),
     results,
   });

@@ -32,7 +32,7 @@ export function summarize(profile: Profile, top = 30, filter?: string): string {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-  const label = (f: CallFrame) => `${f.functionName || "(anonymous)"} ${shortUrl(f.url)}:${f.lineNumber + 1}`;
+  const label = (f: CallFrame) => `${f.functionName || "(anonymous)"} ${sourceOf(f.url, f.lineNumber)}`;
   const self = new Map<string, number>();
   const inclusive = new Map<string, number>();
   let total = 0;
@@ -56,6 +56,29 @@ export function summarize(profile: Profile, top = 30, filter?: string): string {
       .map(([k, v]) => `${v.toFixed(0).padStart(8)} ms ${((100 * v) / total).toFixed(1).padStart(5)} %  ${k}`)
       .join("\n");
   return `total ${total.toFixed(0)} ms${filter ? ` (samples under ${filter})` : ""}\n\nSELF\n${rows(self)}\n\nINCLUSIVE\n${rows(inclusive)}\n`;
+}
+
+/** esbuild writes `// path/to/file.ts` before each bundled file: a bundle line maps back to its source file. */
+const bundleMarkers = new Map<string, { line: number; file: string }[]>();
+function sourceOf(url: string, line: number): string {
+  if (!url.endsWith(".mjs") || !url.includes(".cache/")) return `${shortUrl(url)}:${line + 1}`;
+  let markers = bundleMarkers.get(url);
+  if (!markers) {
+    markers = [];
+    try {
+      const lines = readFileSync(url.startsWith("file://") ? new URL(url) : url, "utf8").split("\n");
+      for (const [i, text] of lines.entries()) {
+        const m = /^\/\/ ((?:[\w@.-]+\/)*[\w@.-]+\.(?:ts|js|mjs|json))$/.exec(text);
+        if (m) markers.push({ line: i, file: m[1]! });
+      }
+    } catch {
+      // not readable: fall back to the bundle position
+    }
+    bundleMarkers.set(url, markers);
+  }
+  let file: string | undefined;
+  for (const m of markers) if (m.line <= line) file = m.file;
+  return file ? `${file} (bundle:${line + 1})` : `${shortUrl(url)}:${line + 1}`;
 }
 
 function shortUrl(url: string): string {

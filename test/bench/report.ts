@@ -12,6 +12,8 @@ export interface ReportInput {
   durationS: number;
   options: BenchOptions;
   gcExposed: boolean;
+  /** 1-minute load average of the machine at the start and the end (other processes share the cores). */
+  load: { start: number; end: number };
   commit: string | undefined;
   results: { scenario: Scenario; result?: ScenarioResult; error?: string; durationS: number }[];
 }
@@ -37,6 +39,7 @@ export function renderReport(input: ReportInput): string {
       ["Mode", options.quick ? "quick (smoke run: smaller sizes, fewer turns — not the reference figures)" : "full"],
       ["CPU", machine.cpu],
       ["Cores", String(machine.cores)],
+      ["Load average (1 min) at start / end", `${input.load.start.toFixed(2)} / ${input.load.end.toFixed(2)} (anything above 0 is other work sharing the cores during the run)`],
       ["RAM", bytes(machine.ramBytes)],
       ["OS", machine.os],
       ["Node", `${machine.node} (V8 ${machine.v8}), heap limit ${bytes(machine.heapLimitBytes)}${input.gcExposed ? ", --expose-gc" : ", NO --expose-gc (heap figures are not after a full GC)"}`],

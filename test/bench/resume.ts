@@ -13,6 +13,7 @@ import { reportToParent, runChild } from "./child.js";
 import { openContext } from "./contexts.js";
 import { generateHistory, rawJsonBytes } from "./history-generator.js";
 import { bytes, count, distribution, ms } from "./measure.js";
+import { PERSISTENT_MODULE_PATH } from "./replay.js";
 import { check, type BenchContext, type Scenario, type ScenarioResult } from "./scenario.js";
 
 export interface PreparedSession {
@@ -81,7 +82,7 @@ export async function resumeChild(args: string[]): Promise<void> {
   let close: () => Promise<void>;
   if (mode === "createSession") {
     const config = {
-      session: { context: { module: "context-persistent", config: { storagePath, sessionId, fsync: "always", strict: true } } },
+      session: { context: { module: PERSISTENT_MODULE_PATH, config: { storagePath, sessionId, fsync: "always", strict: true } } },
     } as unknown as SessionConfigInput;
     const session = await createSession(config, { sessionId, cacheDir });
     context = session.context;
@@ -117,8 +118,8 @@ export const resumeScenario: Scenario = {
   method:
     "A session of the benchmark history is written to disk by context-persistent itself (JSONL store, `setMessages`). " +
     `Then, ${RUNS} times, a fresh Node process opens it — \`mount()\` of context-persistent with a Coordinator (the target ` +
-    "figure), and `createSession()` with a config naming context-persistent (adds the loader, and the run-time compilation " +
-    "of the module's TypeScript in a source checkout) — and asks for the first window (128k, gpt-4o). Cold process: " +
+    "figure), and `createSession()` with a config naming context-persistent by path (adds the loader and the run-time " +
+    "compilation of the module's TypeScript, cached after the first run) — and asks for the first window (128k, gpt-4o). Cold process: " +
     "tiktoken loads lazily inside the first window. The file is in the OS page cache (just written): this measures " +
     "parsing and state building, not the disk.",
   async run(ctx: BenchContext): Promise<ScenarioResult> {

@@ -9,6 +9,15 @@
  * - After the system messages, the first message is a user message (when the window has any).
  */
 import type { Message } from "../../contracts/generated/message.js";
+import { checkWindowInvariants, type WindowCheckCounter } from "../../contracts/testing/window-invariants.js";
+
+/**
+ * Everything wrong with one window: the contract's checker (every invariant of contracts/WINDOW.md,
+ * against the history it was assembled from) and this file's provider-rejection check.
+ */
+export function windowProblems(history: readonly Message[], window: readonly Message[], budget: number, counter: WindowCheckCounter): string[] {
+  return [...checkWindowInvariants(history, window, { budget, counter }), ...toolPairingProblems(window).map((p) => `provider-pairing: ${p}`)];
+}
 
 export function toolPairingProblems(window: readonly Message[]): string[] {
   const problems: string[] = [];
