@@ -6,7 +6,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { SessionConfigInput } from "../../core/session.js";
-import { runReplay, type ReplaySummary } from "../../core/replay/run-replay.js";
+import { runReplay, type ReplaySummary, type ReplayTurn } from "../../core/replay/run-replay.js";
 import { count, ms, percent } from "./measure.js";
 import { check, type BenchContext, type Check, type Scenario, type ScenarioResult } from "./scenario.js";
 
@@ -29,7 +29,7 @@ export const replayScenario: Scenario = {
     "prefixKept = share of the previous window's tokens that start the next window unchanged (token-weighted mean over " +
     "turns), i.e. what a provider's prompt cache can reuse. Budgets: 32,000 and the gpt-4o default (window − max output − margin).",
   async run(ctx: BenchContext): Promise<ScenarioResult> {
-    const summaries: { label: string; summary: ReplaySummary }[] = [];
+    const summaries: { label: string; summary: ReplaySummary; collapsed: number; firstCollapsed?: ReplayTurn }[] = [];
     for (const [label, budget] of [["32k", 32_000], ["gpt-4o default", undefined]] as const) {
       ctx.log(`replay: budget ${label}`);
       const storagePath = await mkdtemp(join(ctx.tmpRoot, "replay-"));
@@ -38,8 +38,11 @@ export const replayScenario: Scenario = {
         const config = {
           session: { context: { module: PERSISTENT_MODULE_PATH, config: { storagePath, fsync: "never", model: "gpt-4o" } } },
         } as unknown as SessionConfigInput;
-        const { summary } = await runReplay({ transcript: SAMPLE_TRANSCRIPT, model: "gpt-4o", config, ...(budget === undefined ? {} : { budget }) });
-        summaries.push({ label, summary });
+        const { summary, turns } = await runReplay({ transcript: SAMPLE_TRANSCRIPT, model: "gpt-4o", config, ...(budget === undefined ? {} : { budget }) });
+        // A collapsed window: under 10 % of the budget while the history is over it (the model loses nearly all context).
+        const b = typeof summary.budget === "number" ? summary.budget : Number.NaN;
+        const collapsedTurns = turns.filter((t) => t.historyTokens > b && t.windowTokens < 0.1 * b);
+        summaries.push({ label, summary, collapsed: collapsedTurns.length, ...(collapsedTurns[0] ? { firstCollapsed: collapsedTurns[0] } : {}) });
       } finally {
         await rm(storagePath, { recursive: true, force: true });
       }
@@ -53,8 +56,8 @@ export const replayScenario: Scenario = {
       checks,
       tables: [
         {
-          columns: ["budget", "module", "messages", "turns", "mean prefixKept", "window p50", "window p99", "total window time", "tokens saved vs whole history", "largest window (tokens)"],
-          rows: summaries.map(({ label, summary: s }) => [
+          columns: ["budget", "module", "messages", "turns", "mean prefixKept", "window p50", "window p99", "total window time", "tokens saved vs whole history", "largest window (tokens)", "collapsed windows (< 10 % of budget, history over it)"],
+          rows: summaries.map(({ label, summary: s, collapsed }) => [
             `${label}${typeof s.budget === "number" ? ` (${count(s.budget)})` : ""}`,
             s.module,
             count(s.messages),
@@ -65,10 +68,16 @@ export const replayScenario: Scenario = {
             ms(s.totalMs),
             percent(s.savedShare),
             count(s.maxWindowTokens),
+            String(collapsed),
           ]),
         },
       ],
       notes: [
+        ...summaries.flatMap(({ label, firstCollapsed: t }) =>
+          t
+            ? [`Budget ${label}: first collapsed window at turn ${t.turn}: ${count(t.windowTokens)} tokens in ${t.windowMessages} messages while the history holds ${count(t.historyTokens)} (a cut at the newest turn start, the previous turn being larger than the target alone).`]
+            : [],
+        ),
         ...summaries.map(({ label, summary: s }) =>
           s.savedShare > 0
             ? `Budget ${label}: the sample's history outgrows the budget (${percent(s.savedShare)} of history tokens not sent), so windows are cut and prefixKept measures the cuts.`

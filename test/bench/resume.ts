@@ -8,6 +8,8 @@ import { join } from "node:path";
 import type { ContextManager } from "../../contracts/context-manager.js";
 import type { SessionConfigInput } from "../../core/session.js";
 import { createSession } from "../../core/session.js";
+import { getTokenCounter } from "../../core/tokens/index.js";
+import { JsonlStore } from "../../modules/stores/index.js";
 import { HISTORY_SEED } from "./agent-loop-turn.js";
 import { reportToParent, runChild } from "./child.js";
 import { openContext } from "./contexts.js";
@@ -73,9 +75,29 @@ async function folderBytes(dir: string): Promise<number> {
   return total;
 }
 
+/** The parts of a resume, each measured alone in a fresh process. */
+export interface ResumeParts {
+  /** JsonlStore.open(): read, split and JSON.parse the whole file (no context). */
+  storeOpenMs: number;
+  /** Loading tiktoken's o200k_base encoding (gpt-4o), cold. */
+  tiktokenLoadMs: number;
+}
+
 /** Child side: `--child resume <storagePath> <sessionId> <budget> <mode> <compileCacheDir>`. */
 export async function resumeChild(args: string[]): Promise<void> {
-  const [storagePath, sessionId, budgetText, mode, cacheDir] = args as [string, string, string, ResumeSample["mode"], string];
+  const [storagePath, sessionId, budgetText, mode, cacheDir] = args as [string, string, string, ResumeSample["mode"] | "parts", string];
+  if (mode === "parts") {
+    const t0 = performance.now();
+    const store = new JsonlStore({ storagePath, fsync: "never" });
+    await store.open(sessionId);
+    const t1 = performance.now();
+    await store.close();
+    const t2 = performance.now();
+    getTokenCounter("gpt-4o").countText("x");
+    const parts: ResumeParts = { storeOpenMs: t1 - t0, tiktokenLoadMs: performance.now() - t2 };
+    reportToParent(parts);
+    return;
+  }
   const budget = Number(budgetText);
   const t0 = performance.now();
   let context: ContextManager;
@@ -134,6 +156,11 @@ export const resumeScenario: Scenario = {
         );
       }
     }
+    const parts: ResumeParts[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      ctx.log(`resume: parts run ${i + 1}/${RUNS}`);
+      parts.push(await runChild<ResumeParts>(ctx.entry, ["resume", prepared.storagePath, prepared.sessionId, String(ctx.options.budget), "parts", cacheDir]));
+    }
     const mounts = samples.filter((s) => s.mode === "mount");
     const median = distribution(mounts.map((s) => s.totalMs)).median;
     const creates = samples.filter((s) => s.mode === "createSession");
@@ -160,9 +187,14 @@ export const resumeScenario: Scenario = {
         },
       ],
       notes: [
+        `Parts, each alone in a fresh process (median of ${RUNS}): JsonlStore.open() of the file (read + split + JSON.parse, no context) ` +
+          `${ms(distribution(parts.map((p) => p.storeOpenMs)).median)}; loading tiktoken's o200k_base (gpt-4o) ` +
+          `${ms(distribution(parts.map((p) => p.tiktokenLoadMs)).median)}. ` +
+          `So of "open", about ${ms(distribution(mounts.map((s) => s.openMs)).median - distribution(parts.map((p) => p.storeOpenMs)).median)} is the context's own state building, ` +
+          `and of "first window", about ${ms(distribution(mounts.map((s) => s.firstWindowMs)).median - distribution(parts.map((p) => p.tiktokenLoadMs)).median)} is counting the window's messages.`,
         "createSession run 1 may include compiling modules/context-persistent from TypeScript (cached afterwards); a built package loads .js instead.",
       ],
-      data: { prepared, samples },
+      data: { prepared, samples, parts },
     };
   },
 };
