@@ -1,23 +1,27 @@
 import { ContextExampleError } from "./errors.js";
 import { splitIntoUnits } from "./tool-units.js";
 
+export const OMITTED_HISTORY = "[earlier conversation omitted]";
+
 /**
- * The recent-turns window. A turn starts at each user message (one that is not only tool
- * results). What comes before the first user message (a greeting, a preamble) is left out when
- * the history has a user message — providers want the first non-system message to be the
- * user's — and is the only turn when it has none. The window is
+ * The recent-turns window. A turn starts at each user turn (a user message with content besides
+ * tool results). What comes before the first user turn (a greeting) is not sent when the history
+ * has a user turn — providers want the conversation to start with the user — and is the only turn
+ * when it has none. The window is, in this order:
  *
- *   system messages (all, first, stored order)
- *   + pinned units: every unit holding a critical message, whole (a critical call keeps its
- *     results, a critical result its call), plus the user message that opens the turn of the
- *     oldest one, so the window still starts with a user message
- *   + the newest turns, whole, newest first, while they fit the budget and number ≤ maxTurns;
- *     when even the newest turn does not fit whole, its user message and the newest units of
- *     it that fit (a contiguous tail)
- *   + request-only messages (options.extraMessages), last.
+ * | position | messages                                                                           |
+ * |----------|------------------------------------------------------------------------------------|
+ * | 1        | instructions: every system and developer message, verbatim, stored order            |
+ * | 2        | `[earlier conversation omitted]` (user, `metadata.window.synthetic: "omitted-history"`), |
+ * |          | only when the first kept unit is not a user turn (a critical unit older than the kept turns) |
+ * | 3        | kept units in stored order: every unit holding a critical message (whole: a critical call |
+ * |          | keeps its results, a critical result its call), and the newest turns, whole, newest first, |
+ * |          | while they fit and number ≤ maxTurns; when even the newest turn does not fit whole, its   |
+ * |          | user message and its newest units that fit                                           |
+ * | 4        | request-only messages (`options.extraMessages`), as given                              |
  *
- * Everything else keeps stored order. Nothing pinned is ever dropped or changed: when system +
- * pinned + request-only messages do not fit, BUDGET_TOO_SMALL with the numbers.
+ * Nothing kept is ever changed or truncated (this module has no truncation): when instructions +
+ * critical units + placeholder + request-only messages do not fit, BUDGET_TOO_SMALL with the numbers.
  *
  * @param {{ history: readonly object[], extras: readonly object[], budget: number, maxTurns: number,
  *           counter: { countMessage(m: object): number, replyPriming: number } }} input
@@ -25,21 +29,25 @@ import { splitIntoUnits } from "./tool-units.js";
  *             repaired: { interruptedCalls: string[], orphanResults: string[] } }}
  */
 export function assembleRecentTurns({ history, extras, budget, maxTurns, counter }) {
-  const count = (messages) => messages.reduce((sum, m) => sum + counter.countMessage(m), 0);
-  const systems = history.filter((m) => m.role === "system");
-  const { units, repaired } = splitIntoUnits(history.filter((m) => m.role !== "system"));
+  const count = (messages) => sum(messages.map((m) => counter.countMessage(m)));
+  const instructions = history.filter(isInstruction);
+  const { units, repaired } = splitIntoUnits(history.filter((m) => !isInstruction(m)));
   const unitTokens = units.map((unit) => count(unit.messages));
   const { turns, preamble } = groupTurns(units);
-  const fixedTokens = counter.replyPriming + count(systems) + count(extras);
+  const fixedTokens = counter.replyPriming + count(instructions) + count(extras);
   const fullTokens = fixedTokens + sum(unitTokens);
+  const assemble = (chosen, placeholder) => [...instructions, ...(placeholder ? [placeholder] : []), ...chosen.flatMap((u) => u.messages), ...extras];
 
   if (preamble.length === 0 && fullTokens <= budget && turns.length <= maxTurns) {
-    const window = [...systems, ...units.flatMap((u) => u.messages), ...extras];
-    return { window, tokens: fullTokens, fullTokens, compacted: false, removed: countDropped(history, units), repaired };
+    return { window: assemble(units), tokens: fullTokens, fullTokens, compacted: false, removed: countDropped(history, units), repaired };
   }
 
-  const selected = new Set(pinnedWithAnchor(units));
-  let tokens = fixedTokens + sum([...selected].map((i) => unitTokens[i]));
+  const selected = new Set(units.flatMap((unit, i) => (unit.pinned ? [i] : [])));
+  const hasUserTurn = units.some((unit) => unit.userStart);
+  const firstPinned = Math.min(...selected);
+  // Reserved whenever it may be needed: the oldest critical unit is not a user turn.
+  const placeholder = hasUserTurn && selected.size > 0 && !units[firstPinned].userStart ? omittedHistory() : undefined;
+  let tokens = fixedTokens + sum([...selected].map((i) => unitTokens[i])) + (placeholder ? counter.countMessage(placeholder) : 0);
   if (tokens > budget) throw budgetTooSmall(history, budget, tokens, counter);
 
   const take = (i) => {
@@ -62,13 +70,19 @@ export function assembleRecentTurns({ history, extras, budget, maxTurns, counter
   }
 
   const chosen = units.filter((_, i) => selected.has(i));
-  const window = [...systems, ...chosen.flatMap((u) => u.messages), ...extras];
+  const needsPlaceholder = placeholder !== undefined && chosen.length > 0 && !chosen[0].userStart;
+  if (placeholder !== undefined && !needsPlaceholder) tokens -= counter.countMessage(placeholder);
+  const window = assemble(chosen, needsPlaceholder ? placeholder : undefined);
   return { window, tokens, fullTokens, compacted: true, removed: countDropped(history, chosen), repaired };
 }
 
+export function isInstruction(message) {
+  return message.role === "system" || message.role === "developer";
+}
+
 /**
- * Units grouped into turns: a new turn at every unit that opens with a user message. The units
- * before the first one are the `preamble` when a user message follows; else they are the only turn.
+ * Units grouped into turns: a new turn at every user turn. The units before the first one are the
+ * `preamble` when a user turn follows; else they are the only turn.
  */
 function groupTurns(units) {
   const turns = [];
@@ -80,22 +94,7 @@ function groupTurns(units) {
   return hasPreamble ? { turns: turns.slice(1), preamble: turns[0] } : { turns, preamble: [] };
 }
 
-/** Indexes of the pinned units, plus the turn opener of the oldest one when it is not one itself. */
-function pinnedWithAnchor(units) {
-  const pinned = [];
-  units.forEach((unit, i) => unit.pinned && pinned.push(i));
-  if (pinned.length > 0 && !units[pinned[0]].userStart) {
-    for (let i = pinned[0] - 1; i >= 0; i--) {
-      if (units[i].userStart) {
-        pinned.unshift(i);
-        break;
-      }
-    }
-  }
-  return pinned;
-}
-
-/** The newest turn does not fit whole: its opening user message, then its newest units while they fit. */
+/** The newest turn does not fit whole: its user message, then its newest units while they fit. */
 function takeTail(turn, units, fits, take) {
   const [first, ...rest] = turn;
   if (units[first].userStart) {
@@ -110,18 +109,26 @@ function takeTail(turn, units, fits, take) {
   }
 }
 
+function omittedHistory() {
+  return {
+    role: "user",
+    content: OMITTED_HISTORY,
+    metadata: { id: "window:omitted-history", source: "amplifier-module-context-example", window: { synthetic: "omitted-history" } },
+  };
+}
+
 function countDropped(history, chosen) {
   const kept = new Set(chosen.flatMap((u) => u.stored));
-  return history.filter((m) => m.role !== "system" && !kept.has(m)).length;
+  return history.filter((m) => !isInstruction(m) && !kept.has(m)).length;
 }
 
 function budgetTooSmall(history, budget, pinnedTokens, counter) {
-  const systemTokens = sum(history.filter((m) => m.role === "system").map((m) => counter.countMessage(m)));
-  const criticalTokens = sum(history.filter((m) => m.role !== "system" && m.metadata?.critical === true).map((m) => counter.countMessage(m)));
+  const systemTokens = sum(history.filter(isInstruction).map((m) => counter.countMessage(m)));
+  const criticalTokens = sum(history.filter((m) => !isInstruction(m) && m.metadata?.critical === true).map((m) => counter.countMessage(m)));
   const required = Math.max(pinnedTokens, counter.replyPriming + systemTokens + criticalTokens);
   return new ContextExampleError(
     "BUDGET_TOO_SMALL",
-    `system and critical messages need ${required} tokens, the budget is ${budget}`,
+    `instructions and critical messages need ${required} tokens, the budget is ${budget}`,
     { budget, systemTokens, criticalTokens, required, expected: `a budget of at least ${required} tokens` },
   );
 }
@@ -129,3 +136,4 @@ function budgetTooSmall(history, budget, pinnedTokens, counter) {
 function sum(numbers) {
   return numbers.reduce((a, b) => a + b, 0);
 }
+

@@ -52,13 +52,52 @@ describe("third-party plugin: loaded by package name", () => {
     expect(await s.context.getMessages()).toHaveLength(1 + 6 * 4);
   });
 
-  it("keeps critical messages of older turns, with their turn's user message and their tool results", async () => {
+  it("keeps critical messages of older turns with their tool results, after an omitted-history placeholder", async () => {
     const s = await session({ maxTurns: 1 });
     const history = [0, 1, 2].flatMap(turn);
     history[1] = { ...history[1]!, metadata: { critical: true } }; // the call of turn 0
     await s.context.setMessages(history as AmplifierMessage[]);
     const window = await s.context.getMessagesForRequest(10_000);
-    expect(window.map((m) => m.content ?? m.tool_calls?.[0]?.id)).toEqual(["question 0", "call_0", "result 0", "question 2", "call_2", "result 2", "answer 2"]);
+    expect(window.map((m) => m.content ?? m.tool_calls?.[0]?.id)).toEqual([
+      "[earlier conversation omitted]",
+      "call_0",
+      "result 0",
+      "question 2",
+      "call_2",
+      "result 2",
+      "answer 2",
+    ]);
+    expect(window[0]).toMatchObject({ role: "user", metadata: { window: { synthetic: "omitted-history" } } });
+  });
+
+  it("moves a result stored late right after its call, and gives a call with no result a marked synthetic one", async () => {
+    const s = await session({ maxTurns: 5 });
+    const calls = (ids: string[]): AmplifierMessage => ({
+      role: "assistant",
+      content: null,
+      tool_calls: ids.map((id) => ({ id, type: "function", function: { name: "lookup", arguments: "{}" } })),
+    });
+    await s.context.setMessages([
+      { role: "user", content: "go" },
+      calls(["a", "b"]),
+      { role: "tool", tool_call_id: "a", content: "A" },
+      { role: "user", content: "(hook) build finished" },
+      { role: "tool", tool_call_id: "b", content: "B" },
+      calls(["c"]),
+      { role: "tool", tool_call_id: "nowhere", content: "orphan" },
+    ]);
+    const window = await s.context.getMessagesForRequest(10_000);
+    expect(window.map((m) => m.tool_call_id ?? m.content ?? "call")).toEqual([
+      "go",
+      "call",
+      "a",
+      "b",
+      "(hook) build finished",
+      "call",
+      "c",
+    ]);
+    expect(window.at(-1)).toMatchObject({ content: "[tool call interrupted: no result was recorded]", metadata: { window: { synthetic: "interrupted-tool-call" } } });
+    expect(await s.context.getMessages()).toHaveLength(7);
   });
 
   it("cuts by the budget too, counted exactly when the host offers the tokens capability", async () => {
