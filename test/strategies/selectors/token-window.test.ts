@@ -80,14 +80,14 @@ describe("token-window", () => {
           expect(between.every((m) => m.role === "tool" || Array.isArray(m.content))).toBe(true);
         }
       }),
-      { numRuns: propertyRuns(200) },
+      { numRuns: Math.max(200, Math.floor(propertyRuns(2_000) / 10)) },
     );
     await fc.assert(
       fc.asyncProperty(toolHistoryArbitrary(), fc.integer({ min: 50, max: 6_000 }), async (history, maxTokens) => {
         const out = await createStrategy({ use: "token-window", maxTokens }).compact(history, contextFor());
         expect(strategyOutputProblems(history, out)).toEqual([]);
       }),
-      { numRuns: propertyRuns(200) },
+      { numRuns: Math.max(200, Math.floor(propertyRuns(2_000) / 10)) },
     );
   });
 });
