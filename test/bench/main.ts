@@ -69,6 +69,7 @@ async function main(argv: string[]): Promise<number> {
   const tmpRoot = await mkdtemp(resolve(".cache/bench/tmp-"));
   const started = new Date();
   const loadStart = loadavg()[0] ?? 0;
+  const commit = gitHead();
   const t0 = performance.now();
   const log = (message: string) => process.stderr.write(`[bench ${((performance.now() - t0) / 1000).toFixed(0).padStart(4)} s] ${message}\n`);
   if (!hasGc()) log("warning: run with node --expose-gc, or heap figures are not after a full GC");
@@ -103,7 +104,7 @@ async function main(argv: string[]): Promise<number> {
     options,
     gcExposed: hasGc(),
     load: { start: loadStart, end: loadavg()[0] ?? 0 },
-    commit: gitHead(),
+    commit,
     results,
   });
   writeFileSync(out, `${report}\n`);
@@ -132,9 +133,13 @@ function nodeCommand(entry: string, argv: string[]): string {
   return ["node", ...process.execArgv, relative(process.cwd(), entry), ...argv].join(" ");
 }
 
+/** HEAD when the run started, and whether the measured code (core, modules, contracts) had uncommitted changes. */
 function gitHead(): string | undefined {
   try {
-    return execFileSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+    const git = (...args: string[]) => execFileSync("git", args, { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+    const head = git("rev-parse", "--short", "HEAD");
+    const dirty = git("status", "--porcelain", "--untracked-files=no", "--", "core", "modules", "contracts") !== "";
+    return dirty ? `${head} + uncommitted changes in core/modules/contracts` : head;
   } catch {
     return undefined;
   }

@@ -34,7 +34,7 @@ export function renderReport(input: ReportInput): string {
       ["Command", `\`${input.command}\``],
       ["Node command", `\`${input.nodeCommand}\``],
       ["Date", input.startedAt.toISOString()],
-      ["Commit", input.commit ? `\`${input.commit}\`` : "unknown"],
+      ["Commit (HEAD at start)", input.commit ? `\`${input.commit}\`` : "unknown"],
       ["Duration", `${input.durationS.toFixed(0)} s`],
       ["Mode", options.quick ? "quick (smoke run: smaller sizes, fewer turns — not the reference figures)" : "full"],
       ["CPU", machine.cpu],
