@@ -121,15 +121,7 @@ export class HistoryContextManager implements ContextManager {
     const counter = this.counterFor(model);
     const extra = options.extraMessages?.map((m, i) => this.prepare(m, `extraMessages[${i}]`));
     if (!this.pipeline.isEmpty) return this.compactWithPipeline(budget, counter, model, extra, options.explain === true);
-    const { messages, report } = this.assembler.assemble({
-      budget,
-      counter,
-      tools: this.tools,
-      compactThreshold: this.options.compactThreshold,
-      compactTarget: this.options.compactTarget,
-      extraMessages: extra,
-      explain: options.explain,
-    });
+    const { messages, report } = this.assembleWith(this.assembler, budget, counter, extra, options.explain === true);
     this.last = {
       report,
       model,
@@ -268,15 +260,7 @@ export class HistoryContextManager implements ContextManager {
     const run = await this.pipeline.run(this.history, context);
     for (const failure of run.failed) await this.hooks?.emit("context:strategy_failed", describeFailure(failure));
     const assembler = this.assemblerFor(run.messages);
-    const { messages, report } = assembler.assemble({
-      budget,
-      counter,
-      tools: this.tools,
-      compactThreshold: this.options.compactThreshold,
-      compactTarget: this.options.compactTarget,
-      extraMessages: extra,
-      explain,
-    });
+    const { messages, report } = this.assembleWith(assembler, budget, counter, extra, explain);
     const strategies = [...run.changed, "window"];
     this.last = {
       report,
@@ -288,6 +272,19 @@ export class HistoryContextManager implements ContextManager {
     if ((report.compacted || wasRepaired(report) || run.changed.length > 0) && this.hooks) await this.emitCompaction(run, messages, report, counter, strategies);
     for (const message of messages) freezeNested(message);
     return messages;
+  }
+
+  /** The final step of every request: the budget and the window invariants, with this module's cut settings. */
+  private assembleWith(assembler: WindowAssembler, budget: number, counter: TokenCounter, extra: Message[] | undefined, explain: boolean) {
+    return assembler.assemble({
+      budget,
+      counter,
+      tools: this.tools,
+      compactThreshold: this.options.compactThreshold,
+      compactTarget: this.options.compactTarget,
+      extraMessages: extra,
+      explain,
+    });
   }
 
   private assemblerFor(output: readonly Message[]): WindowAssembler {
