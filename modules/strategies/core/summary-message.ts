@@ -1,0 +1,56 @@
+/**
+ * The message a summarizing strategy puts in a window in place of the messages it summarised.
+ *
+ * | field              | value                                                         |
+ * |--------------------|---------------------------------------------------------------|
+ * | role               | `user` — so a window that starts with it still opens with a user turn |
+ * | content            | `[Summary of the earlier conversation]` + newline + the summary text |
+ * | metadata.id        | `summary-<strategy>-<hash of covers>`: the same covers give the same id |
+ * | metadata.summary   | `{ covers, strategy, summarizer }`: the ids of every message it stands for (a previous summary's covers included) |
+ * | metadata.source    | `"summary"`                                                    |
+ *
+ * Place: where the first message it covers was (so right after the instructions before it).
+ */
+import type { Message } from "../../../contracts/generated/message.js";
+
+export const SUMMARY_HEADER = "[Summary of the earlier conversation]";
+
+export interface SummaryOrigin {
+  readonly covers: readonly string[];
+  readonly strategy: string;
+  readonly summarizer: string;
+}
+
+export function makeSummaryMessage(text: string, origin: SummaryOrigin): Message {
+  return Object.freeze({
+    role: "user",
+    content: `${SUMMARY_HEADER}\n${text}`,
+    metadata: {
+      id: `summary-${origin.strategy}-${hashIds(origin.covers)}`,
+      source: "summary",
+      summary: { covers: [...origin.covers], strategy: origin.strategy, summarizer: origin.summarizer },
+    },
+  });
+}
+
+/** The summary text of a summary message (header removed), or undefined for other messages. */
+export function summaryTextOf(message: Message | undefined): string | undefined {
+  if (!isSummaryMessage(message)) return undefined;
+  const content = typeof message.content === "string" ? message.content : (message.content ?? []).map((b) => (b.type === "text" ? b.text : "")).join("\n");
+  return content.startsWith(SUMMARY_HEADER) ? content.slice(SUMMARY_HEADER.length).replace(/^\n/, "") : content;
+}
+
+export function isSummaryMessage(message: Message | undefined): message is Message & { metadata: { summary: { covers: string[] } } } {
+  const summary = message?.metadata?.summary;
+  return typeof summary === "object" && summary !== null && Array.isArray(summary.covers);
+}
+
+/** FNV-1a over the ids, as 8 hex digits: short, stable across processes. */
+function hashIds(ids: readonly string[]): string {
+  let h = 0x811c9dc5;
+  for (const id of ids) {
+    for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193);
+    h = Math.imul(h ^ 0x1f, 0x01000193);
+  }
+  return `${(h >>> 0).toString(16).padStart(8, "0")}-${ids.length}`;
+}
