@@ -8,7 +8,7 @@
  * | rule | meaning |
  * |---|---|
  * | recentN ≤ maxTotal | checked when the strategy is created: INVALID_STRATEGY_OPTIONS otherwise |
- * | hot | the last recentN messages of the hot store, always in the window (their units completed from cold when a call or result is missing) |
+ * | hot | the last recentN messages of the hot store, always in the window; older hot messages (up to maxTotal are read) backfill what the cold store has not got yet |
  * | backfill | cold messages just BEFORE the oldest hot one, newest first, until maxTotal messages — the seed's picture leaves a gap (m1..m30 + m45..m50); a contiguous window reads as one conversation and keeps tool pairs together |
  * | de-duplication | by `metadata.id`, never by content: two identical "ok" messages are two messages; a message without an id is never a duplicate |
  * | order | stored order: the cold store's order, hot-only messages (not yet written behind) after it, in hot order |
@@ -75,12 +75,13 @@ export class HybridContext implements CompactionStrategy {
   }
 
   async #read(input: readonly Message[]): Promise<{ hot: Message[]; cold: Message[] }> {
-    if (!this.stores) return { hot: input.slice(-this.options.recentN), cold: [...input] };
+    if (!this.stores) return { hot: [...input], cold: [...input] };
     const { hot, cold, sessionId } = this.stores;
     const { recentN, maxTotal } = this.options;
     const [hotCount, coldCount] = await Promise.all([hot.count(sessionId), cold.count(sessionId)]);
     const [hotTail, coldTail, coldHead] = await Promise.all([
-      hot.read(sessionId, { offset: Math.max(0, hotCount - recentN) }),
+      // Up to maxTotal from hot: the last recentN are kept, the rest backfills what cold has not got yet.
+      hot.read(sessionId, { offset: Math.max(0, hotCount - maxTotal) }),
       cold.read(sessionId, { offset: Math.max(0, coldCount - (maxTotal + recentN)) }),
       // Instructions usually open a session: read the head so they are kept even when the tail misses them.
       cold.read(sessionId, { limit: Math.min(8, Math.max(0, coldCount - (maxTotal + recentN))) }),
