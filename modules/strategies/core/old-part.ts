@@ -53,19 +53,19 @@ export function unitTokens(units: HistoryUnits, count: (m: Message) => number): 
 }
 
 /**
- * `input` with the messages at `remove` left out and `insert` put where the first removed one
- * was (at the end when nothing is removed). Input order otherwise; the input is not changed.
+ * `input` without the messages at `remove`, and `insert` (a summary) right after the instructions
+ * the result starts with — the one documented place of a summary in a window (an instruction may
+ * never follow it: instructions come first). Input order otherwise; the input is not changed.
  */
 export function replaceRange(input: readonly Message[], remove: ReadonlySet<number>, insert: Message | undefined): Message[] {
-  const out: Message[] = [];
-  let inserted = insert === undefined;
-  input.forEach((m, i) => {
-    if (!remove.has(i)) return void out.push(m);
-    if (!inserted) {
-      out.push(insert!);
-      inserted = true;
-    }
-  });
-  if (!inserted) out.push(insert!);
+  const out = input.filter((_, i) => !remove.has(i));
+  if (insert !== undefined) insertAfterInstructions(out, insert);
   return out;
+}
+
+/** Puts `message` after the leading run of system/developer messages of `list` (in place). */
+export function insertAfterInstructions(list: Message[], message: Message): void {
+  let at = 0;
+  while (at < list.length && (list[at]!.role === "system" || list[at]!.role === "developer")) at++;
+  list.splice(at, 0, message);
 }

@@ -4,7 +4,7 @@
  *
  * Walks back from the newest end keeping turns up to recentTokenBudget tokens; everything older
  * (old-part.ts: never instructions, never critical units, tool units whole) becomes ONE summary
- * message (summary-message.ts) in the place of the first message it covers.
+ * message (summary-message.ts), placed right after the leading instructions.
  *
  * | situation                                         | result                                  |
  * |---------------------------------------------------|-----------------------------------------|
@@ -49,8 +49,8 @@ export interface SummarizerDeps {
 }
 
 interface LastSummary {
-  /** Ids of the raw old messages it was computed from (a leading summary message included). */
-  readonly oldIds: readonly string[];
+  /** The raw old messages it was computed from (a leading summary message included), by identity: ids repeat across cleared sessions. */
+  readonly old: readonly Message[];
   readonly message: Message;
 }
 
@@ -93,14 +93,14 @@ export class SummarizationCompaction implements CompactionStrategy {
 
   async #summary(old: readonly Message[], oldIds: readonly string[], context: CompactionContext): Promise<{ ok: true; message: Message } | { ok: false; reason: string }> {
     const last = this.#last;
-    if (last && startsWith(oldIds, last.oldIds) && oldIds.length === last.oldIds.length) return { ok: true, message: last.message };
+    if (last && startsWith(old, last.old) && old.length === last.old.length) return { ok: true, message: last.message };
     let previous: Message | undefined;
     let fresh: readonly Message[];
     let freshIds: readonly string[];
-    if (last && startsWith(oldIds, last.oldIds)) {
+    if (last && startsWith(old, last.old)) {
       previous = last.message;
-      fresh = old.slice(last.oldIds.length);
-      freshIds = oldIds.slice(last.oldIds.length);
+      fresh = old.slice(last.old.length);
+      freshIds = oldIds.slice(last.old.length);
     } else if (isSummaryMessage(old[0])) {
       previous = old[0];
       fresh = old.slice(1);
@@ -123,7 +123,7 @@ export class SummarizationCompaction implements CompactionStrategy {
     if (!outcome.ok) return outcome;
     const covers = [...((previous?.metadata?.summary?.covers as string[] | undefined) ?? []), ...freshIds];
     const message = makeSummaryMessage(outcome.text, { covers, strategy: this.name, summarizer: summarizer.name });
-    this.#last = { oldIds: [...oldIds], message };
+    this.#last = { old: [...old], message };
     return { ok: true, message };
   }
 }
@@ -135,8 +135,8 @@ export const summarizationStrategy = defineStrategy({
   create: (options, deps: StrategyDeps & SummarizerDeps) => new SummarizationCompaction(options, { ...(deps.summarizer ? { summarizer: deps.summarizer } : {}) }),
 });
 
-function startsWith(ids: readonly string[], prefix: readonly string[]): boolean {
-  if (prefix.length > ids.length) return false;
-  for (let i = 0; i < prefix.length; i++) if (ids[i] !== prefix[i]) return false;
+function startsWith<T>(list: readonly T[], prefix: readonly T[]): boolean {
+  if (prefix.length > list.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (list[i] !== prefix[i]) return false;
   return true;
 }

@@ -14,8 +14,8 @@
  * | originals never destroyed | the strategy only builds windows; the covered messages stay in the history and the store |
  * | persistence hook | a new checkpoint is passed to `deps.onCheckpoint(message)` (optional) so the context module can store it; persisting is best effort (a throw is ignored: the checkpoint then lives in memory and is recomputed after a restart) |
  * | survives resume | a checkpoint found in the input (the latest message with `metadata.summary.strategy === "summarizing"`) is adopted: a fresh instance reuses it instead of summarising again |
- * | placement | the checkpoint sits where the first message it covers was; stored checkpoint messages are removed from their stored positions |
- * | stale checkpoint | one whose last covered id is no longer in the history (cleared, replaced) is ignored |
+ * | placement | the checkpoint sits right after the leading instructions (summary-message.ts); stored checkpoint messages are removed from their stored positions |
+ * | stale checkpoint | one whose covered ids are not all in the history, or whose `fingerprint` (role + content of the covered messages) no longer matches them (cleared, replaced), is ignored |
  * | failure | a summarizer that throws or times out: the newly old messages are DROPPED from this window (the previous checkpoint kept), `context:summary_failed` is emitted; the next window tries again |
  */
 import { z } from "zod";
@@ -27,9 +27,9 @@ import { summarizeSafely } from "../../summarizers/summarizer-guard.js";
 import { HistoryUnits, messageId } from "../history-units.js";
 import { lowestFitting, suffixSums } from "../stepped-cut.js";
 import { defineStrategy, type StrategyDeps } from "../strategy-definition.js";
-import { keepLastTurn, oldPart, snapToTurn, unitTokens } from "./old-part.js";
+import { insertAfterInstructions, keepLastTurn, oldPart, snapToTurn, unitTokens } from "./old-part.js";
 import type { SummarizerDeps } from "./summarization.js";
-import { isSummaryMessage, makeSummaryMessage, summaryTextOf } from "./summary-message.js";
+import { coversFingerprint, isSummaryMessage, makeSummaryMessage, summaryTextOf } from "./summary-message.js";
 
 export const summarizingOptions = z
   .object({
@@ -51,6 +51,7 @@ export interface SummarizingDeps extends SummarizerDeps {
 export class SummarizingContext implements CompactionStrategy {
   readonly name = "summarizing";
   #checkpoint: Message | undefined;
+  #verified: { checkpoint: Message; messages: readonly Message[] } | undefined;
 
   constructor(
     readonly options: SummarizingOptions,
@@ -100,7 +101,10 @@ export class SummarizingContext implements CompactionStrategy {
       const dropped = new Set(freshIds);
       return this.#explained(withCheckpoint(history, covered, checkpoint, dropped), history, covered, checkpoint, explain);
     }
-    const next = makeSummaryMessage(outcome.text, { covers: [...covered, ...freshIds], strategy: this.name, summarizer: summarizer.name }) as Checkpoint;
+    const covers = [...covered, ...freshIds];
+    const byId = new Map(history.map((m, i) => [messageId(m, i), m] as const));
+    const fingerprint = coversFingerprint(covers.map((id) => byId.get(id)!));
+    const next = makeSummaryMessage(outcome.text, { covers, fingerprint, strategy: this.name, summarizer: summarizer.name }) as Checkpoint;
     this.#checkpoint = next;
     try {
       await this.deps.onCheckpoint?.(next);
@@ -119,15 +123,35 @@ export class SummarizingContext implements CompactionStrategy {
     let best = mine;
     if (stored && (!mine || stored.metadata.summary.covers.length > mine.metadata.summary.covers.length)) best = stored;
     if (!best) return undefined;
-    const covers = best.metadata.summary.covers;
-    const lastId = covers[covers.length - 1];
-    const live = lastId !== undefined && history.some((m, i) => messageId(m, i) === lastId);
-    if (!live) {
+    if (!this.#isLive(best, history)) {
       if (best === mine) this.#checkpoint = undefined;
       return undefined;
     }
     this.#checkpoint = best;
     return best;
+  }
+
+  /**
+   * A checkpoint is live when every id it covers is in the history AND those messages are the ones
+   * it summarised (its fingerprint): ids repeat after a clear(), so ids alone could adopt a stale
+   * checkpoint. The covered objects last verified are remembered, so a turn costs O(covered)
+   * identity checks, and hashing only when the history was replaced.
+   */
+  #isLive(checkpoint: Checkpoint, history: readonly Message[]): boolean {
+    const { covers, fingerprint } = checkpoint.metadata.summary;
+    const byId = new Map<string, Message>();
+    history.forEach((m, i) => byId.set(messageId(m, i), m));
+    const covered: Message[] = [];
+    for (const id of covers) {
+      const m = byId.get(id);
+      if (!m) return false;
+      covered.push(m);
+    }
+    const verified = this.#verified;
+    if (verified?.checkpoint === checkpoint && verified.messages.length === covered.length && verified.messages.every((m, i) => m === covered[i])) return true;
+    if (typeof fingerprint === "string" && fingerprint !== coversFingerprint(covered)) return false;
+    this.#verified = { checkpoint, messages: covered };
+    return true;
   }
 
   #explained(window: Message[], history: readonly Message[], covered: ReadonlySet<string>, checkpoint: Message | undefined, explain: CompactionContext["explain"]): Message[] {
@@ -142,25 +166,20 @@ export class SummarizingContext implements CompactionStrategy {
   }
 }
 
-type Checkpoint = Message & { metadata: { summary: { covers: string[]; strategy?: string } } };
+type Checkpoint = Message & { metadata: { summary: { covers: string[]; strategy?: string; fingerprint?: unknown } } };
 
 function isCheckpoint(message: Message): boolean {
   return isSummaryMessage(message) && message.metadata.summary.strategy === "summarizing";
 }
 
-/** `history` with the covered (and `dropped`) messages left out and the checkpoint in the place of the first covered one. */
+/** `history` without the covered (and `dropped`) messages, the checkpoint after the leading instructions. */
 function withCheckpoint(history: readonly Message[], covered: ReadonlySet<string>, checkpoint: Message | undefined, dropped?: ReadonlySet<string>): Message[] {
   if (!checkpoint && !dropped) return [...history];
-  const out: Message[] = [];
-  let placed = checkpoint === undefined;
-  history.forEach((m, i) => {
+  const out = history.filter((m, i) => {
     const id = messageId(m, i);
-    if (covered.has(id)) {
-      if (!placed) out.push(checkpoint!);
-      placed = true;
-    } else if (!dropped?.has(id)) out.push(m);
+    return !covered.has(id) && !dropped?.has(id);
   });
-  if (!placed) out.unshift(checkpoint!);
+  if (checkpoint) insertAfterInstructions(out, checkpoint);
   return out;
 }
 

@@ -8,8 +8,10 @@
  * | metadata.id        | `summary-<strategy>-<hash of covers>`: the same covers give the same id |
  * | metadata.summary   | `{ covers, strategy, summarizer }`: the ids of every message it stands for (a previous summary's covers included) |
  * | metadata.source    | `"summary"`                                                    |
+ * | metadata.window    | `{ synthetic: "summary" }`: made for the window, not stored (the window checker's `known-messages`) |
  *
- * Place: where the first message it covers was (so right after the instructions before it).
+ * Place: right after the instructions the window starts with (never before an instruction), ahead
+ * of any critical message kept from the old part and of the recent part.
  */
 import type { Message } from "../../../contracts/generated/message.js";
 
@@ -17,6 +19,8 @@ export const SUMMARY_HEADER = "[Summary of the earlier conversation]";
 
 export interface SummaryOrigin {
   readonly covers: readonly string[];
+  /** coversFingerprint() of the covered messages: tells a stale checkpoint (same ids, other messages) apart. */
+  readonly fingerprint?: string;
   readonly strategy: string;
   readonly summarizer: string;
 }
@@ -28,7 +32,14 @@ export function makeSummaryMessage(text: string, origin: SummaryOrigin): Message
     metadata: {
       id: `summary-${origin.strategy}-${hashIds(origin.covers)}`,
       source: "summary",
-      summary: { covers: [...origin.covers], strategy: origin.strategy, summarizer: origin.summarizer },
+      summary: {
+        covers: [...origin.covers],
+        strategy: origin.strategy,
+        summarizer: origin.summarizer,
+        ...(origin.fingerprint !== undefined ? { fingerprint: origin.fingerprint } : {}),
+      },
+      // A window mark (modules/context/window/window-marks.ts): not a stored message, made for the window.
+      window: { synthetic: "summary" },
     },
   });
 }
@@ -43,6 +54,11 @@ export function summaryTextOf(message: Message | undefined): string | undefined 
 export function isSummaryMessage(message: Message | undefined): message is Message & { metadata: { summary: { covers: string[] } } } {
   const summary = message?.metadata?.summary;
   return typeof summary === "object" && summary !== null && Array.isArray(summary.covers);
+}
+
+/** A hash of the covered messages' role and content, in order. */
+export function coversFingerprint(messages: readonly Message[]): string {
+  return hashIds(messages.map((m) => `${m.role}:${JSON.stringify(m.content ?? null)}:${JSON.stringify(m.tool_calls ?? null)}`));
 }
 
 /** FNV-1a over the ids, as 8 hex digits: short, stable across processes. */
