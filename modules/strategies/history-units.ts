@@ -27,15 +27,46 @@ export class HistoryUnits {
   /** Input position → unit index, or INSTRUCTION / ORPHAN. */
   readonly unitOf: Int32Array;
 
-  constructor(messages: readonly Message[]) {
-    this.messages = messages;
-    this.index = new HistoryIndex();
-    for (const m of messages) this.index.append(m);
-    this.unitOf = new Int32Array(messages.length).fill(ORPHAN);
-    for (const i of this.index.instructions) this.unitOf[i] = INSTRUCTION;
-    this.index.units.forEach((unit, u) => {
-      for (const member of unit.members) if (member.stored >= 0) this.unitOf[member.stored] = u;
-    });
+  constructor(messages: readonly Message[], from?: { index: HistoryIndex; unitOf: Int32Array; length: number }) {
+    // A snapshot of the references (callers may push to their array later): extend() compares against it.
+    this.messages = messages.slice();
+    if (from) {
+      // Extension of an earlier split of a prefix of `messages` (HistoryUnits.extend): append only the new ones.
+      this.index = from.index;
+      this.unitOf = new Int32Array(messages.length).fill(ORPHAN);
+      this.unitOf.set(from.unitOf.subarray(0, from.length));
+    } else {
+      this.index = new HistoryIndex();
+      this.unitOf = new Int32Array(messages.length).fill(ORPHAN);
+    }
+    const start = from?.length ?? 0;
+    const unitsBefore = this.index.units.length;
+    const changed = new Set<number>();
+    this.index.onUnitChanged = (u) => {
+      if (u < unitsBefore) changed.add(u);
+    };
+    for (let i = start; i < messages.length; i++) this.index.append(messages[i]!);
+    this.index.onUnitChanged = () => {};
+    const instructions = this.index.instructions;
+    for (let k = instructions.length - 1; k >= 0 && instructions[k]! >= start; k--) this.unitOf[instructions[k]!] = INSTRUCTION;
+    const assign = (u: number) => {
+      for (const member of this.index.units[u]!.members) if (member.stored >= start) this.unitOf[member.stored] = u;
+    };
+    for (const u of changed) assign(u);
+    for (let u = unitsBefore; u < this.index.units.length; u++) assign(u);
+  }
+
+  /**
+   * The split of `messages`, reusing `previous` when `messages` extends its input (the same
+   * objects, in the same order, then new ones): O(new messages) instead of O(history) — what a
+   * strategy keeps between requests of a growing history. `previous` must not be used afterwards
+   * (its index is taken over and grows).
+   */
+  static extend(previous: HistoryUnits | undefined, messages: readonly Message[]): HistoryUnits {
+    if (previous === undefined || messages.length < previous.messages.length) return new HistoryUnits(messages);
+    const old = previous.messages;
+    for (let i = old.length - 1; i >= 0; i--) if (messages[i] !== old[i]) return new HistoryUnits(messages);
+    return new HistoryUnits(messages, { index: previous.index, unitOf: previous.unitOf, length: old.length });
   }
 
   get units(): readonly Unit[] {

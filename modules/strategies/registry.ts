@@ -14,15 +14,20 @@ import { didYouMean } from "../../core/config/suggest-key.js";
 import { createError, describeValue } from "../../core/errors.js";
 import { agentStrategies } from "./agents/index.js";
 import { coreStrategies } from "./core/index.js";
-import { CompactionPipeline } from "./pipeline.js";
+import { CompactionPipeline, markTrusted } from "./pipeline.js";
 import { selectorStrategies } from "./selectors/index.js";
 import type { AnyStrategyDefinition, StrategyDeps } from "./strategy-definition.js";
 
 export class StrategyRegistry {
   readonly #definitions = new Map<string, AnyStrategyDefinition>();
+  /** Definitions given to the constructor (the built-ins): their output is not re-checked per message. */
+  readonly #trusted = new WeakSet<AnyStrategyDefinition>();
 
   constructor(definitions: Iterable<AnyStrategyDefinition> = []) {
-    for (const definition of definitions) this.register(definition);
+    for (const definition of definitions) {
+      this.register(definition);
+      this.#trusted.add(definition);
+    }
   }
 
   /** Adds a strategy (a third party's); returns its unregister. */
@@ -77,7 +82,9 @@ export class StrategyRegistry {
     const parsed = definition.optionsSchema.safeParse(options);
     if (!parsed.success) throw optionsError(definition, path, options, parsed.error.issues[0]!);
     const deps: StrategyDeps = { path, createStrategy: (child, childPath) => this.create(child, childPath) };
-    return definition.create(parsed.data, deps);
+    const strategy = definition.create(parsed.data, deps);
+    if (this.#trusted.has(definition)) markTrusted(strategy);
+    return strategy;
   }
 
   /** A pipeline from a `strategies` config array (each entry validated; the first error is thrown). */

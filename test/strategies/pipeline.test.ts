@@ -38,3 +38,18 @@ describe("CompactionPipeline", () => {
     expect(input).toHaveLength(3);
   });
 });
+
+describe("output checks: built-ins trusted, third parties checked per message", () => {
+  it("a registered third-party strategy returning an array with a non-message is skipped with STRATEGY_FAILED", async () => {
+    const { z } = await import("zod");
+    const { StrategyRegistry } = await import("../../modules/strategies/registry.js");
+    const { defineStrategy } = await import("../../modules/strategies/strategy-definition.js");
+    const registry = new StrategyRegistry();
+    registry.register(
+      defineStrategy({ name: "bad-elements", description: "returns a non-message", optionsSchema: z.object({}).strict(), create: () => ({ name: "bad-elements", compact: () => [{ nope: true }] as never }) }),
+    );
+    const run = await registry.createPipeline([{ use: "bad-elements" }]).run(history, contextFor());
+    expect(run.failed.map((f) => [f.strategy, (f.error as { code?: string }).code])).toEqual([["bad-elements", "STRATEGY_FAILED"]]);
+    expect(run.messages).toEqual(history);
+  });
+});

@@ -125,6 +125,8 @@ export class WindowAssembler {
       target,
       fixedTokens: fixedTokens + criticalTokens + pinnedPlaceholder,
       ledger,
+      // A pinned placeholder is already in the fixed tokens; else a cut inside a turn needs one.
+      placeholderAt: (c) => (pinnedPlaceholder === 0 && needsPlaceholder(index, c, -1) ? placeholderTokens : 0),
     });
     const { cut, reason } = decision;
     let plan: WindowPlan;

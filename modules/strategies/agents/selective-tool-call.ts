@@ -26,13 +26,15 @@ export type SelectiveToolCallOptions = z.output<typeof selectiveToolCallOptions>
 
 export class SelectiveToolCallCompaction implements CompactionStrategy {
   readonly name = "selective-tool-call";
+  /** The split of the previous input, extended while the history only grows (HistoryUnits.extend). */
+  #units: HistoryUnits | undefined;
   readonly #cut = new SteppedCut();
 
   constructor(readonly options: SelectiveToolCallOptions) {}
 
   compact(messages: readonly Message[], context: CompactionContext): Message[] {
     const { keepRecentGroups, targetRatio } = this.options;
-    const units = new HistoryUnits(messages);
+    const units = (this.#units = HistoryUnits.extend(this.#units, messages));
     const isGroup = (u: number) => units.units[u]!.kind === "group";
     const sums = suffixSums(units, (u) => (isGroup(u) ? 1 : 0));
     const limit = (scale: number) => (scale === 1 ? keepRecentGroups : Math.floor(scale * keepRecentGroups));
@@ -42,7 +44,7 @@ export class SelectiveToolCallCompaction implements CompactionStrategy {
     for (let u = 0; u < units.length; u++) keep[u] = u >= cut || !isGroup(u) || units.units[u]!.critical ? 1 : 0;
     const { explain } = context;
     const reason = explain.enabled ? `tool call older than the ${keepRecentGroups} most recent tool groups` : "";
-    return units.select(keep, 0, (m, i) => explain.record(messageId(m, i), "dropped", this.name, reason));
+    return units.select(keep, 0, explain.enabled ? (m, i) => explain.record(messageId(m, i), "dropped", this.name, reason) : undefined);
   }
 }
 

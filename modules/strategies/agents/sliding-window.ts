@@ -27,20 +27,22 @@ export type SlidingWindowOptions = z.output<typeof slidingWindowOptions>;
 
 export class SlidingWindowCompaction implements CompactionStrategy {
   readonly name = "sliding-window";
+  /** The split of the previous input, extended while the history only grows (HistoryUnits.extend). */
+  #units: HistoryUnits | undefined;
   readonly #cut = new SteppedCut();
 
   constructor(readonly options: SlidingWindowOptions) {}
 
   compact(messages: readonly Message[], context: CompactionContext): Message[] {
     const { maxMessages, targetRatio } = this.options;
-    const units = new HistoryUnits(messages);
+    const units = (this.#units = HistoryUnits.extend(this.#units, messages));
     const sums = suffixSums(units, (u) => units.size(u));
     const limit = (scale: number) => (scale === 1 ? maxMessages : Math.max(1, Math.floor(scale * maxMessages)));
     const cut = this.#cut.decide(units, (from, scale) => sums[from]! <= limit(scale), targetRatio);
     if (cut === 0) return [...messages];
     const { explain } = context;
     const reason = explain.enabled ? `older than the most recent ${maxMessages} messages (window starts at ${units.firstIdOf(cut) ?? "the end"})` : "";
-    return units.keepFrom(cut, (m, i) => explain.record(messageId(m, i), "dropped", this.name, reason));
+    return units.keepFrom(cut, explain.enabled ? (m, i) => explain.record(messageId(m, i), "dropped", this.name, reason) : undefined);
   }
 }
 

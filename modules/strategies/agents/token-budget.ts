@@ -88,7 +88,7 @@ export class TokenBudgetCompaction implements CompactionStrategy {
     if (cut === 0) return [...messages];
     const { explain } = context;
     const reason = explain.enabled ? `oldest messages dropped to fit ${limit} tokens` : "";
-    return units.keepFrom(cut, (m, i) => explain.record(messageId(m, i), "dropped", this.name, reason));
+    return units.keepFrom(cut, explain.enabled ? (m, i) => explain.record(messageId(m, i), "dropped", this.name, reason) : undefined);
   }
 }
 

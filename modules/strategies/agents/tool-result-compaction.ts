@@ -30,6 +30,8 @@ export type ToolResultCompactionOptions = z.output<typeof toolResultCompactionOp
 
 export class ToolResultCompaction implements CompactionStrategy {
   readonly name = "tool-result-compaction";
+  /** The split of the previous input, extended while the history only grows (HistoryUnits.extend). */
+  #units: HistoryUnits | undefined;
   /** input message → its copy, and the paired result ids the copy was made for. */
   readonly #copies = new WeakMap<Message, { copy: Message; paired: string }>();
 
@@ -37,19 +39,32 @@ export class ToolResultCompaction implements CompactionStrategy {
 
   compact(messages: readonly Message[], context: CompactionContext): Message[] {
     const { explain } = context;
-    const units = new HistoryUnits(messages);
-    return messages.map((message, i) => {
-      const u = units.unitOf[i]!;
-      if (u < 0 || units.units[u]!.kind !== "group") return message;
-      const member = units.units[u]!.members.find((m) => m.stored === i);
-      if (!member?.result) return message;
-      const short = this.shorten(message, pairedIds(member.message));
-      if (short !== message && explain.enabled) {
-        const mark = short.metadata?.window as { truncated?: { chars: number; keptChars: number } } | undefined;
-        explain.record(messageId(message, i), "truncated", this.name, `tool output of ${mark?.truncated?.chars ?? "?"} chars cut to ${this.options.maxChars} (head and tail kept)`);
-      }
-      return short;
-    });
+    const before = this.#units;
+    const units = (this.#units = HistoryUnits.extend(this.#units, messages));
+    // A result's pairing is fixed when it is stored, so when the input only grew, the copies of
+    // the old part are what they were: reuse them and shorten only the new messages (O(new)).
+    const previous = this.#output;
+    const reuse = !explain.enabled && previous !== undefined && before !== undefined && units.index === before.index && previous.input === before.messages;
+    const from = reuse ? previous.output.length : 0;
+    const output = reuse ? previous.output.slice() : [];
+    for (let i = from; i < messages.length; i++) output.push(this.#compactAt(units, messages[i]!, i, context));
+    this.#output = { input: units.messages, output };
+    return output.slice();
+  }
+
+  #output: { input: readonly Message[]; output: Message[] } | undefined;
+
+  #compactAt(units: HistoryUnits, message: Message, i: number, { explain }: CompactionContext): Message {
+    const u = units.unitOf[i]!;
+    if (u < 0 || units.units[u]!.kind !== "group") return message;
+    const member = units.units[u]!.members.find((m) => m.stored === i);
+    if (!member?.result) return message;
+    const short = this.shorten(message, pairedIds(member.message));
+    if (short !== message && explain.enabled) {
+      const mark = short.metadata?.window as { truncated?: { chars: number; keptChars: number } } | undefined;
+      explain.record(messageId(message, i), "truncated", this.name, `tool output of ${mark?.truncated?.chars ?? "?"} chars cut to ${this.options.maxChars} (head and tail kept)`);
+    }
+    return short;
   }
 
   /** The message with its long non-error results answering `paired` call ids shortened, or the message itself. */

@@ -28,6 +28,8 @@ export type TruncationOptions = z.output<typeof truncationOptions>;
 
 export class TruncationCompaction implements CompactionStrategy {
   readonly name = "truncation";
+  /** The split of the previous input, extended while the history only grows (HistoryUnits.extend). */
+  #units: HistoryUnits | undefined;
   readonly #cut = new SteppedCut();
 
   constructor(readonly options: TruncationOptions) {}
@@ -35,7 +37,7 @@ export class TruncationCompaction implements CompactionStrategy {
   compact(messages: readonly Message[], context: CompactionContext): Message[] {
     const { maxMessages = Infinity, maxChars = Infinity, targetRatio } = this.options;
     if (maxMessages === Infinity && maxChars === Infinity) return [...messages];
-    const units = new HistoryUnits(messages);
+    const units = (this.#units = HistoryUnits.extend(this.#units, messages));
     const count = suffixSums(units, (u) => units.size(u));
     const chars = suffixSums(units, (u) => units.positions(u).reduce((n, i) => n + textLength(messages[i]!), 0));
     const fits = (from: number, scale: number) => count[from]! <= Math.floor(scale * maxMessages) && chars[from]! <= Math.floor(scale * maxChars);
@@ -43,7 +45,7 @@ export class TruncationCompaction implements CompactionStrategy {
     if (cut === 0) return [...messages];
     const { explain } = context;
     const reason = explain.enabled ? `oldest messages dropped to stay within ${describeLimits(this.options)}` : "";
-    return units.keepFrom(cut, (m, i) => explain.record(messageId(m, i), "dropped", this.name, reason));
+    return units.keepFrom(cut, explain.enabled ? (m, i) => explain.record(messageId(m, i), "dropped", this.name, reason) : undefined);
   }
 }
 

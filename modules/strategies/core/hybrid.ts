@@ -71,7 +71,7 @@ export class HybridContext implements CompactionStrategy {
     const cut = Math.min(hotStart, lowestFitting(units.length, (from) => sums[from]! <= maxTotal));
     const { explain } = context;
     const reason = explain.enabled ? `beyond the ${recentN} recent + backfill up to ${maxTotal} messages` : "";
-    return cut === 0 ? [...merged] : units.keepFrom(cut, (m, i) => explain.record(messageId(m, i), "dropped", this.name, reason));
+    return cut === 0 ? [...merged] : units.keepFrom(cut, explain.enabled ? (m, i) => explain.record(messageId(m, i), "dropped", this.name, reason) : undefined);
   }
 
   async #read(input: readonly Message[]): Promise<{ hot: Message[]; cold: Message[] }> {

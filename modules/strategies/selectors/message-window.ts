@@ -40,20 +40,22 @@ export type MessageWindowOptions = z.output<typeof messageWindowOptions>;
 
 export class MessageWindowSelector implements CompactionStrategy {
   readonly name = "message-window";
+  /** The split of the previous input, extended while the history only grows (HistoryUnits.extend). */
+  #units: HistoryUnits | undefined;
   readonly #cut = new SteppedCut();
 
   constructor(readonly options: MessageWindowOptions) {}
 
   compact(messages: readonly Message[], context: CompactionContext): Message[] {
     const { n, targetRatio } = this.options;
-    const units = new HistoryUnits(messages);
+    const units = (this.#units = HistoryUnits.extend(this.#units, messages));
     const sums = suffixSums(units, () => 1);
     const limit = (scale: number) => (scale === 1 ? n : Math.max(1, Math.floor(scale * n)));
     const cut = this.#cut.decide(units, (from, scale) => sums[from]! <= limit(scale), targetRatio);
     if (cut === 0) return [...messages];
     const { explain } = context;
     const reason = explain.enabled ? `outside the ${n} most recent user/assistant messages` : "";
-    return units.keepFrom(cut, (m, i) => explain.record(messageId(m, i), "dropped", this.name, reason));
+    return units.keepFrom(cut, explain.enabled ? (m, i) => explain.record(messageId(m, i), "dropped", this.name, reason) : undefined);
   }
 }
 

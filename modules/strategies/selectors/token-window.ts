@@ -35,6 +35,8 @@ export type TokenWindowOptions = z.output<typeof tokenWindowOptions>;
 
 export class TokenWindowSelector implements CompactionStrategy {
   readonly name = "token-window";
+  /** The split of the previous input, extended while the history only grows (HistoryUnits.extend). */
+  #units: HistoryUnits | undefined;
   readonly #cut = new SteppedCut();
 
   constructor(readonly options: TokenWindowOptions) {}
@@ -42,7 +44,7 @@ export class TokenWindowSelector implements CompactionStrategy {
   compact(messages: readonly Message[], context: CompactionContext): Message[] {
     const { maxTokens, targetRatio } = this.options;
     const { counter, explain } = context;
-    const units = new HistoryUnits(messages);
+    const units = (this.#units = HistoryUnits.extend(this.#units, messages));
     const sums = suffixSums(units, (u) => {
       let tokens = 0;
       for (const i of units.positions(u)) tokens += counter.countMessage(messages[i]!);
@@ -52,7 +54,7 @@ export class TokenWindowSelector implements CompactionStrategy {
     const cut = this.#cut.decide(units, (from, scale) => sums[from]! <= scale * maxTokens, targetRatio);
     if (cut === 0) return [...messages];
     const reason = explain.enabled ? `older than the most recent ${maxTokens} tokens of conversation` : "";
-    return units.keepFrom(cut, (m, i) => explain.record(messageId(m, i), "dropped", this.name, reason));
+    return units.keepFrom(cut, explain.enabled ? (m, i) => explain.record(messageId(m, i), "dropped", this.name, reason) : undefined);
   }
 }
 
