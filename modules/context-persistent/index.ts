@@ -8,6 +8,7 @@ import { HistoryContextManager, parseModuleConfig } from "../context/history-con
 import { persistentOptionsSchema } from "./persistent-options.js";
 import type { ContextOptionsInput } from "../context/context-options.js";
 import { openSessionStore, type StoreConfig } from "./open-session-store.js";
+import { providerLookup } from "../summarizers/configured-summarizer.js";
 
 export const meta: ModuleMeta = {
   name: "context-persistent",
@@ -72,6 +73,7 @@ export async function mount(coordinator: CoordinatorContract, config: ContextPer
       store,
       sessionId,
       initialMessages,
+      providers: providerLookup(coordinator),
     });
     await coordinator.mount("context", context);
   } catch (error) {

@@ -3,6 +3,7 @@ import type { ModuleMeta } from "../../contracts/module.js";
 import configSchema from "../../contracts/schemas/modules/context-simple.config.schema.json" with { type: "json" };
 import { HistoryContextManager } from "../context/history-context-manager.js";
 import type { ContextOptionsInput } from "../context/context-options.js";
+import { providerLookup } from "../summarizers/configured-summarizer.js";
 
 export const meta: ModuleMeta = {
   name: "context-simple",
@@ -19,6 +20,7 @@ export async function mount(coordinator: CoordinatorContract, config: ContextOpt
     options: config,
     hooks: coordinator.hooks,
     sessionId: coordinator.sessionId,
+    providers: providerLookup(coordinator),
   });
   await coordinator.mount("context", context);
   return context;

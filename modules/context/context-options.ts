@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { summarizerConfigSchema } from "../summarizers/configured-summarizer.js";
 
 /**
  * Options shared by every built-in context module (context-simple, context-persistent).
@@ -29,6 +30,11 @@ export const contextOptionsShape = {
    * created. Default [] : the window assembler's hysteresis cut alone.
    */
   strategies: z.array(z.looseObject({ use: z.string().min(1) })).default([]),
+  /**
+   * Summarizer of the summarising strategies (modules/summarizers/configured-summarizer.ts):
+   * "extractive" (default, offline) or "provider" / { type: "provider", provider?, model? }.
+   */
+  summarizer: summarizerConfigSchema.optional(),
 };
 
 export const contextOptionsSchema = z

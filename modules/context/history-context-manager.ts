@@ -12,6 +12,7 @@ import { WindowAssembler, resolveBudget, type WindowReport } from "./window/inde
 import { contextOptionsSchema, type ContextOptions, type ContextOptionsInput } from "./context-options.js";
 import { freezeDeep, freezeNested, shallowCopy } from "./message-copy.js";
 import type { CompactionContext, Summarizer } from "../../contracts/compaction-strategy.js";
+import { configuredSummarizer, type ProviderLookup } from "../summarizers/configured-summarizer.js";
 import { createPipeline } from "../strategies/registry.js";
 import { describeFailure, type CompactionPipeline, type PipelineRun } from "../strategies/pipeline.js";
 import { ExplainLog } from "../strategies/explain-recorder.js";
@@ -29,8 +30,10 @@ export interface HistoryContextManagerInit {
   initialMessages?: Message[];
   /** Tool definitions sent with every request (they count against the budget). */
   tools?: ToolDefinition[];
-  /** Summarizer handed to strategies that summarise (config `strategies`). */
+  /** Summarizer handed to strategies that summarise (config `strategies`); overrides config `summarizer`. */
   summarizer?: Summarizer;
+  /** Mounted providers, for config `summarizer: "provider"` (looked up when a summary is needed). */
+  providers?: ProviderLookup;
 }
 
 /** The outcome of the last getMessagesForRequest, kept for explainLastWindow() and replay. */
@@ -82,7 +85,7 @@ export class HistoryContextManager implements ContextManager {
     this.store = init.store;
     this.sessionId = init.sessionId ?? randomUUID();
     this.tools = init.tools;
-    this.summarizer = init.summarizer;
+    this.summarizer = init.summarizer ?? configuredSummarizer(this.options.summarizer, init.providers ?? (() => undefined));
     this.pipeline = createPipeline(this.options.strategies, "strategies");
     if (init.initialMessages?.length) {
       // The store hands over objects nobody else holds (HistoryStore.open): no copy needed, and

@@ -4,3 +4,4 @@ export { ExtractiveSummarizer, EXTRACTIVE_HEADING, type ExtractiveSummarizerOpti
 export { ProviderSummarizer, SUMMARY_SYSTEM_PROMPT, clipToTokens, type ProviderSummarizerOptions } from "./provider-summarizer.js";
 export { summarizeSafely, withSummarizerTimeout, DEFAULT_SUMMARIZER_TIMEOUT_MS, type SummaryOutcome, type SummarizeSafelyOptions } from "./summarizer-guard.js";
 export { messageText, transcript, type MessageText } from "./message-text.js";
+export { configuredSummarizer, providerLookup, summarizerConfigSchema, type SummarizerConfig, type ProviderLookup } from "./configured-summarizer.js";

@@ -44,6 +44,19 @@ export interface ContextSimpleConfig {
     [k: string]: unknown;
   }[];
   /**
+   * Summarizer used by the summarising strategies (summarization, summarizing). "extractive" (default): offline, no model. "provider": a mounted provider's complete(); the object form names the provider (default: the first mounted) and the model (default: the provider's own). With no provider mounted when a summary is needed, the strategy drops the old messages instead and emits context:summary_failed.
+   */
+  summarizer?:
+    | ("extractive" | "provider")
+    | {
+        type: "extractive";
+      }
+    | {
+        type: "provider";
+        provider?: string;
+        model?: string;
+      };
+  /**
    * Multiplier for counts of models whose tokenizer is not public.
    */
   safetyFactor?: number;
