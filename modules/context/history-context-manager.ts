@@ -305,22 +305,21 @@ export class HistoryContextManager implements ContextManager {
 
   private async emitCompaction(run: PipelineRun, window: Message[], report: WindowReport, counter: TokenCounter, strategies: string[]): Promise<void> {
     const tools = this.tools?.length ? counter.countTools(this.tools) : 0;
+    const tally = this.tallyHistory(counter);
     await this.hooks!.emit("context:pre_compact", {
       messageCount: this.history.length,
-      tokens: counter.countMessages(this.history) + counter.replyPriming + tools,
+      tokens: tally.tokens + counter.replyPriming + tools,
       budget: report.budget,
     });
     let truncated = 0;
     let summarized = 0;
     let stored = 0;
-    const ids = new Set<string>();
-    for (const m of this.history) if (typeof m.metadata?.id === "string") ids.add(m.metadata.id);
     for (const m of window) {
       const mark = m.metadata?.window as { truncated?: unknown; synthetic?: unknown } | undefined;
       if (mark?.truncated) truncated++;
       const covers = m.metadata?.summary?.covers;
       if (Array.isArray(covers)) summarized += covers.length;
-      if (!mark?.synthetic && typeof m.metadata?.id === "string" && ids.has(m.metadata.id)) stored++;
+      if (!mark?.synthetic && typeof m.metadata?.id === "string" && tally.ids.has(m.metadata.id)) stored++;
     }
     await this.hooks!.emit("context:post_compact", {
       messageCount: report.windowMessages,
@@ -332,6 +331,26 @@ export class HistoryContextManager implements ContextManager {
       durationMs: run.durationMs + report.durationMs,
       repaired: report.repaired,
     });
+  }
+
+  /**
+   * The stored history's ids and token total for a counter, kept up to date incrementally: the
+   * history array only grows by push until it is replaced (setMessages, clear, clearRun), so the
+   * compaction events cost O(new messages) per request, not O(history).
+   */
+  private tally: { history: Message[]; counted: number; ids: Set<string>; tokens: Map<TokenCounter, { counted: number; tokens: number }> } | undefined;
+  private tallyHistory(counter: TokenCounter): { ids: Set<string>; tokens: number } {
+    if (this.tally?.history !== this.history) this.tally = { history: this.history, counted: 0, ids: new Set(), tokens: new Map() };
+    const tally = this.tally;
+    const history = this.history;
+    for (; tally.counted < history.length; tally.counted++) {
+      const id = history[tally.counted]!.metadata?.id;
+      if (typeof id === "string") tally.ids.add(id);
+    }
+    let sum = tally.tokens.get(counter);
+    if (!sum) tally.tokens.set(counter, (sum = { counted: 0, tokens: 0 }));
+    for (; sum.counted < history.length; sum.counted++) sum.tokens += counter.countMessage(history[sum.counted]!);
+    return { ids: tally.ids, tokens: sum.tokens };
   }
 
   private prepare(message: Message, path: string): Message {

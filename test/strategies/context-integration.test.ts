@@ -62,6 +62,33 @@ describe("context modules with config strategies", () => {
     expect(seen[0]).toMatchObject({ strategies: ["tool-result-compaction", "window"], truncated: 1, removed: 0, summarized: 0 });
   });
 
+  it("pre_compact / post_compact figures stay exact across appends, setMessages and clear (kept incrementally)", async () => {
+    const { getTokenCounter } = await import("../../core/tokens/index.js");
+    const counter = getTokenCounter("gpt-4o");
+    const hooks = new HookBus();
+    const pre: { messageCount: number; tokens: number }[] = [];
+    const post: { removed: number }[] = [];
+    hooks.register("context:pre_compact", (d) => void pre.push(d as never));
+    hooks.register("context:post_compact", (d) => void post.push(d as never));
+    const context = manager([{ use: "tool-result-compaction", maxChars: 100 }, { use: "selective-tool-call", keepRecentGroups: 1, targetRatio: 1 }], hooks);
+    const check = async () => {
+      await context.getMessagesForRequest(100_000);
+      const stored = await context.getMessages();
+      expect(pre.at(-1)).toMatchObject({ messageCount: stored.length, tokens: counter.countRequest(stored) });
+      return post.at(-1)!;
+    };
+    await context.setMessages(history());
+    expect((await check()).removed).toBe(2); // the old group g1: call + result
+    await context.addMessage(user("q3"));
+    await context.addMessage(assistant("a3"));
+    expect((await check()).removed).toBe(2);
+    await context.setMessages([system("rules"), user("fresh"), ...openaiGroup("g9", big), assistant("done")]);
+    expect((await check()).removed).toBe(0);
+    await context.clear();
+    await context.setMessages(history().slice(0, 4));
+    await check();
+  });
+
   it("a strategy that throws is skipped, reported as context:strategy_failed, and the request succeeds", async () => {
     cleanups.push(
       strategyRegistry.register(

@@ -74,3 +74,23 @@ describe("tool-result-compaction reuses its copies while the history grows", () 
     );
   });
 });
+
+describe("RunningTokens", () => {
+  it("property: after any sequence of extensions, replacements and shrinks, the total equals countMessages", async () => {
+    const { RunningTokens } = await import("../../modules/strategies/running-tokens.js");
+    const { getTokenCounter } = await import("../../core/tokens/index.js");
+    const counter = getTokenCounter("gpt-4o");
+    fc.assert(
+      fc.property(toolHistoryArbitrary(), fc.array(fc.tuple(fc.nat(), fc.boolean()), { maxLength: 6 }), (history, steps) => {
+        const running = new RunningTokens();
+        for (const [n, replace] of steps) {
+          const prefix = history.slice(0, n % (history.length + 1));
+          if (replace && prefix.length > 0) prefix[0] = { ...prefix[0]!, content: "replaced in place" } as Message;
+          expect(running.measure(prefix, counter)).toBe(counter.countMessages(prefix));
+        }
+        expect(running.measure(history, counter)).toBe(counter.countMessages(history));
+      }),
+      { numRuns: runs },
+    );
+  });
+});

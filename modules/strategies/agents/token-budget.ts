@@ -22,6 +22,7 @@ import { createError } from "../../../core/errors.js";
 import { getModelInfo } from "../../../core/tokens/index.js";
 import { HistoryUnits, INSTRUCTION, messageId } from "../history-units.js";
 import { describeFailure } from "../pipeline.js";
+import { RunningTokens } from "../running-tokens.js";
 import { SteppedCut, suffixSums } from "../stepped-cut.js";
 import { defineStrategy } from "../strategy-definition.js";
 
@@ -55,10 +56,13 @@ export class TokenBudgetCompaction implements CompactionStrategy {
     return budget ?? Math.floor(triggerRatio * (this.#modelWindow ?? requestBudget));
   }
 
+  /** One running total for the input and one per child's output: each usually extends its previous value. */
+  readonly #measures: RunningTokens[] = [];
+
   async compact(messages: readonly Message[], context: CompactionContext): Promise<readonly Message[]> {
     const limit = this.limit(context.budget);
-    const measure = (ms: readonly Message[]) => requestTokens(ms, context);
-    if (measure(messages) <= limit) return [...messages];
+    const measure = (ms: readonly Message[], slot: number) => requestTokens(ms, context, (this.#measures[slot] ??= new RunningTokens()));
+    if (measure(messages, 0) <= limit) return [...messages];
     if (this.children.length === 0) return this.#dropOldest(messages, limit, context);
     let current: readonly Message[] = messages;
     for (let i = 0; i < this.children.length; i++) {
@@ -70,7 +74,7 @@ export class TokenBudgetCompaction implements CompactionStrategy {
         await context.hooks?.emit("context:strategy_failed", describeFailure({ strategy: child.name, index: i, error }));
         continue;
       }
-      if (measure(current) <= limit) return current;
+      if (measure(current, i + 1) <= limit) return current;
     }
     return current;
   }
@@ -92,9 +96,9 @@ export class TokenBudgetCompaction implements CompactionStrategy {
   }
 }
 
-function requestTokens(messages: readonly Message[], context: CompactionContext): number {
+function requestTokens(messages: readonly Message[], context: CompactionContext, running: RunningTokens): number {
   const { counter, tools } = context;
-  return counter.countMessages(messages) + counter.replyPriming + (tools?.length ? counter.countTools(tools) : 0);
+  return running.measure(messages, counter) + counter.replyPriming + (tools?.length ? counter.countTools(tools) : 0);
 }
 
 export const tokenBudgetStrategy = defineStrategy({
