@@ -94,3 +94,25 @@ describe("RunningTokens", () => {
     );
   });
 });
+
+describe("summarizing reuses the previous call's view while the input only grows", () => {
+  it("property: same objects (fast path) and fresh copies every call (full path) give the same windows at every step", async () => {
+    await fc.assert(
+      fc.asyncProperty(toolHistoryArbitrary(), fc.array(fc.nat(), { minLength: 1, maxLength: 6 }), fc.integer({ min: 800, max: 6_000 }), async (history, cuts, contextWindow) => {
+        const spec = { use: "summarizing", threshold: 0.8, recentRatio: 0.4, summaryMaxTokens: 200, contextWindow };
+        const warm = createStrategy(spec);
+        const cold = createStrategy(spec);
+        const points = [...new Set(cuts.map((c) => c % (history.length + 1))), history.length].sort((a, b) => a - b);
+        // One context (one counter object) per run, as a context module uses: the fast path needs the same counter.
+        const context = contextFor(100_000, new ExplainLog(false));
+        for (const p of points) {
+          const prefix = history.slice(0, p);
+          const a = (await warm.compact(prefix, context)) as Message[];
+          const b = (await cold.compact(structuredClone(prefix), context)) as Message[];
+          expect(a.map((m) => JSON.stringify(m))).toEqual(b.map((m) => JSON.stringify(m)));
+        }
+      }),
+      { numRuns: Math.max(30, Math.floor(runs / 2)) },
+    );
+  });
+});

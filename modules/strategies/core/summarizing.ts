@@ -25,6 +25,7 @@ import { getModelInfo } from "../../../core/tokens/index.js";
 import { ExtractiveSummarizer } from "../../summarizers/extractive-summarizer.js";
 import { summarizeSafely } from "../../summarizers/summarizer-guard.js";
 import { HistoryUnits, messageId } from "../history-units.js";
+import { RunningTokens } from "../running-tokens.js";
 import { lowestFitting, suffixSums } from "../stepped-cut.js";
 import { defineStrategy, type StrategyDeps } from "../strategy-definition.js";
 import { insertAfterInstructions, keepLastTurn, oldPart, snapToTurn, unitTokens } from "./old-part.js";
@@ -67,11 +68,37 @@ export class SummarizingContext implements CompactionStrategy {
     const { counter, explain } = context;
     const window = this.options.contextWindow ?? getModelInfo(counter.model)?.contextWindow ?? context.budget;
     const trigger = this.options.threshold * window;
-    const history = messages.filter((m) => !isCheckpoint(m));
-    const checkpoint = this.#adopt(messages, history);
+    // While the input only grows (the usual agent loop), the previous call's history, checkpoint,
+    // view and token total are extended with the new messages: O(new) instead of O(history).
+    const last = this.#last;
+    const added = last && counter === last.counter && extendsSnapshot(messages, last.input) ? messages.slice(last.input.length) : undefined;
+    let history: Message[];
+    let stored: Checkpoint | undefined;
+    if (last && added) {
+      const addedHistory = added.filter((m) => !isCheckpoint(m));
+      history = addedHistory.length ? last.history.concat(addedHistory) : last.history;
+      stored = latestCheckpoint(added) ?? last.stored;
+    } else {
+      history = messages.filter((m) => !isCheckpoint(m));
+      stored = latestCheckpoint(messages);
+    }
+    const checkpoint = this.#adopt(stored, history, last && added ? { last, added } : undefined);
     const covered = new Set(checkpoint?.metadata.summary.covers ?? []);
-    const view = withCheckpoint(history, covered, checkpoint);
-    if (counter.countMessages(view) <= trigger) return this.#explained(view, history, covered, checkpoint, explain);
+    let view: Message[];
+    if (last && added && last.checkpoint === checkpoint) {
+      const start = last.history.length;
+      view = last.view.concat(history.slice(start).filter((m, k) => !covered.has(messageId(m, start + k))));
+    } else {
+      view = withCheckpoint(history, covered, checkpoint);
+    }
+    const running = last && added ? last.running : new RunningTokens();
+    const remember = (v: Message[], c: Checkpoint | undefined) => {
+      this.#last = { input: messages.slice(), counter, history, stored, checkpoint: c, view: v, running };
+    };
+    if (running.measure(view, counter) <= trigger) {
+      remember(view, checkpoint);
+      return this.#explained(view.slice(), history, covered, checkpoint, explain);
+    }
 
     // Past the threshold: the recent part is what fits recentRatio × window, from the newest end.
     const units = new HistoryUnits(history);
@@ -80,7 +107,10 @@ export class SummarizingContext implements CompactionStrategy {
     const cut = keepLastTurn(units, snapToTurn(units, lowestFitting(units.length, (from) => sums[from]! <= recentBudget)));
     const old = oldPart(units, cut);
     const freshPositions = old.positions.filter((_, k) => !covered.has(old.ids[k]!));
-    if (freshPositions.length === 0) return this.#explained(view, history, covered, checkpoint, explain);
+    if (freshPositions.length === 0) {
+      remember(view, checkpoint);
+      return this.#explained(view.slice(), history, covered, checkpoint, explain);
+    }
     const fresh = freshPositions.map((i) => history[i]!);
     const freshIds = freshPositions.map((i) => messageId(history[i]!, i));
 
@@ -96,6 +126,8 @@ export class SummarizingContext implements CompactionStrategy {
       ...(context.signal ? { signal: context.signal } : {}),
     });
     if (!outcome.ok) {
+      // The next request tries again from scratch: nothing of this one is remembered.
+      this.#last = undefined;
       const reason = explain.enabled ? `past ${this.options.threshold} × ${window} tokens; dropped because the summarizer failed: ${outcome.reason}` : "";
       freshIds.forEach((id) => explain.record(id, "dropped", this.name, reason));
       const dropped = new Set(freshIds);
@@ -106,23 +138,28 @@ export class SummarizingContext implements CompactionStrategy {
     const fingerprint = coversFingerprint(covers.map((id) => byId.get(id)!));
     const next = makeSummaryMessage(outcome.text, { covers, fingerprint, strategy: this.name, summarizer: summarizer.name }) as Checkpoint;
     this.#checkpoint = next;
+    this.#verified = { checkpoint: next, messages: covers.map((id) => byId.get(id)!) };
     try {
       await this.deps.onCheckpoint?.(next);
     } catch {
       // Best effort (see the table above): the checkpoint still serves this instance.
     }
     const nextCovered = new Set(next.metadata.summary.covers);
-    return this.#explained(withCheckpoint(history, nextCovered, next), history, nextCovered, next, explain);
+    const nextView = withCheckpoint(history, nextCovered, next);
+    remember(nextView, next);
+    return this.#explained(nextView.slice(), history, nextCovered, next, explain);
   }
 
+  #last: SummarizingState | undefined;
+
   /** The checkpoint to use: this instance's, or the latest stored one when it covers more; stale ones ignored. */
-  #adopt(messages: readonly Message[], history: readonly Message[]): Checkpoint | undefined {
-    let stored: Checkpoint | undefined;
-    for (let i = messages.length - 1; i >= 0 && !stored; i--) if (isCheckpoint(messages[i]!)) stored = messages[i] as Checkpoint;
+  #adopt(stored: Checkpoint | undefined, history: readonly Message[], grown?: { last: SummarizingState; added: readonly Message[] }): Checkpoint | undefined {
     const mine = this.#checkpoint as Checkpoint | undefined;
     let best = mine;
     if (stored && (!mine || stored.metadata.summary.covers.length > mine.metadata.summary.covers.length)) best = stored;
     if (!best) return undefined;
+    // Still live when the history only grew past the last check and no new message reuses a covered id.
+    if (grown && grown.last.checkpoint === best && this.#verified?.checkpoint === best && !reusesCoveredId(grown.added, best)) return best;
     if (!this.#isLive(best, history)) {
       if (best === mine) this.#checkpoint = undefined;
       return undefined;
@@ -164,6 +201,36 @@ export class SummarizingContext implements CompactionStrategy {
     }
     return window;
   }
+}
+
+/** What one call leaves for the next (the fast path while the input only grows). */
+interface SummarizingState {
+  input: readonly Message[];
+  counter: CompactionContext["counter"];
+  history: Message[];
+  stored: Checkpoint | undefined;
+  checkpoint: Checkpoint | undefined;
+  view: Message[];
+  running: RunningTokens;
+}
+
+/** True when `messages` starts with exactly the objects of `snapshot` (reference comparison). */
+function extendsSnapshot(messages: readonly Message[], snapshot: readonly Message[]): boolean {
+  if (messages.length < snapshot.length) return false;
+  for (let i = snapshot.length - 1; i >= 0; i--) if (messages[i] !== snapshot[i]) return false;
+  return true;
+}
+
+/** The last summarizing checkpoint among `messages`. */
+function latestCheckpoint(messages: readonly Message[]): Checkpoint | undefined {
+  for (let i = messages.length - 1; i >= 0; i--) if (isCheckpoint(messages[i]!)) return messages[i] as Checkpoint;
+  return undefined;
+}
+
+function reusesCoveredId(added: readonly Message[], checkpoint: Checkpoint): boolean {
+  if (added.length === 0) return false;
+  const covers = new Set(checkpoint.metadata.summary.covers);
+  return added.some((m) => typeof m.metadata?.id === "string" && covers.has(m.metadata.id));
 }
 
 type Checkpoint = Message & { metadata: { summary: { covers: string[]; strategy?: string; fingerprint?: unknown } } };
