@@ -55,6 +55,7 @@ export const ERROR_CODES = {
   STORAGE_WRITE_FAILED: "A write to the storage backend failed; the message was not stored",
   STORE_CLOSED: "The store has been closed",
   UNKNOWN_STORE: "No history store of this type",
+  VERIFY_FAILED: "A copied session does not match its source (count or content hash)",
   UNKNOWN_STRATEGY: "No compaction strategy with this name",
   INVALID_STRATEGY_OPTIONS: "A compaction strategy's options do not match its schema",
   STRATEGY_FAILED: "A compaction strategy threw or returned something that is not an array of messages",
