@@ -5,6 +5,7 @@ import type { AmplifierConfig } from "../contracts/generated/amplifier-config.js
 import { checkOptions } from "./config/check-options.js";
 import { configFromObject, DEFAULT_CONFIG_FILE, loadConfig, type LoadedConfig } from "./config/load-config.js";
 import { Coordinator } from "./coordinator.js";
+import { getTokenCounter } from "./tokens/index.js";
 import { createError } from "./errors.js";
 import { mountConfiguredModules, type ModuleReport } from "./loader/mount-configured-modules.js";
 
@@ -40,6 +41,14 @@ export interface Session {
   close(): Promise<void>;
 }
 
+/** Name of the capability through which a session offers exact token counting. */
+export const TOKENS_CAPABILITY = "tokens";
+
+/** What `coordinator.getCapability("tokens")` returns in a session made by createSession. */
+export interface TokensCapability {
+  getTokenCounter: typeof getTokenCounter;
+}
+
 /**
  * Start a session from a config: an object, a path to a config file, or nothing — then
  * ./amplifier.config.json when it exists, else the default (context-simple). Every module is
@@ -55,6 +64,10 @@ export async function createSession(configOrPath?: SessionConfigInput | string, 
     ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
     ...(timeout === undefined ? {} : { mountTimeoutMs: timeout }),
   });
+
+  // Exact token counting for modules that do not bundle a tokenizer (third-party context modules
+  // ask for it with getCapability("tokens")): registered before anything mounts.
+  coordinator.registerCapability(TOKENS_CAPABILITY, { getTokenCounter } satisfies TokensCapability);
 
   const outcome = await mountConfiguredModules(coordinator, loaded.config, {
     baseDir: loaded.baseDir,

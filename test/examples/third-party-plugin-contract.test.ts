@@ -8,7 +8,7 @@ import { getTokenCounter } from "../../core/tokens/index.js";
  * The third-party example runs the same conformance suite as the built-in context modules.
  *
  * 1. Loaded the way a user loads it — by package name through createSession — with the host's
- *    exact token counting (the "tokens" capability; registered here if the host does not).
+ *    exact token counting (the "tokens" capability every createSession registers).
  * 2. Mounted on a bare Coordinator with no "tokens" capability: the module falls back to its
  *    proven upper bound, and every invariant must still hold.
  */
@@ -16,7 +16,7 @@ const PACKAGE = "amplifier-module-context-example";
 
 describeContextManagerContract(PACKAGE, async () => {
   const session = await createSession({ session: { context: { module: PACKAGE, config: { maxTurns: 6 } } } });
-  if (session.coordinator.getCapability("tokens") === undefined) session.coordinator.registerCapability("tokens", { getTokenCounter });
+  if (session.coordinator.getCapability("tokens") === undefined) throw new Error("createSession must offer the tokens capability");
   return { context: session.context, hooks: session.hooks, close: session.close };
 });
 

@@ -100,9 +100,9 @@ describe("third-party plugin: loaded by package name", () => {
     expect(await s.context.getMessages()).toHaveLength(7);
   });
 
-  it("cuts by the budget too, counted exactly when the host offers the tokens capability", async () => {
+  it("cuts by the budget too, counted exactly with the tokens capability every session offers", async () => {
     const s = await session({ maxTurns: 50 });
-    s.coordinator.registerCapability("tokens", { getTokenCounter });
+    expect(s.coordinator.getCapability("tokens")).toEqual({ getTokenCounter });
     for (let i = 0; i < 40; i++) for (const m of turn(i)) await s.context.addMessage(m as AmplifierMessage);
     const counter = getTokenCounter("gpt-4o");
     for (const budget of [120, 300, 1_000]) {
@@ -114,8 +114,11 @@ describe("third-party plugin: loaded by package name", () => {
     }
   });
 
-  it("without the capability, counts with a proven upper bound: smaller windows, still within the budget", async () => {
-    const s = await session({ maxTurns: 50 });
+  it("without the capability (a bare coordinator), counts with a proven upper bound: smaller windows, still within the budget", async () => {
+    const coordinator = new Coordinator();
+    const context = await mount(coordinator, { maxTurns: 50 });
+    const s = { context };
+    open.push({ close: () => coordinator.cleanup() } as unknown as Session);
     for (let i = 0; i < 40; i++) for (const m of turn(i)) await s.context.addMessage(m as AmplifierMessage);
     const counter = getTokenCounter("gpt-4o");
     const window = await s.context.getMessagesForRequest(1_000);
@@ -125,7 +128,6 @@ describe("third-party plugin: loaded by package name", () => {
 
   it("takes the budget from the provider's getInfo(): context_window − max_output_tokens − safetyMargin", async () => {
     const s = await session({ maxTurns: 50, safetyMargin: 500 });
-    s.coordinator.registerCapability("tokens", { getTokenCounter });
     for (let i = 0; i < 60; i++) for (const m of turn(i)) await s.context.addMessage(m as AmplifierMessage);
     const provider = { getInfo: async () => ({ id: "p", defaults: { model: "gpt-4o", context_window: 2_000, max_output_tokens: 700 } }) };
     const window = await s.context.getMessagesForRequest(undefined, provider);
