@@ -18,8 +18,14 @@ import { check, type BenchContext, type Check, type Scenario, type ScenarioResul
 import { windowProblems } from "./tool-pairing.js";
 
 type Spec = Record<string, unknown> & { use: string };
+interface Pipeline {
+  label: string;
+  strategies: Spec[];
+  /** Other config keys of the context module (e.g. compactTarget). */
+  config?: Record<string, unknown>;
+}
 
-export const PIPELINES: readonly { label: string; strategies: Spec[] }[] = [
+export const PIPELINES: readonly Pipeline[] = [
   { label: "default (strategies: [])", strategies: [] },
   {
     label: "seed: tool-result-compaction → selective-tool-call → sliding-window",
@@ -38,18 +44,21 @@ export const PIPELINES: readonly { label: string; strategies: Spec[] }[] = [
 ];
 
 /** For prefixKept: the reference a plain sliding window gives (no steps: every new message moves the start). */
-const PLAIN_SLIDING: { label: string; strategies: Spec[] } = {
+const PLAIN_SLIDING: Pipeline = {
   label: "plain sliding-window (maxMessages 40, no steps: targetRatio 1)",
   strategies: [{ use: "sliding-window", maxMessages: 40, targetRatio: 1 }],
 };
+
+/** Only for prefixKept: the default with a wider hysteresis gap (the cut goes down to 50 % of the budget). */
+const WIDER_GAP: Pipeline = { label: "default with compactTarget 0.5", strategies: [], config: { compactTarget: 0.5 } };
 
 const PREFIX_TARGET = 0.95;
 const SESSION_TURNS = 500;
 const SESSION_SEED = 5005;
 
-async function openWith(strategies: Spec[]) {
+async function openWith(pipeline: Pipeline) {
   const coordinator = new Coordinator({ sessionId: `bench-pipelines-${process.pid}` });
-  const context = await mountSimple(coordinator, { strategies });
+  const context = await mountSimple(coordinator, { ...pipeline.config, strategies: pipeline.strategies });
   return { context, close: () => coordinator.cleanup() };
 }
 
@@ -62,13 +71,13 @@ interface TurnFigures {
   firstProblem?: string;
 }
 
-async function turnsAt(ctx: BenchContext, n: number, pipeline: { label: string; strategies: Spec[] }): Promise<TurnFigures> {
+async function turnsAt(ctx: BenchContext, n: number, pipeline: Pipeline): Promise<TurnFigures> {
   const history = historyFor(ctx, n);
   const stream = turnMessages(ctx, `p${pipeline.label.length}-${Math.random().toString(36).slice(2, 8)}`);
   const { warmup, budget } = ctx.options;
   const counter = getTokenCounter("gpt-4o");
   fullGc();
-  const { context, close } = await openWith(pipeline.strategies);
+  const { context, close } = await openWith(pipeline);
   try {
     await context.setMessages(history);
     const times: number[] = [];
@@ -121,9 +130,9 @@ interface PrefixFigures {
   median: number;
 }
 
-async function prefixRun(session: Message[], budget: number, budgetLabel: string, pipeline: { label: string; strategies: Spec[] }): Promise<PrefixFigures> {
+async function prefixRun(session: Message[], budget: number, budgetLabel: string, pipeline: Pipeline): Promise<PrefixFigures> {
   const counter = getTokenCounter("gpt-4o");
-  const { context, close } = await openWith(pipeline.strategies);
+  const { context, close } = await openWith(pipeline);
   try {
     let previous: { window: Message[]; tokens: number } | undefined;
     let weighted = 0;
@@ -191,7 +200,7 @@ export const pipelinesScenario: Scenario = {
     const info = getModelInfo("gpt-4o");
     const defaultBudget = (info?.contextWindow ?? 128_000) - (info?.maxOutputTokens ?? 16_384) - 1_000;
     const prefix: PrefixFigures[] = [];
-    for (const pipeline of [...PIPELINES, PLAIN_SLIDING]) {
+    for (const pipeline of [...PIPELINES, WIDER_GAP, PLAIN_SLIDING]) {
       for (const [label, budget] of [[`gpt-4o default (${count(defaultBudget)})`, defaultBudget], ["32,000", 32_000]] as const) {
         ctx.log(`pipelines: prefixKept, ${pipeline.label}, budget ${label}`);
         const figures = await prefixRun(session, budget, label, pipeline);
