@@ -1,6 +1,7 @@
 import type { Message } from "./generated/message.js";
 import type { HookBusContract } from "./hook-bus.js";
 import type { ToolDefinition } from "./provider.js";
+import type { HistorySearch } from "./search.js";
 
 /** What a strategy may count with: the request-accounting subset of a TokenCounter (TOKENS.md). */
 export interface StrategyCounter {
@@ -39,6 +40,8 @@ export interface CompactionContext {
   readonly explain: ExplainRecorder;
   /** The summarizer configured for the context module, when there is one. */
   readonly summarizer?: Summarizer;
+  /** Search over the stored history (contracts/search.ts), when the context module has one (`recall` uses it). */
+  readonly search?: HistorySearch;
   readonly signal?: AbortSignal;
 }
 

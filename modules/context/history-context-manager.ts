@@ -17,6 +17,8 @@ import { createPipeline } from "../strategies/registry.js";
 import { describeFailure, type CompactionPipeline, type PipelineRun } from "../strategies/pipeline.js";
 import { ExplainLog } from "../strategies/explain-recorder.js";
 import { explainWindow, type MessageExplanation } from "./window-explanation.js";
+import type { Embedder, SearchHit, SearchOptions } from "../../contracts/search.js";
+import { HistorySearchIndex } from "../search/history-search-index.js";
 
 export interface HistoryContextManagerInit {
   /** Name used in errors and events: "context-simple", "context-persistent", a third party's. */
@@ -34,6 +36,8 @@ export interface HistoryContextManagerInit {
   summarizer?: Summarizer;
   /** Mounted providers, for config `summarizer: "provider"` (looked up when a summary is needed). */
   providers?: ProviderLookup;
+  /** Embedder for hybrid search (contracts/search.ts); absent = lexical search only. */
+  embedder?: Embedder;
 }
 
 /** The outcome of the last getMessagesForRequest, kept for explainLastWindow() and replay. */
@@ -70,6 +74,8 @@ export class HistoryContextManager implements ContextManager {
   /** config `strategies`; empty (the default) = the incremental assembler alone. */
   readonly pipeline: CompactionPipeline;
   summarizer: Summarizer | undefined;
+  /** Search over the stored history; built lazily on the first search (context.search, recall). */
+  readonly searchIndex: HistorySearchIndex;
   /** Assembler over the pipeline's last output; appended to when the new output extends it. */
   private pipelineAssembler: WindowAssembler | undefined;
   private pipelineInput: readonly Message[] = [];
@@ -87,6 +93,8 @@ export class HistoryContextManager implements ContextManager {
     this.tools = init.tools;
     this.summarizer = init.summarizer ?? configuredSummarizer(this.options.summarizer, init.providers ?? (() => undefined));
     this.pipeline = createPipeline(this.options.strategies, "strategies");
+    // Follows this.history by reference: O(new) after addMessage, rebuilt after a replacement or resume.
+    this.searchIndex = new HistorySearchIndex(() => this.history, { module: this.moduleName, ...(init.embedder ? { embedder: init.embedder } : {}) });
     if (init.initialMessages?.length) {
       // The store hands over objects nobody else holds (HistoryStore.open): no copy needed, and
       // nested values are frozen lazily when first exposed (message-copy.ts).
@@ -224,6 +232,13 @@ export class HistoryContextManager implements ContextManager {
 
   // --- introspection ---------------------------------------------------------------------------
 
+  /** Ranked hits over the stored history (contracts/search.ts); hits hold copies. */
+  async search(query: string, options?: SearchOptions): Promise<SearchHit[]> {
+    const hits = await this.searchIndex.search(query, options);
+    const copy = (m: Message) => shallowCopy(m);
+    return hits.map((h) => ({ ...h, message: copy(h.message), ...(h.neighbours ? { neighbours: { before: h.neighbours.before.map(copy), after: h.neighbours.after.map(copy) } } : {}) }));
+  }
+
   /** The report of the last window (per-message decisions when it was requested with explain). */
   explainLastWindow(): LastWindow | undefined {
     return this.last;
@@ -259,6 +274,7 @@ export class HistoryContextManager implements ContextManager {
       ...(this.tools ? { tools: this.tools } : {}),
       ...(this.hooks ? { hooks: this.hooks } : {}),
       ...(this.summarizer ? { summarizer: this.summarizer } : {}),
+      search: this.searchIndex,
     };
     const run = await this.pipeline.run(this.history, context);
     for (const failure of run.failed) await this.hooks?.emit("context:strategy_failed", describeFailure(failure));

@@ -1,0 +1,280 @@
+/**
+ * HistorySearchIndex: ranked search over a history (an array that grows by push until it is
+ * replaced), BM25 via minisearch — chosen over @orama/orama (async API, larger, schema-typed
+ * documents we do not need) and wink-bm25-text-search (must be consolidated before searching and
+ * cannot add afterwards): minisearch adds and removes documents incrementally, is small, typed,
+ * dependency-free and maintained.
+ *
+ * | history change                         | index work on the next search              |
+ * |----------------------------------------|---------------------------------------------|
+ * | messages appended (addMessage)          | the new messages only (O(new))              |
+ * | replaced (setMessages, clearRun, clear) | rebuilt once (prefix of the same objects checked in O(n) reference compares) |
+ * | resume (a context opened on 10k+ messages) | built on the first search, in chunks of `chunkSize` with a yield to the event loop between chunks |
+ *
+ * Nothing is indexed before the first search: a session that never searches pays nothing.
+ * Documents are keyed by position in the history; hits carry the position and metadata.id.
+ *
+ * With an embedder, messages are also embedded (lazily, batched, cached by message id so a
+ * rebuild does not re-embed) into a VectorStore; lexical and vector rankings are fused by
+ * reciprocal rank fusion and `score` is the fused score.
+ */
+import MiniSearch from "minisearch";
+import type { Message } from "../../contracts/generated/message.js";
+import type { Embedder, SearchFilter, SearchHit, SearchOptions, VectorStore } from "../../contracts/search.js";
+import { createError } from "../../core/errors.js";
+import { InMemoryVectorStore } from "./in-memory-vector-store.js";
+import { recordCallNames, searchableText, toolNamesOf } from "./message-text.js";
+import { reciprocalRankFusion } from "./reciprocal-rank-fusion.js";
+import { tokenize } from "./tokenizer.js";
+
+export const DEFAULT_K = 8;
+
+export interface HistorySearchIndexOptions {
+  /** With an embedder: hybrid ranking (BM25 + cosine, fused by RRF). */
+  embedder?: Embedder;
+  /** Where embeddings go; default a private InMemoryVectorStore. */
+  vectorStore?: VectorStore;
+  /** Messages indexed between two yields to the event loop while catching up. Default 2,000. */
+  chunkSize?: number;
+  /** Name used in errors. */
+  module?: string;
+}
+
+export interface IndexStats {
+  /** Messages in the index. */
+  indexed: number;
+  /** Full rebuilds so far (the first build included). */
+  builds: number;
+  /** Duration of the last catch-up that indexed more than one chunk, ms. */
+  lastCatchUpMs: number;
+}
+
+interface Doc {
+  id: number;
+  text: string;
+}
+
+export class HistorySearchIndex {
+  readonly #source: () => readonly Message[];
+  readonly #embedder: Embedder | undefined;
+  readonly #vectors: VectorStore | undefined;
+  readonly #chunkSize: number;
+  readonly #module: string;
+  #mini = newMini();
+  /** The message objects indexed, by position (what the prefix check compares against). */
+  #indexed: Message[] = [];
+  #idToPosition = new Map<string, number>();
+  #callNames = new Map<string, string>();
+  #embedded = 0;
+  /** Positions 0 … vectorCount−1 have a vector in the store (upserted by position: a rebuild overwrites). */
+  #vectorCount = 0;
+  readonly #embeddingCache = new Map<string, Float32Array>();
+  #catchingUp: Promise<void> | undefined;
+  readonly stats: IndexStats = { indexed: 0, builds: 0, lastCatchUpMs: 0 };
+
+  constructor(source: () => readonly Message[], options: HistorySearchIndexOptions = {}) {
+    this.#source = source;
+    this.#embedder = options.embedder;
+    this.#vectors = options.embedder ? (options.vectorStore ?? new InMemoryVectorStore()) : undefined;
+    this.#chunkSize = options.chunkSize ?? 2_000;
+    this.#module = options.module ?? "search";
+  }
+
+  get hasEmbedder(): boolean {
+    return this.#embedder !== undefined;
+  }
+
+  /** Ranked hits for `query` (see SearchOptions in contracts/search.ts). */
+  async search(query: string, options: SearchOptions = {}): Promise<SearchHit[]> {
+    const { k, neighbours } = checkOptions(query, options, this.#module);
+    await this.catchUp();
+    if (k === 0) return [];
+    const limit = this.#limitFor(options.before);
+    const accept = this.#acceptor(options.filter, limit);
+    const lexical = this.#mini.search(query, { filter: (r) => accept(r.id as number) });
+    let ranked: { position: number; score: number; terms?: string[] }[] = lexical.slice(0, this.#embedder ? Math.max(k * 4, 50) : k).map((r) => ({
+      position: r.id as number,
+      score: r.score,
+      terms: r.queryTerms,
+    }));
+    if (this.#embedder) ranked = await this.#fuse(query, ranked, accept, k);
+    return ranked.slice(0, k).map(({ position, score, terms }) => this.#hit(position, score, terms, neighbours));
+  }
+
+  /**
+   * Brings the index up to date with the source (O(new messages) while it only grew; a rebuild
+   * when it was replaced). Large backlogs are indexed in chunks, yielding between them.
+   */
+  async catchUp(): Promise<void> {
+    while (this.#catchingUp) await this.#catchingUp;
+    const source = this.#source();
+    if (!this.#extends(source)) this.#reset();
+    if (source.length - this.#indexed.length <= this.#chunkSize) return this.#indexRange(source, source.length);
+    const started = performance.now();
+    this.#catchingUp = (async () => {
+      try {
+        while (this.#indexed.length < source.length) {
+          this.#indexRange(source, Math.min(source.length, this.#indexed.length + this.#chunkSize));
+          if (this.#indexed.length < source.length) await new Promise<void>((resolve) => setImmediate(resolve));
+        }
+      } finally {
+        this.#catchingUp = undefined;
+        this.stats.lastCatchUpMs = performance.now() - started;
+      }
+    })();
+    await this.#catchingUp;
+    // The source may have changed while we yielded: index what came since (or rebuild).
+    return this.catchUp();
+  }
+
+  /** Synchronous catch-up (benchmarks, or a caller that cannot await). */
+  catchUpNow(): void {
+    const source = this.#source();
+    if (!this.#extends(source)) this.#reset();
+    this.#indexRange(source, source.length);
+  }
+
+  #extends(source: readonly Message[]): boolean {
+    const indexed = this.#indexed;
+    if (source.length < indexed.length) return false;
+    for (let i = indexed.length - 1; i >= 0; i--) if (source[i] !== indexed[i]) return false;
+    return true;
+  }
+
+  #reset(): void {
+    this.#mini = newMini();
+    this.#indexed = [];
+    this.#idToPosition = new Map();
+    this.#callNames = new Map();
+    this.#embedded = 0;
+    this.stats.builds++;
+    this.stats.indexed = 0;
+  }
+
+  #indexRange(source: readonly Message[], end: number): void {
+    const docs: Doc[] = [];
+    for (let i = this.#indexed.length; i < end; i++) {
+      const message = source[i]!;
+      this.#indexed.push(message);
+      recordCallNames(message, this.#callNames);
+      const id = message.metadata?.id;
+      if (typeof id === "string" && !this.#idToPosition.has(id)) this.#idToPosition.set(id, i);
+      docs.push({ id: i, text: searchableText(message) });
+    }
+    if (docs.length > 0) this.#mini.addAll(docs);
+    this.stats.indexed = this.#indexed.length;
+  }
+
+  /** Exclusive upper bound on positions (SearchOptions.before). */
+  #limitFor(before: number | string | undefined): number {
+    if (before === undefined) return this.#indexed.length;
+    if (typeof before === "number") return Math.max(0, Math.min(before, this.#indexed.length));
+    return this.#idToPosition.get(before) ?? 0;
+  }
+
+  #acceptor(filter: SearchFilter | undefined, limit: number): (position: number) => boolean {
+    const messages = this.#indexed;
+    if (filter === undefined) return (p) => p < limit;
+    if (typeof filter === "function") return (p) => p < limit && filter(messages[p]!, p) === true;
+    const roles = filter.role === undefined ? undefined : new Set(typeof filter.role === "string" ? [filter.role] : filter.role);
+    const ids = filter.ids === undefined ? undefined : new Set(filter.ids);
+    return (p) => {
+      if (p >= limit) return false;
+      const m = messages[p]!;
+      if (roles && !roles.has(m.role)) return false;
+      if (filter.runId !== undefined && m.metadata?.runId !== filter.runId) return false;
+      if (ids && !ids.has(m.metadata?.id as string)) return false;
+      if (filter.toolName !== undefined && !toolNamesOf(m, this.#callNames).includes(filter.toolName)) return false;
+      return true;
+    };
+  }
+
+  async #fuse(query: string, lexical: { position: number; score: number; terms?: string[] }[], accept: (p: number) => boolean, k: number) {
+    await this.#embedPending();
+    const [vector] = await this.#embedder!.embed([query]);
+    const total = await this.#vectors!.count({ collection: COLLECTION });
+    const nearest = await this.#vectors!.query(vector!, { collection: COLLECTION, limit: total });
+    const semantic: number[] = [];
+    for (const hit of nearest) {
+      const p = Number(hit.id);
+      if (accept(p)) semantic.push(p);
+      if (semantic.length >= Math.max(k * 4, 50)) break;
+    }
+    const terms = new Map(lexical.map((r) => [r.position, r.terms]));
+    return reciprocalRankFusion([lexical.map((r) => r.position), semantic]).map(({ id, score }) => ({ position: id, score, terms: terms.get(id) ?? [] }));
+  }
+
+  /** Embeds indexed messages not embedded yet (batched; cached by message id across rebuilds). */
+  async #embedPending(): Promise<void> {
+    // After a rebuild, vectors of positions beyond the new history would answer queries: drop them.
+    if (this.#vectorCount > this.#indexed.length) {
+      const stale = Array.from({ length: this.#vectorCount - this.#indexed.length }, (_, i) => String(this.#indexed.length + i));
+      await this.#vectors!.delete(stale, { collection: COLLECTION });
+      this.#vectorCount = this.#indexed.length;
+    }
+    const BATCH = 64;
+    while (this.#embedded < this.#indexed.length) {
+      const from = this.#embedded;
+      const batch = this.#indexed.slice(from, from + BATCH);
+      const texts = batch.map(searchableText);
+      const uncached = batch.map((m, i) => (this.#embeddingCache.has(cacheKey(m, from + i)) ? -1 : i)).filter((i) => i >= 0);
+      if (uncached.length > 0) {
+        const vectors = await this.#embedder!.embed(uncached.map((i) => texts[i]!));
+        uncached.forEach((i, j) => this.#embeddingCache.set(cacheKey(batch[i]!, from + i), vectors[j]!));
+      }
+      await this.#vectors!.upsert(
+        batch.map((m, i) => ({ id: String(from + i), content: texts[i]!, embedding: this.#embeddingCache.get(cacheKey(m, from + i))!, metadata: { position: from + i } })),
+        { collection: COLLECTION },
+      );
+      this.#embedded = from + batch.length;
+      this.#vectorCount = Math.max(this.#vectorCount, this.#embedded);
+    }
+  }
+
+  #hit(position: number, score: number, terms: string[] | undefined, neighbours: number): SearchHit {
+    const message = this.#indexed[position]!;
+    const id = message.metadata?.id;
+    return {
+      id: typeof id === "string" ? id : `#${position}`,
+      index: position,
+      score,
+      message,
+      ...(terms ? { terms } : {}),
+      ...(neighbours > 0
+        ? { neighbours: { before: this.#indexed.slice(Math.max(0, position - neighbours), position), after: this.#indexed.slice(position + 1, position + 1 + neighbours) } }
+        : {}),
+    };
+  }
+}
+
+const COLLECTION = "history";
+
+function newMini(): MiniSearch<Doc> {
+  return new MiniSearch<Doc>({ fields: ["text"], storeFields: [], tokenize, processTerm: (term) => term });
+}
+
+function cacheKey(message: Message, position: number): string {
+  const id = message.metadata?.id;
+  return typeof id === "string" ? id : `#${position}`;
+}
+
+function checkOptions(query: string, options: SearchOptions, module: string): { k: number; neighbours: number } {
+  if (typeof query !== "string") {
+    throw createError("INVALID_ARGUMENT", "search expects a query string", { module, path: "query", expected: "a string", given: query });
+  }
+  const k = options.k ?? DEFAULT_K;
+  if (!Number.isInteger(k) || k < 0) throw createError("INVALID_ARGUMENT", "search option k must be a non-negative integer", { module, path: "k", expected: "an integer ≥ 0", given: k });
+  const neighbours = options.neighbours ?? 0;
+  if (!Number.isInteger(neighbours) || neighbours < 0) {
+    throw createError("INVALID_ARGUMENT", "search option neighbours must be a non-negative integer", { module, path: "neighbours", expected: "an integer ≥ 0", given: neighbours });
+  }
+  const before = options.before;
+  if (before !== undefined && !(typeof before === "string" || (typeof before === "number" && Number.isInteger(before)))) {
+    throw createError("INVALID_ARGUMENT", "search option before must be a stored position or a message id", { module, path: "before", expected: "an integer or a message id", given: before });
+  }
+  const filter = options.filter;
+  if (filter !== undefined && typeof filter !== "function" && (typeof filter !== "object" || filter === null)) {
+    throw createError("INVALID_ARGUMENT", "search option filter must be an object or a function", { module, path: "filter", expected: "{ role?, runId?, toolName?, ids? } | (message, index) => boolean", given: filter });
+  }
+  return { k, neighbours };
+}
