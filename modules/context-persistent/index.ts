@@ -9,6 +9,7 @@ import { persistentOptionsSchema } from "./persistent-options.js";
 import type { ContextOptionsInput } from "../context/context-options.js";
 import { openSessionStore, type StoreConfig } from "./open-session-store.js";
 import { providerLookup } from "../summarizers/configured-summarizer.js";
+import { embedderOf } from "../search/embedder-capability.js";
 
 export const meta: ModuleMeta = {
   name: "context-persistent",
@@ -74,6 +75,7 @@ export async function mount(coordinator: CoordinatorContract, config: ContextPer
       sessionId,
       initialMessages,
       providers: providerLookup(coordinator),
+      ...embedderOf(coordinator),
     });
     await coordinator.mount("context", context);
   } catch (error) {

@@ -4,6 +4,7 @@ import configSchema from "../../contracts/schemas/modules/context-simple.config.
 import { HistoryContextManager } from "../context/history-context-manager.js";
 import type { ContextOptionsInput } from "../context/context-options.js";
 import { providerLookup } from "../summarizers/configured-summarizer.js";
+import { embedderOf } from "../search/embedder-capability.js";
 
 export const meta: ModuleMeta = {
   name: "context-simple",
@@ -21,6 +22,7 @@ export async function mount(coordinator: CoordinatorContract, config: ContextOpt
     hooks: coordinator.hooks,
     sessionId: coordinator.sessionId,
     providers: providerLookup(coordinator),
+    ...embedderOf(coordinator),
   });
   await coordinator.mount("context", context);
   return context;
