@@ -16,6 +16,7 @@ import { agentStrategies } from "./agents/index.js";
 import { coreStrategies } from "./core/index.js";
 import { CompactionPipeline, markTrusted } from "./pipeline.js";
 import { selectorStrategies } from "./selectors/index.js";
+import { recallStrategy } from "./recall.js";
 import type { AnyStrategyDefinition, StrategyDeps } from "./strategy-definition.js";
 
 export class StrategyRegistry {
@@ -137,8 +138,8 @@ function definitionsOf(exported: object): AnyStrategyDefinition[] {
   return Object.values(exported).filter((d): d is AnyStrategyDefinition => typeof (d as AnyStrategyDefinition)?.create === "function");
 }
 
-/** Every built-in strategy: agents/context seed, core contexts seed, Steamship selectors. */
-export const strategyRegistry = new StrategyRegistry([...definitionsOf(agentStrategies), ...definitionsOf(coreStrategies), ...definitionsOf(selectorStrategies)]);
+/** Every built-in strategy: agents/context seed, core contexts seed, Steamship selectors, recall (issue 7). */
+export const strategyRegistry = new StrategyRegistry([...definitionsOf(agentStrategies), ...definitionsOf(coreStrategies), ...definitionsOf(selectorStrategies), recallStrategy]);
 
 /** A built-in strategy from one config entry (`{ "use": "sliding-window", "maxMessages": 40 }`). */
 export function createStrategy(spec: unknown, path?: string): CompactionStrategy {

@@ -1,0 +1,234 @@
+/**
+ * `recall` {k = 8, share = 0.4, query = "last-user"}: search + recent (Steamship memory seed) as a
+ * strategy. Old turns that match the current question come back into the window; the rest of the
+ * budget is the usual recent window. Model-free by default (BM25 over the stored history,
+ * modules/search); hybrid when the context module has an embedder.
+ *
+ * Output, in stored order (every message an input object, recalled ones as marked copies):
+ *
+ * | part             | what                                                                                     |
+ * |------------------|------------------------------------------------------------------------------------------|
+ * | instructions     | every system / developer message (as every strategy)                                      |
+ * | recalled         | for each of the best ≤ k hits older than the recent part: the hit's unit, the user prompt of its turn, and — when the hit is a prompt or a tool group — the unit answering it; `metadata.recalled = true` |
+ * | critical units   | always (they are counted first)                                                           |
+ * | recent           | the newest units, contiguous, ending with the current prompt's turn                       |
+ *
+ * Because every recalled unit is older than the recent part, "after the system messages, in
+ * stored order" and "the current prompt last" are the same thing as keeping stored order: the
+ * window is a subset of the history, so every window invariant holds by construction.
+ *
+ * Budget: the strategy fills FILL (0.85) of `budget − instructions − critical − reply priming −
+ * tools`, below the assembler's default compactThreshold (0.9), so the assembler does not cut what
+ * recall chose. The recent part gets (1 − share) of it; recall up to `share`; what recall leaves
+ * unused goes back to the recent part (whole older turns while they fit). A unit is kept whole
+ * (a tool result never without its call, history-units.ts) or not at all. When the whole history
+ * fits, the input is returned unchanged.
+ *
+ * Query: `last-user` — the text of the latest user turn (the current prompt; never a hit itself,
+ * hits are searched before the recent part); `last-message` — the newest non-instruction message
+ * (in an agent loop, the latest tool result). Hits come from `context.search` (the context
+ * module's incremental index over the stored history), else from an index this strategy keeps
+ * over its input (extended while the input only grows). While the query and the recent part's
+ * start do not change and the history only grows, the previous hits are reused (a loop of tool
+ * calls under one prompt searches once).
+ *
+ * Explain: recalled messages "kept" by "recall" with the matched query terms and score; messages
+ * neither recent nor recalled "dropped".
+ */
+import { z } from "zod";
+import type { CompactionContext, CompactionStrategy } from "../../contracts/compaction-strategy.js";
+import type { Message } from "../../contracts/generated/message.js";
+import type { HistorySearch, SearchHit } from "../../contracts/search.js";
+import { HistorySearchIndex } from "../search/history-search-index.js";
+import { searchableText } from "../search/message-text.js";
+import { HistoryUnits, INSTRUCTION, messageId } from "./history-units.js";
+import { RunningTokens } from "./running-tokens.js";
+import { defineStrategy } from "./strategy-definition.js";
+
+export const recallOptions = z
+  .object({
+    /** Hits recalled at most (each with its exchange). */
+    k: z.number().int().positive().max(100).default(8),
+    /** Share of the available budget recalled messages may take. */
+    share: z.number().gt(0).lt(1).default(0.4),
+    /** What to search for: the latest user turn, or the newest message. */
+    query: z.enum(["last-user", "last-message"]).default("last-user"),
+  })
+  .strict();
+export type RecallOptions = z.output<typeof recallOptions>;
+
+/** Share of the available budget the output fills (below the assembler's default compactThreshold). */
+export const RECALL_FILL = 0.85;
+
+export class RecallStrategy implements CompactionStrategy {
+  readonly name = "recall";
+  #units: HistoryUnits | undefined;
+  readonly #total = new RunningTokens();
+  #input: readonly Message[] = [];
+  #transient: HistorySearchIndex | undefined;
+  #cache: { units: HistoryUnits["index"]; query: string; before: string | number; hits: SearchHit[] } | undefined;
+
+  constructor(readonly options: RecallOptions) {}
+
+  async compact(messages: readonly Message[], context: CompactionContext): Promise<readonly Message[]> {
+    const { counter, explain } = context;
+    const units = (this.#units = HistoryUnits.extend(this.#units, messages));
+    this.#input = units.messages;
+    const n = units.length;
+    const tokensOf = (u: number) => {
+      let t = 0;
+      for (const p of units.positions(u)) t += counter.countMessage(messages[p]!);
+      return t;
+    };
+    let fixed = counter.replyPriming + (context.tools?.length ? counter.countTools(context.tools) : 0);
+    for (const p of units.index.instructions) fixed += counter.countMessage(messages[p]!);
+    for (const u of units.index.criticalUnits) fixed += tokensOf(u);
+    const available = Math.max(0, Math.floor(context.budget * RECALL_FILL) - fixed);
+    if (n === 0 || this.#total.measure(messages, counter) + counter.replyPriming + (context.tools?.length ? counter.countTools(context.tools) : 0) <= context.budget * RECALL_FILL) {
+      return [...messages];
+    }
+
+    // --- the recent part: newest units, contiguous, the current turn always --------------------
+    const keep = new Uint8Array(n);
+    for (const u of units.index.criticalUnits) keep[u] = 1;
+    const recentBudget = available * (1 - this.options.share);
+    let used = 0;
+    let cut = n;
+    for (let u = n - 1; u >= 0; u--) {
+      if (units.units[u]!.critical) continue;
+      const t = tokensOf(u);
+      if (used + t > recentBudget && cut < n) break;
+      used += t;
+      cut = u;
+      if (used > recentBudget) break; // the newest unit alone is over: kept anyway (the assembler truncates)
+    }
+    for (let u = cut; u < n; u++) keep[u] = 1;
+    if (units.units[cut]?.kind !== "turn") {
+      const prompt = units.turnBefore(cut);
+      if (prompt !== undefined && !keep[prompt]) {
+        keep[prompt] = 1;
+        if (!units.units[prompt]!.critical) used += tokensOf(prompt);
+      }
+    }
+
+    // --- recall -------------------------------------------------------------------------------
+    const recalled = new Uint8Array(n);
+    const reasons = new Map<number, string>();
+    const query = this.#queryText(units);
+    let recallUsed = 0;
+    const recentStart = units.units[cut]?.firstStored ?? messages.length;
+    const firstRecent = Math.min(recentStart, ...(units.units[cut]?.kind !== "turn" && units.turnBefore(cut) !== undefined ? [units.units[units.turnBefore(cut)!]!.firstStored] : []));
+    if (query !== undefined && firstRecent > 0) {
+      const hits = await this.#hits(query, messages, firstRecent, context.search, units);
+      const recallBudget = available * this.options.share;
+      let picked = 0;
+      const positionOf = positionLookup(messages);
+      for (const hit of hits) {
+        if (picked >= this.options.k) break;
+        const p = positionOf(hit);
+        if (p === undefined || p >= firstRecent) continue;
+        const u = units.unitOf[p]!;
+        if (u < 0 || keep[u]) continue;
+        const unit = units.units[u]!;
+        const prompt = unit.kind === "turn" ? u : units.turnBefore(u);
+        if (prompt === undefined) continue;
+        const core = [...new Set([prompt, u])].filter((x) => !keep[x]);
+        const next = u + 1 < cut && !keep[u + 1] && units.units[u + 1]!.kind !== "turn" && unit.kind !== "plain" ? [u + 1] : [];
+        const coreCost = core.reduce((s, x) => s + tokensOf(x), 0);
+        if (recallUsed + coreCost > recallBudget) continue;
+        const nextCost = next.reduce((s, x) => s + tokensOf(x), 0);
+        const chosen = recallUsed + coreCost + nextCost <= recallBudget ? [...core, ...next] : core;
+        for (const x of chosen) {
+          keep[x] = 1;
+          recalled[x] = 1;
+        }
+        recallUsed += coreCost + (chosen.length > core.length ? nextCost : 0);
+        picked++;
+        if (explain.enabled) {
+          const why = `recalled for the query (${hit.terms?.length ? `terms ${hit.terms.join(", ")}; ` : ""}score ${hit.score.toFixed(3)})`;
+          for (const x of chosen) for (const q of units.positions(x)) reasons.set(q, q === p ? why : `recalled with ${hit.id}, the hit of its exchange (${why})`);
+        }
+      }
+    }
+
+    // --- what recall left goes back to the recent part: whole older turns while they fit -----
+    let left = available - used - recallUsed;
+    const starts = units.index.turnStarts;
+    let t = starts.length - 1;
+    while (t >= 0 && starts[t]! >= cut) t--;
+    let from = cut;
+    for (; t >= 0; t--) {
+      const start = starts[t]!;
+      let cost = 0;
+      for (let u = start; u < from; u++) if (!keep[u] && !units.units[u]!.critical) cost += tokensOf(u);
+      if (cost > left) break;
+      left -= cost;
+      for (let u = start; u < from; u++) {
+        keep[u] = 1;
+        recalled[u] = 0;
+      }
+      from = start;
+    }
+
+    // --- output ---------------------------------------------------------------------------------
+    const orphansFrom = units.units[from]?.firstStored ?? messages.length;
+    const dropReason = explain.enabled ? "neither in the recent window nor recalled for the query" : "";
+    const out = units.select(keep, orphansFrom, explain.enabled ? (m, i) => explain.record(messageId(m, i), "dropped", this.name, dropReason) : undefined);
+    if (!recalled.includes(1)) return out;
+    const marked: Message[] = [];
+    let position = 0;
+    for (const m of out) {
+      while (messages[position] !== m) position++;
+      const u = units.unitOf[position]!;
+      if (u >= 0 && recalled[u]) {
+        marked.push({ ...m, metadata: { ...m.metadata, recalled: true } } as Message);
+        if (explain.enabled) explain.record(messageId(m, position), "kept", this.name, reasons.get(position) ?? "recalled");
+      } else marked.push(m);
+      position++;
+    }
+    return marked;
+  }
+
+  #queryText(units: HistoryUnits): string | undefined {
+    const messages = units.messages;
+    if (this.options.query === "last-user") {
+      const starts = units.index.turnStarts;
+      if (starts.length === 0) return undefined;
+      return searchableText(messages[units.units[starts[starts.length - 1]!]!.firstStored]!);
+    }
+    for (let i = messages.length - 1; i >= 0; i--) if (units.unitOf[i] !== INSTRUCTION) return searchableText(messages[i]!);
+    return undefined;
+  }
+
+  async #hits(query: string, messages: readonly Message[], firstRecent: number, search: HistorySearch | undefined, units: HistoryUnits): Promise<SearchHit[]> {
+    const id = messages[firstRecent]?.metadata?.id;
+    const source = search ?? (this.#transient ??= new HistorySearchIndex(() => this.#input, { module: this.name }));
+    // Positions of the strategy's input are only meaningful to an index over that input.
+    const before: string | number = search && typeof id === "string" ? id : firstRecent;
+    const cache = this.#cache;
+    if (cache && cache.units === units.index && cache.query === query && cache.before === before) return cache.hits;
+    const hits = await source.search(query, { k: this.options.k * 3, before, filter: { role: ["user", "assistant", "tool"] } });
+    this.#cache = { units: units.index, query, before, hits };
+    return hits;
+  }
+}
+
+/** A hit's position in `messages`: its stored index when the ids agree there, else by id. */
+function positionLookup(messages: readonly Message[]): (hit: SearchHit) => number | undefined {
+  let byId: Map<string, number> | undefined;
+  return (hit) => {
+    if (messages[hit.index]?.metadata?.id === hit.id || (hit.id === `#${hit.index}` && messages[hit.index] !== undefined)) return hit.index;
+    if (!byId) {
+      byId = new Map();
+      messages.forEach((m, i) => typeof m.metadata?.id === "string" && !byId!.has(m.metadata.id) && byId!.set(m.metadata.id, i));
+    }
+    return byId.get(hit.id);
+  };
+}
+
+export const recallStrategy = defineStrategy({
+  name: "recall",
+  description: "the best search hits for the latest user message (with their exchange) after the system messages, then the recent window",
+  optionsSchema: recallOptions,
+  create: (options) => new RecallStrategy(options),
+});
