@@ -43,8 +43,8 @@ export interface HistorySearchIndexOptions {
 export interface IndexStats {
   /** Messages in the index. */
   indexed: number;
-  /** Full rebuilds so far (the first build included). */
-  builds: number;
+  /** Times the index was thrown away because the history was replaced (not the first build). */
+  rebuilds: number;
   /** Duration of the last catch-up that indexed more than one chunk, ms. */
   lastCatchUpMs: number;
 }
@@ -70,7 +70,7 @@ export class HistorySearchIndex {
   #vectorCount = 0;
   readonly #embeddingCache = new Map<string, Float32Array>();
   #catchingUp: Promise<void> | undefined;
-  readonly stats: IndexStats = { indexed: 0, builds: 0, lastCatchUpMs: 0 };
+  readonly stats: IndexStats = { indexed: 0, rebuilds: 0, lastCatchUpMs: 0 };
 
   constructor(source: () => readonly Message[], options: HistorySearchIndexOptions = {}) {
     this.#source = source;
@@ -147,7 +147,7 @@ export class HistorySearchIndex {
     this.#idToPosition = new Map();
     this.#callNames = new Map();
     this.#embedded = 0;
-    this.stats.builds++;
+    this.stats.rebuilds++;
     this.stats.indexed = 0;
   }
 

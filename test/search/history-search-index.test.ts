@@ -1,0 +1,112 @@
+import { describe, expect, it } from "vitest";
+import type { Message } from "../../contracts/generated/message.js";
+import type { Embedder } from "../../contracts/search.js";
+import { HistorySearchIndex } from "../../modules/search/history-search-index.js";
+
+let seq = 0;
+const msg = (role: Message["role"], content: string, extra: Partial<Message> = {}): Message => ({ role, content, metadata: { id: `m${++seq}` }, ...extra });
+
+function indexOver(history: Message[][] | { current: Message[] }, options = {}) {
+  const holder = Array.isArray(history) ? { current: history[0]! } : history;
+  return { holder, index: new HistorySearchIndex(() => holder.current, options) };
+}
+
+describe("HistorySearchIndex", () => {
+  it("ranks by BM25: the message sharing the rare query terms first, with its position, id and matched terms", async () => {
+    const history = [msg("user", "hello there"), msg("assistant", "The deploy uses blue-green rollout on Kubernetes"), msg("user", "what about the weather")];
+    const { index } = indexOver({ current: history });
+    const hits = await index.search("kubernetes rollout", { k: 3 });
+    expect(hits[0]).toMatchObject({ index: 1, id: history[1]!.metadata!.id, message: history[1] });
+    expect(hits[0]!.terms).toEqual(expect.arrayContaining(["kubernet", "rollout"]));
+    expect(hits.every((h, i) => i === 0 || h.score <= hits[i - 1]!.score)).toBe(true);
+  });
+
+  it("finds tool calls by name and arguments, and tool results (OpenAI and Anthropic styles)", async () => {
+    const history: Message[] = [
+      msg("user", "check the config"),
+      { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "readFile", arguments: '{"path":"src/app/settings.yaml"}' } }], metadata: { id: "call" } },
+      { role: "tool", tool_call_id: "c1", content: "listenPort: 8443", metadata: { id: "result" } },
+      { role: "assistant", content: [{ type: "tool_use", id: "t1", name: "grepRepo", input: { pattern: "TODO_MARKER" } }], metadata: { id: "use" } },
+      { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "found in lib/zebra.ts" }], metadata: { id: "block-result" } },
+    ];
+    const { index } = indexOver({ current: history });
+    expect((await index.search("settings.yaml"))[0]!.id).toBe("call");
+    expect((await index.search("readFile"))[0]!.id).toBe("call");
+    expect((await index.search("8443"))[0]!.id).toBe("result");
+    expect((await index.search("grepRepo TODO_MARKER"))[0]!.id).toBe("use");
+    expect((await index.search("zebra"))[0]!.id).toBe("block-result");
+    expect((await index.search("zebra", { filter: { toolName: "grepRepo" } }))[0]!.id).toBe("block-result");
+    expect(await index.search("zebra", { filter: { toolName: "readFile" } })).toEqual([]);
+  });
+
+  it("applies k, before (position or id), filter (object or function) and neighbours", async () => {
+    const history = ["alpha one", "alpha two", "alpha three", "alpha four"].map((t, i) => msg(i % 2 ? "assistant" : "user", t, i === 3 ? { metadata: { id: "four", runId: "r2" } } : {}));
+    const { index } = indexOver({ current: history });
+    expect(await index.search("alpha", { k: 2 })).toHaveLength(2);
+    expect((await index.search("alpha", { before: 2 })).map((h) => h.index).sort()).toEqual([0, 1]);
+    expect((await index.search("alpha", { before: "four" })).map((h) => h.index).sort()).toEqual([0, 1, 2]);
+    expect(await index.search("alpha", { before: "no-such-id" })).toEqual([]);
+    expect((await index.search("alpha", { filter: { role: "assistant" } })).map((h) => h.index).sort()).toEqual([1, 3]);
+    expect((await index.search("alpha", { filter: { runId: "r2" } })).map((h) => h.id)).toEqual(["four"]);
+    expect((await index.search("alpha", { filter: (_m, i) => i === 2 })).map((h) => h.index)).toEqual([2]);
+    const [hit] = await index.search("three", { neighbours: 1 });
+    expect(hit!.neighbours).toEqual({ before: [history[1]], after: [history[3]] });
+    expect((await index.search("three"))[0]!.neighbours).toBeUndefined();
+  });
+
+  it("rejects bad options with a typed error naming the option", async () => {
+    const { index } = indexOver({ current: [msg("user", "x")] });
+    await expect(index.search("x", { k: -1 })).rejects.toMatchObject({ code: "INVALID_ARGUMENT", details: expect.objectContaining({ path: "k" }) });
+    await expect(index.search("x", { neighbours: 1.5 })).rejects.toMatchObject({ code: "INVALID_ARGUMENT" });
+    await expect(index.search(42 as unknown as string)).rejects.toMatchObject({ code: "INVALID_ARGUMENT" });
+  });
+
+  it("indexes appended messages only (no rebuild) while the history grows by push", async () => {
+    const holder = { current: [msg("user", "first apple")] };
+    const { index } = indexOver(holder);
+    await index.search("apple");
+    expect(index.stats).toMatchObject({ indexed: 1, rebuilds: 0 });
+    holder.current.push(msg("assistant", "second banana"));
+    expect((await index.search("banana"))[0]!.index).toBe(1);
+    expect(index.stats).toMatchObject({ indexed: 2, rebuilds: 0 });
+  });
+
+  it("rebuilds when the history is replaced: clear, a run removed, setMessages", async () => {
+    const holder = { current: [msg("user", "keep cherry", { metadata: { id: "k", runId: "a" } }), msg("user", "drop cherry", { metadata: { id: "d", runId: "b" } })] };
+    const { index } = indexOver(holder);
+    expect(await index.search("cherry")).toHaveLength(2);
+    holder.current = holder.current.filter((m) => m.metadata?.runId !== "b");
+    expect((await index.search("cherry")).map((h) => h.id)).toEqual(["k"]);
+    holder.current = [msg("user", "new durian")];
+    expect(await index.search("cherry")).toEqual([]);
+    expect((await index.search("durian"))[0]!.index).toBe(0);
+    holder.current = [];
+    expect(await index.search("durian")).toEqual([]);
+    expect(index.stats.rebuilds).toBe(3);
+  });
+
+  it("catches up on a large backlog in chunks and finds messages of every chunk", async () => {
+    const history = Array.from({ length: 2_500 }, (_, i) => msg(i % 2 ? "assistant" : "user", `note number ${i} token${i}`));
+    const { index } = indexOver({ current: history }, { chunkSize: 300 });
+    const [first, last] = await Promise.all([index.search("token7"), index.search("token2499")]);
+    expect(first![0]!.index).toBe(7);
+    expect(last![0]!.index).toBe(2_499);
+    expect(index.stats).toMatchObject({ indexed: 2_500, rebuilds: 0 });
+    expect(index.stats.lastCatchUpMs).toBeGreaterThan(0); // the chunked path ran
+  });
+
+  it("with an embedder, fuses lexical and vector rankings (a semantic-only match is found)", async () => {
+    // A toy embedder: dimension 0 = "about cars", 1 = "about food".
+    const embedder: Embedder = {
+      name: "toy",
+      dimensions: 2,
+      embed: async (texts) => texts.map((t) => Float32Array.from([/car|vehicle|automobile/i.test(t) ? 1 : 0, /pizza|food|meal/i.test(t) ? 1 : 0.01])),
+    };
+    const history = [msg("user", "my automobile broke down"), msg("user", "pizza tonight"), msg("user", "nothing relevant")];
+    const { index } = indexOver({ current: history }, { embedder });
+    const hits = await index.search("vehicle", { k: 2 });
+    expect(hits[0]!.index).toBe(0);
+    const lexicalOnly = new HistorySearchIndex(() => history);
+    expect(await lexicalOnly.search("vehicle")).toEqual([]);
+  });
+});
