@@ -77,6 +77,8 @@ export function explainWindow(
       return { ...base, decision: "truncated" as const, strategy: entry.strategy, reason };
     }
     if (d.action === "truncated") return { ...base, decision: "truncated" as const, strategy: "window", reason: windowReason };
+    // A strategy that brought a message in on purpose (recall) says why; the window only kept it.
+    if (entry?.decision === "kept") return { ...base, decision: "kept" as const, strategy: entry.strategy, reason: entry.reason };
     return { ...base, decision: "kept" as const, strategy: "window", reason: windowReason };
   });
 }

@@ -1,0 +1,159 @@
+import { describe, expect, it } from "vitest";
+import type { Message } from "../../contracts/generated/message.js";
+import type { HistorySearch, SearchOptions } from "../../contracts/search.js";
+import { checkWindowInvariants } from "../../contracts/testing/index.js";
+import { getTokenCounter } from "../../core/tokens/index.js";
+import { HistoryContextManager } from "../../modules/context/history-context-manager.js";
+import { RECALL_FILL } from "../../modules/strategies/recall.js";
+import { createStrategy } from "../../modules/strategies/registry.js";
+import { assistant, contextFor, ids, openaiGroup, system, user } from "./helpers.js";
+
+const counter = getTokenCounter("gpt-4o");
+const tokens = (ms: readonly Message[]) => ms.reduce((n, m) => n + counter.countMessage(m), 0);
+const recalledIds = (ms: readonly Message[]) => ms.filter((m) => m.metadata?.recalled === true).map((m) => m.metadata!.id);
+
+/** n filler turns about nothing in particular (~40 tokens each). */
+function filler(n: number, tag = "f"): Message[] {
+  return Array.from({ length: n }, (_, i) => [user(`${tag}${i} let us continue with the next routine step of the chore list`), assistant(`${tag}${i} done with that routine step, moving on to the following chore`)]).flat();
+}
+
+const BUDGET = 1_500;
+
+describe("recall", () => {
+  it("brings back the old exchange that answers the current prompt, after the system messages, marked, prompt last", async () => {
+    const sys = system("You are a helpful assistant.");
+    const question = user("By the way, the staging database listens on port 5433.");
+    const answer = assistant("Got it: staging database, port 5433.");
+    const prompt = user("Which port does the staging database listen on?");
+    const history = [sys, ...filler(5, "a"), question, answer, ...filler(40, "b"), prompt];
+    const out = await createStrategy({ use: "recall" }).compact(history, contextFor(BUDGET));
+    expect(out[0]).toBe(sys);
+    expect(ids(out.slice(1, 3))).toEqual(ids([question, answer]));
+    expect(recalledIds(out)).toEqual(ids([question, answer]));
+    expect(out.at(-1)).toBe(prompt);
+    expect(prompt.metadata?.recalled).toBeUndefined();
+    // The recalled copies carry the stored content; the stored messages are not marked.
+    expect(out[1]).toMatchObject({ content: question.content });
+    expect(question.metadata?.recalled).toBeUndefined();
+    // Then the recent window, contiguous and in stored order.
+    const recent = out.slice(3);
+    const start = history.indexOf(recent[0]!);
+    expect(recent).toEqual(history.slice(start));
+    expect(checkWindowInvariants(history, out.map((m) => ({ ...m })), { budget: BUDGET, counter })).toEqual([]);
+  });
+
+  it("returns the input unchanged when the whole history fits", async () => {
+    const history = [system("s"), ...filler(3), user("port?")];
+    const out = await createStrategy({ use: "recall" }).compact(history, contextFor(BUDGET));
+    expect(out).toEqual(history);
+    expect(recalledIds(out)).toEqual([]);
+  });
+
+  it("never recalls what is already in the recent part (de-duplicated by id), nor the prompt itself", async () => {
+    const recentMention = user("zebra crossing near the office");
+    const prompt = user("where is the zebra crossing?");
+    const history = [...filler(40, "old"), recentMention, assistant("ok"), prompt];
+    const out = await createStrategy({ use: "recall" }).compact(history, contextFor(BUDGET));
+    expect(recalledIds(out)).toEqual([]);
+    expect(ids(out).filter((id) => id === recentMention.metadata!.id)).toHaveLength(1);
+    expect(out.at(-1)).toBe(prompt);
+  });
+
+  it("recalls a tool result with its call, every result of that call, and the prompt of its turn", async () => {
+    const ask = user("please read the deployment settings");
+    const group = openaiGroup("g", "region: eu-west-3\nreplicas: 7", "unrelated second file");
+    const done = assistant("I have read them.");
+    const prompt = user("How many replicas in eu-west-3?");
+    const history = [...filler(3, "a"), ask, ...group, done, ...filler(40, "b"), prompt];
+    const out = await createStrategy({ use: "recall" }).compact(history, contextFor(BUDGET));
+    expect(ids(out.slice(0, 5))).toEqual(ids([ask, ...group, done]));
+    // (Other hits may follow: filler "b3" shares the term "3" with "eu-west-3".)
+    expect(recalledIds(out).slice(0, 5)).toEqual(ids([ask, ...group, done]));
+    expect(checkWindowInvariants(history, out.map((m) => ({ ...m })), { budget: BUDGET, counter })).toEqual([]);
+  });
+
+  it("keeps recalled messages within `share` of the available budget and at most k hits", async () => {
+    const facts = Array.from({ length: 12 }, (_, i) => [user(`fact ${i}: the walrus password is W${i}`), assistant(`walrus password W${i} stored`)]).flat();
+    const prompt = user("remind me of the walrus password");
+    const history = [...facts, ...filler(60), prompt];
+    const context = contextFor(BUDGET);
+    const available = BUDGET * RECALL_FILL - counter.replyPriming;
+    for (const share of [0.1, 0.3, 0.5]) {
+      const out = await createStrategy({ use: "recall", share, k: 20 }).compact(history, context);
+      const recalled = out.filter((m) => m.metadata?.recalled === true);
+      expect(recalled.length).toBeGreaterThan(0);
+      expect(tokens(recalled)).toBeLessThanOrEqual(share * available);
+    }
+    const two = await createStrategy({ use: "recall", share: 0.5, k: 2 }).compact(history, context);
+    expect(recalledIds(two)).toHaveLength(4); // 2 hits, each with its answer
+  });
+
+  it("gives what recall leaves unused back to the recent window", async () => {
+    const history = [...filler(60), user("a question matching nothing stored: quasar")];
+    const out = await createStrategy({ use: "recall", share: 0.5 }).compact(history, contextFor(BUDGET));
+    expect(recalledIds(out)).toEqual([]);
+    expect(tokens(out)).toBeGreaterThan(0.6 * BUDGET * RECALL_FILL);
+    expect(tokens(out) + counter.replyPriming).toBeLessThanOrEqual(BUDGET * RECALL_FILL);
+  });
+
+  it("uses the context's search when the CompactionContext has one, asking only for hits before the recent part", async () => {
+    const calls: { query: string; options: SearchOptions | undefined }[] = [];
+    const old = user("the kiwi api key rotates every 30 days");
+    const search: HistorySearch = {
+      search: (query, options) => {
+        calls.push({ query, options });
+        return [{ id: old.metadata!.id as string, index: 0, score: 1, message: old, terms: ["kiwi"] }];
+      },
+    };
+    const history = [old, assistant("ok"), ...filler(40), user("when does the kiwi key rotate?")];
+    const recall = createStrategy({ use: "recall" });
+    const out = await recall.compact(history, { ...contextFor(BUDGET), search });
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.query).toBe("when does the kiwi key rotate?");
+    expect(typeof calls[0]!.options?.before).toBe("string");
+    expect(recalledIds(out)).toEqual(ids([old, history[1]!]));
+    // Same query, same recent part, the history unchanged (or only grown): the hits are reused.
+    expect(ids(await recall.compact(history, { ...contextFor(BUDGET), search }))).toEqual(ids(out));
+    expect(calls).toHaveLength(1);
+    // Another prompt: searched again.
+    await recall.compact([...history, assistant("every 30 days"), user("and the kiwi secret?")], { ...contextFor(BUDGET), search });
+    expect(calls).toHaveLength(2);
+  });
+
+  it("query \"last-message\" searches for the newest message (a tool result in an agent loop)", async () => {
+    const old = user("the flamingo service owns billing");
+    const prompt = user("look up the owner");
+    const group = openaiGroup("x", "owner: flamingo");
+    const history = [old, assistant("noted"), ...filler(40), prompt, ...group];
+    const byPrompt = await createStrategy({ use: "recall" }).compact(history, contextFor(BUDGET));
+    const byLast = await createStrategy({ use: "recall", query: "last-message" }).compact(history, contextFor(BUDGET));
+    expect(recalledIds(byPrompt)).not.toContain(old.metadata!.id);
+    expect(recalledIds(byLast)).toContain(old.metadata!.id);
+  });
+
+  it("validates its options strictly: unknown option with a hint, bad values with the path", () => {
+    expect(() => createStrategy({ use: "recall", topK: 3 })).toThrow(expect.objectContaining({ code: "INVALID_STRATEGY_OPTIONS", details: expect.objectContaining({ path: "strategies[0].topK" }) }));
+    expect(() => createStrategy({ use: "recall", Share: 0.3 })).toThrow(expect.objectContaining({ details: expect.objectContaining({ hint: expect.stringContaining("share") }) }));
+    expect(() => createStrategy({ use: "recall", share: 1.5 })).toThrow(expect.objectContaining({ code: "INVALID_STRATEGY_OPTIONS", details: expect.objectContaining({ path: "strategies[0].share" }) }));
+    expect(() => createStrategy({ use: "recall", query: "everything" })).toThrow(expect.objectContaining({ code: "INVALID_STRATEGY_OPTIONS" }));
+  });
+
+  it("in a context module: windows hold the recalled exchange, explain says recall kept it and why, invariants hold", async () => {
+    const context = new HistoryContextManager({ moduleName: "context-simple", options: { strategies: [{ use: "recall" }] } });
+    await context.addMessage({ role: "system", content: "You are terse." });
+    await context.addMessage({ role: "user", content: "My daughter's name is Matilda.", metadata: { id: "fact" } });
+    await context.addMessage({ role: "assistant", content: "Nice name!", metadata: { id: "fact-answer" } });
+    for (const m of filler(40)) await context.addMessage(m);
+    await context.addMessage({ role: "user", content: "What is my daughter's name?", metadata: { id: "prompt" } });
+    const window = await context.getMessagesForRequest(BUDGET, undefined, { explain: true });
+    expect(ids(window.slice(1, 3))).toEqual(["fact", "fact-answer"]);
+    expect(window.at(-1)!.metadata!.id).toBe("prompt");
+    expect(window[1]!.metadata!.recalled).toBe(true);
+    const explanation = context.explainLastWindow()!.explanation!;
+    const fact = explanation.find((e) => e.id === "fact")!;
+    expect(fact).toMatchObject({ decision: "kept", strategy: "recall" });
+    expect(fact.reason).toMatch(/daughter/);
+    expect(fact.reason).toMatch(/score/);
+    expect(checkWindowInvariants(await context.getMessages(), window, { budget: BUDGET, counter })).toEqual([]);
+  });
+});
