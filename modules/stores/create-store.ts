@@ -2,11 +2,13 @@ import type { HistoryStore, RecoveryReport } from "../../contracts/history-store
 import { createError, describeValue } from "../../core/errors.js";
 import { JsonlStore, type FsyncMode } from "./jsonl-store.js";
 import { MemoryStore } from "./memory-store.js";
+import { PostgresStore, type PostgresStoreOptions } from "./postgres-store.js";
 
 /** Which HistoryStore to build; the `type` picks it (PostgreSQL and Redis join this union later). */
 export type HistoryStoreConfig =
   | { type: "memory" }
-  | { type: "jsonl"; storagePath?: string; fsync?: FsyncMode; onRecover?: (report: RecoveryReport) => void };
+  | { type: "jsonl"; storagePath?: string; fsync?: FsyncMode; onRecover?: (report: RecoveryReport) => void }
+  | ({ type: "postgres" } & PostgresStoreOptions);
 
 export type HistoryStoreType = HistoryStoreConfig["type"];
 
@@ -16,6 +18,7 @@ type Factory<T extends HistoryStoreType> = (config: Extract<HistoryStoreConfig, 
 const FACTORIES = {
   memory: () => new MemoryStore(),
   jsonl: ({ storagePath, fsync, onRecover }) => new JsonlStore({ storagePath, fsync, onRecover }),
+  postgres: ({ url, schema, table, retry, poolSize }) => new PostgresStore({ url, schema, table, retry, poolSize }),
 } satisfies { [T in HistoryStoreType]: Factory<T> };
 
 export const HISTORY_STORE_TYPES = Object.keys(FACTORIES) as HistoryStoreType[];

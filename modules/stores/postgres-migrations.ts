@@ -1,0 +1,94 @@
+import type pg from "pg";
+
+/**
+ * The PostgreSQL store's schema, as numbered migrations. Each runs once per (schema, table),
+ * recorded in `<table>_migrations`; all of them run in one transaction that holds a
+ * transaction-level advisory lock named after the schema and table, so two processes that open
+ * the store at the same moment take turns: the second finds the work done and applies nothing.
+ *
+ * Add a migration by appending to MIGRATIONS (never edit a released one).
+ *
+ * Tables (`t` = the configured table name):
+ * | table | key | holds |
+ * |---|---|---|
+ * | `t` | (session_id, seq) | one row per message: `message jsonb`, `run_id`, `bytes`, `write_id` (first row of each append batch, for idempotent retries), `created_at` |
+ * | `t_sessions` | session_id | `count` (seqs are dense, 0..count-1, so count is also the next seq), `bytes`, `updated_at`; its row lock serialises the writers of one session |
+ * | `t_migrations` | version | applied migrations |
+ */
+export interface TableNames {
+  /** Quoted, schema-qualified names ready for SQL. */
+  messages: string;
+  sessions: string;
+  migrations: string;
+  schema: string;
+  /** Unquoted, for index names and the lock key. */
+  table: string;
+  rawSchema: string;
+}
+
+export function tableNames(schema: string, table: string): TableNames {
+  const q = (name: string) => `"${name}"`;
+  return {
+    schema: q(schema),
+    messages: `${q(schema)}.${q(table)}`,
+    sessions: `${q(schema)}.${q(`${table}_sessions`)}`,
+    migrations: `${q(schema)}.${q(`${table}_migrations`)}`,
+    table,
+    rawSchema: schema,
+  };
+}
+
+type Migration = (n: TableNames) => string[];
+
+const MIGRATIONS: readonly Migration[] = [
+  (n) => [
+    `CREATE TABLE ${n.sessions} (
+       session_id text COLLATE "C" PRIMARY KEY,
+       count bigint NOT NULL DEFAULT 0,
+       bytes bigint NOT NULL DEFAULT 0,
+       updated_at timestamptz NOT NULL DEFAULT now())`,
+    `CREATE TABLE ${n.messages} (
+       session_id text COLLATE "C" NOT NULL,
+       seq bigint NOT NULL,
+       message jsonb NOT NULL,
+       run_id text,
+       bytes integer NOT NULL,
+       write_id text,
+       created_at timestamptz NOT NULL DEFAULT now(),
+       PRIMARY KEY (session_id, seq))`,
+    `CREATE INDEX "${n.table}_run_idx" ON ${n.messages} (session_id, run_id) WHERE run_id IS NOT NULL`,
+    `CREATE INDEX "${n.table}_created_idx" ON ${n.messages} (created_at)`,
+    `CREATE INDEX "${n.table}_write_idx" ON ${n.messages} (session_id, write_id) WHERE write_id IS NOT NULL`,
+    `CREATE INDEX "${n.table}_sessions_updated_idx" ON ${n.sessions} (updated_at)`,
+  ],
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** Brings the tables to SCHEMA_VERSION; returns the versions it applied (empty when up to date). */
+export async function migrate(pool: pg.Pool, names: TableNames): Promise<number[]> {
+  const client = await pool.connect();
+  let broken = false;
+  try {
+    await client.query("BEGIN");
+    await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`amplifier-ts:${names.rawSchema}.${names.table}`]);
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${names.schema}`);
+    await client.query(`CREATE TABLE IF NOT EXISTS ${names.migrations} (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
+    const { rows } = await client.query<{ v: number | null }>(`SELECT max(version) AS v FROM ${names.migrations}`);
+    const current = rows[0]?.v ?? 0;
+    const applied: number[] = [];
+    for (let version = current + 1; version <= MIGRATIONS.length; version++) {
+      for (const statement of MIGRATIONS[version - 1]!(names)) await client.query(statement);
+      await client.query(`INSERT INTO ${names.migrations} (version) VALUES ($1)`, [version]);
+      applied.push(version);
+    }
+    await client.query("COMMIT");
+    return applied;
+  } catch (error) {
+    broken = true;
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw error;
+  } finally {
+    client.release(broken);
+  }
+}
