@@ -80,7 +80,7 @@ export interface ContextPersistentConfig {
    * Which HistoryStore to use (default: JSONL under storagePath).
    */
   store?: {
-    type: "jsonl" | "memory";
+    type: "jsonl" | "memory" | "postgres";
     [k: string]: unknown;
   };
 }
