@@ -93,6 +93,13 @@ export interface HistorySearch {
    * is not in `messages` (by id) are dropped by the caller.
    */
   search(query: string, options?: SearchOptions): SearchHit[] | Promise<SearchHit[]>;
+  /**
+   * False while a search would first have to index a large backlog (a resumed or replaced
+   * history). A strategy on the request path may then go on without hits, after `warm()` has
+   * started the catch-up in the background, rather than block the window.
+   */
+  ready?(): boolean;
+  warm?(): void;
 }
 
 /** Turns texts into vectors (one per text, same order, all of the same length). */

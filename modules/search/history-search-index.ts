@@ -9,7 +9,7 @@
  * |----------------------------------------|---------------------------------------------|
  * | messages appended (addMessage)          | the new messages only (O(new))              |
  * | replaced (setMessages, clearRun, clear) | rebuilt once (prefix of the same objects checked in O(n) reference compares) |
- * | resume (a context opened on 10k+ messages) | built on the first search, in chunks of `chunkSize` with a yield to the event loop between chunks |
+ * | resume (a context opened on 10k+ messages) | built on the first search (or in the background after `warm()`), in time slices of `sliceMs` (25 ms) with a yield to the event loop between them |
  *
  * Nothing is indexed before the first search: a session that never searches pays nothing.
  * Documents are keyed by position in the history; hits carry the position and metadata.id.
@@ -34,10 +34,12 @@ export interface HistorySearchIndexOptions {
   embedder?: Embedder;
   /** Where embeddings go; default a private InMemoryVectorStore. */
   vectorStore?: VectorStore;
-  /** Messages indexed between two yields to the event loop while catching up. Default 2,000. */
-  chunkSize?: number;
+  /** Longest the event loop is held while catching up on a backlog, ms (checked every 32 messages). Default 25. */
+  sliceMs?: number;
   /** Name used in errors. */
   module?: string;
+  /** Backlog (messages) above which ready() is false: strategies then warm() instead of waiting. Default 5,000. */
+  backgroundBacklog?: number;
 }
 
 export interface IndexStats {
@@ -58,12 +60,14 @@ export class HistorySearchIndex {
   readonly #source: () => readonly Message[];
   readonly #embedder: Embedder | undefined;
   readonly #vectors: VectorStore | undefined;
-  readonly #chunkSize: number;
+  readonly #sliceMs: number;
+  readonly #backgroundBacklog: number;
   readonly #module: string;
   #mini = newMini();
   /** The message objects indexed, by position (what the prefix check compares against). */
   #indexed: Message[] = [];
   #idToPosition = new Map<string, number>();
+  #documentFrequency = new Map<string, number>();
   #callNames = new Map<string, string>();
   #embedded = 0;
   /** Positions 0 … vectorCount−1 have a vector in the store (upserted by position: a rebuild overwrites). */
@@ -76,7 +80,8 @@ export class HistorySearchIndex {
     this.#source = source;
     this.#embedder = options.embedder;
     this.#vectors = options.embedder ? (options.vectorStore ?? new InMemoryVectorStore()) : undefined;
-    this.#chunkSize = options.chunkSize ?? 2_000;
+    this.#sliceMs = options.sliceMs ?? 25;
+    this.#backgroundBacklog = options.backgroundBacklog ?? 5_000;
     this.#module = options.module ?? "search";
   }
 
@@ -91,7 +96,7 @@ export class HistorySearchIndex {
     if (k === 0) return [];
     const limit = this.#limitFor(options.before);
     const accept = this.#acceptor(options.filter, limit);
-    const lexical = this.#mini.search(query, { filter: (r) => accept(r.id as number) });
+    const lexical = this.#mini.search(this.#queryTerms(query).join(" "), { filter: (r) => accept(r.id as number) });
     let ranked: { position: number; score: number; terms?: string[] }[] = lexical.slice(0, this.#embedder ? Math.max(k * 4, 50) : k).map((r) => ({
       position: r.id as number,
       score: r.score,
@@ -103,18 +108,20 @@ export class HistorySearchIndex {
 
   /**
    * Brings the index up to date with the source (O(new messages) while it only grew; a rebuild
-   * when it was replaced). Large backlogs are indexed in chunks, yielding between them.
+   * when it was replaced). Large backlogs are indexed in time slices, yielding between them.
    */
   async catchUp(): Promise<void> {
     while (this.#catchingUp) await this.#catchingUp;
     const source = this.#source();
     if (!this.#extends(source)) this.#reset();
-    if (source.length - this.#indexed.length <= this.#chunkSize) return this.#indexRange(source, source.length);
+    if (source.length - this.#indexed.length <= SMALL_BACKLOG) return this.#indexRange(source, source.length);
     const started = performance.now();
     this.#catchingUp = (async () => {
       try {
         while (this.#indexed.length < source.length) {
-          this.#indexRange(source, Math.min(source.length, this.#indexed.length + this.#chunkSize));
+          const sliceEnd = performance.now() + this.#sliceMs;
+          do this.#indexRange(source, Math.min(source.length, this.#indexed.length + 32));
+          while (this.#indexed.length < source.length && performance.now() < sliceEnd);
           if (this.#indexed.length < source.length) await new Promise<void>((resolve) => setImmediate(resolve));
         }
       } finally {
@@ -125,6 +132,19 @@ export class HistorySearchIndex {
     await this.#catchingUp;
     // The source may have changed while we yielded: index what came since (or rebuild).
     return this.catchUp();
+  }
+
+  /** False while more than `backgroundBacklog` messages wait to be indexed (resume, replaced history), or a catch-up runs. */
+  ready(): boolean {
+    if (this.#catchingUp) return false;
+    const source = this.#source();
+    const backlog = this.#extends(source) ? source.length - this.#indexed.length : source.length;
+    return backlog <= this.#backgroundBacklog;
+  }
+
+  /** Starts catching up in the background (chunks, yielding between them); errors are left to the next search. */
+  warm(): void {
+    if (!this.#catchingUp) this.catchUp().catch(() => undefined);
   }
 
   /** Synchronous catch-up (benchmarks, or a caller that cannot await). */
@@ -141,8 +161,20 @@ export class HistorySearchIndex {
     return true;
   }
 
+  /**
+   * The query's distinct terms, without those found in more than COMMON_SHARE of the messages
+   * (unless that would leave none): they add little to BM25 and cost the most (long posting lists).
+   */
+  #queryTerms(query: string): string[] {
+    const terms = [...new Set(tokenize(query))];
+    const limit = Math.max(COMMON_MIN_DOCS, this.#indexed.length * COMMON_SHARE);
+    const rare = terms.filter((t) => (this.#documentFrequency.get(t) ?? 0) <= limit);
+    return rare.length > 0 ? rare : terms;
+  }
+
   #reset(): void {
     this.#mini = newMini();
+    this.#documentFrequency = new Map();
     this.#indexed = [];
     this.#idToPosition = new Map();
     this.#callNames = new Map();
@@ -159,7 +191,11 @@ export class HistorySearchIndex {
       recordCallNames(message, this.#callNames);
       const id = message.metadata?.id;
       if (typeof id === "string" && !this.#idToPosition.has(id)) this.#idToPosition.set(id, i);
-      docs.push({ id: i, text: searchableText(message) });
+      // Indexed as its distinct terms (BM25 with binary term frequency: chat messages are short,
+      // and it halves the index work); document frequencies kept for query pruning.
+      const terms = new Set(tokenize(searchableText(message)));
+      for (const term of terms) this.#documentFrequency.set(term, (this.#documentFrequency.get(term) ?? 0) + 1);
+      docs.push({ id: i, text: [...terms].join(" ") });
     }
     if (docs.length > 0) this.#mini.addAll(docs);
     this.stats.indexed = this.#indexed.length;
@@ -248,9 +284,19 @@ export class HistorySearchIndex {
 }
 
 const COLLECTION = "history";
+/** Backlogs up to this many messages are indexed in one go (the usual case: what came since the last search). */
+const SMALL_BACKLOG = 256;
+/** Query terms in more than this share of the messages are dropped (see #queryTerms). */
+const COMMON_SHARE = 0.2;
+const COMMON_MIN_DOCS = 50;
 
 function newMini(): MiniSearch<Doc> {
-  return new MiniSearch<Doc>({ fields: ["text"], storeFields: [], tokenize, processTerm: (term) => term });
+  // Documents and queries arrive as space-separated terms of tokenize() (terms hold no spaces).
+  return new MiniSearch<Doc>({ fields: ["text"], storeFields: [], tokenize: splitTerms, processTerm: (term) => term });
+}
+
+function splitTerms(text: string): string[] {
+  return text === "" ? [] : text.split(" ");
 }
 
 function cacheKey(message: Message, position: number): string {

@@ -7,7 +7,7 @@
 import type { Message } from "../../contracts/generated/message.js";
 
 /** Characters of one message indexed at most. */
-export const MAX_INDEXED_CHARS = 20_000;
+export const MAX_INDEXED_CHARS = 8_000;
 
 export function searchableText(message: Message): string {
   const parts: string[] = [];

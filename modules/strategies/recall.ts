@@ -30,7 +30,11 @@
  * module's incremental index over the stored history), else from an index this strategy keeps
  * over its input (extended while the input only grows). While the query and the recent part's
  * start do not change and the history only grows, the previous hits are reused (a loop of tool
- * calls under one prompt searches once).
+ * calls under one prompt searches once). When the index has a large backlog to catch up on (a
+ * resumed or replaced history of more than 5,000 messages not indexed yet), the window goes
+ * without recalled messages while the index is built in the background, in chunks — the first
+ * window after resume is never blocked by the build; `await context.searchIndex.catchUp()` makes
+ * it ready up front.
  *
  * Explain: recalled messages "kept" by "recall" with the matched query terms and score; messages
  * neither recent nor recalled "dropped".
@@ -42,7 +46,6 @@ import type { HistorySearch, SearchHit } from "../../contracts/search.js";
 import { HistorySearchIndex } from "../search/history-search-index.js";
 import { searchableText } from "../search/message-text.js";
 import { HistoryUnits, INSTRUCTION, messageId } from "./history-units.js";
-import { RunningTokens } from "./running-tokens.js";
 import { defineStrategy } from "./strategy-definition.js";
 
 export const recallOptions = z
@@ -63,7 +66,6 @@ export const RECALL_FILL = 0.85;
 export class RecallStrategy implements CompactionStrategy {
   readonly name = "recall";
   #units: HistoryUnits | undefined;
-  readonly #total = new RunningTokens();
   #input: readonly Message[] = [];
   #transient: HistorySearchIndex | undefined;
   #cache: { units: HistoryUnits["index"]; query: string; before: string | number; hits: SearchHit[] } | undefined;
@@ -84,9 +86,7 @@ export class RecallStrategy implements CompactionStrategy {
     for (const p of units.index.instructions) fixed += counter.countMessage(messages[p]!);
     for (const u of units.index.criticalUnits) fixed += tokensOf(u);
     const available = Math.max(0, Math.floor(context.budget * RECALL_FILL) - fixed);
-    if (n === 0 || this.#total.measure(messages, counter) + counter.replyPriming + (context.tools?.length ? counter.countTools(context.tools) : 0) <= context.budget * RECALL_FILL) {
-      return [...messages];
-    }
+    if (n === 0 || fitsWhole(units, tokensOf, available)) return [...messages];
 
     // --- the recent part: newest units, contiguous, the current turn always --------------------
     const keep = new Uint8Array(n);
@@ -205,12 +205,28 @@ export class RecallStrategy implements CompactionStrategy {
     const source = search ?? (this.#transient ??= new HistorySearchIndex(() => this.#input, { module: this.name }));
     // Positions of the strategy's input are only meaningful to an index over that input.
     const before: string | number = search && typeof id === "string" ? id : firstRecent;
+    // A large backlog (resume, replaced history): index in the background, this window goes without hits.
+    if (source.ready?.() === false) {
+      source.warm?.();
+      return [];
+    }
     const cache = this.#cache;
     if (cache && cache.units === units.index && cache.query === query && cache.before === before) return cache.hits;
     const hits = await source.search(query, { k: this.options.k * 3, before, filter: { role: ["user", "assistant", "tool"] } });
     this.#cache = { units: units.index, query, before, hits };
     return hits;
   }
+}
+
+/** True when every unit fits `available` (walks back from the newest: O(window), not O(history)). */
+function fitsWhole(units: HistoryUnits, tokensOf: (u: number) => number, available: number): boolean {
+  let used = 0;
+  for (let u = units.length - 1; u >= 0; u--) {
+    if (units.units[u]!.critical) continue;
+    used += tokensOf(u);
+    if (used > available) return false;
+  }
+  return true;
 }
 
 /** A hit's position in `messages`: its stored index when the ids agree there, else by id. */

@@ -6,7 +6,7 @@
  *
  * Options:
  *   --quick            smaller sizes and fewer turns (a smoke run; not reference figures)
- *   --only <ids>       run only these scenarios (comma-separated ids: agent-loop, resume, memory, langchain, replay, pipelines)
+ *   --only <ids>       run only these scenarios (comma-separated ids: agent-loop, resume, memory, langchain, replay, pipelines, recall)
  *   --out <file>       where to write the report
  *   --list             print the scenario ids and exit
  * A full run (no --quick, no --only) writes BENCHMARKS.md; any other run writes
@@ -29,11 +29,12 @@ import { hasGc } from "./measure.js";
 import { memoryChild, memoryScenario } from "./memory.js";
 import { renderReport, type ReportInput } from "./report.js";
 import { pipelinesScenario } from "./pipelines.js";
+import { recallScenario } from "./recall.js";
 import { replayScenario } from "./replay.js";
 import { resumeChild, resumeScenario } from "./resume.js";
 import type { BenchContext, BenchOptions, Scenario } from "./scenario.js";
 
-export const SCENARIOS: readonly Scenario[] = [agentLoopScenario, resumeScenario, memoryScenario, langchainScenario, replayScenario, pipelinesScenario];
+export const SCENARIOS: readonly Scenario[] = [agentLoopScenario, resumeScenario, memoryScenario, langchainScenario, replayScenario, pipelinesScenario, recallScenario];
 
 const CHILDREN: Record<string, (args: string[]) => Promise<void>> = {
   resume: resumeChild,

@@ -85,14 +85,27 @@ describe("HistorySearchIndex", () => {
     expect(index.stats.rebuilds).toBe(3);
   });
 
-  it("catches up on a large backlog in chunks and finds messages of every chunk", async () => {
+  it("catches up on a large backlog in time slices and finds messages of every chunk", async () => {
     const history = Array.from({ length: 2_500 }, (_, i) => msg(i % 2 ? "assistant" : "user", `note number ${i} token${i}`));
-    const { index } = indexOver({ current: history }, { chunkSize: 300 });
+    const { index } = indexOver({ current: history }, { sliceMs: 1 });
     const [first, last] = await Promise.all([index.search("token7"), index.search("token2499")]);
     expect(first![0]!.index).toBe(7);
     expect(last![0]!.index).toBe(2_499);
     expect(index.stats).toMatchObject({ indexed: 2_500, rebuilds: 0 });
     expect(index.stats.lastCatchUpMs).toBeGreaterThan(0); // the chunked path ran
+  });
+
+  it("is not ready() with a large backlog; warm() catches up in the background", async () => {
+    const history = Array.from({ length: 300 }, (_, i) => msg("user", `entry ${i} word${i}`));
+    const index = new HistorySearchIndex(() => history, { backgroundBacklog: 100, sliceMs: 0 });
+    expect(index.ready()).toBe(false);
+    index.warm();
+    expect(index.ready()).toBe(false); // catching up
+    await index.catchUp();
+    expect(index.ready()).toBe(true);
+    expect(index.stats.indexed).toBe(300);
+    history.push(msg("user", "one more"));
+    expect(index.ready()).toBe(true); // a small backlog is indexed by the next search itself
   });
 
   it("with an embedder, fuses lexical and vector rankings (a semantic-only match is found)", async () => {

@@ -120,6 +120,16 @@ describe("recall", () => {
     expect(calls).toHaveLength(2);
   });
 
+  it("does not wait for an index that is catching up on a large backlog: no hits this window, warm() called", async () => {
+    let warmed = 0;
+    const search: HistorySearch = { search: () => { throw new Error("must not search"); }, ready: () => false, warm: () => void warmed++ };
+    const history = [user("old kiwi fact"), assistant("ok"), ...filler(40), user("kiwi?")];
+    const out = await createStrategy({ use: "recall" }).compact(history, { ...contextFor(BUDGET), search });
+    expect(warmed).toBe(1);
+    expect(recalledIds(out)).toEqual([]);
+    expect(out.at(-1)).toBe(history.at(-1));
+  });
+
   it("query \"last-message\" searches for the newest message (a tool result in an agent loop)", async () => {
     const old = user("the flamingo service owns billing");
     const prompt = user("look up the owner");
