@@ -3,6 +3,7 @@ import type { HistoryStore } from "../history-store.js";
 import { describeStoreBasics } from "./history-store-basics.js";
 import type { StoreHarness } from "./history-store-helpers.js";
 import { describeStoreLifecycle } from "./history-store-lifecycle.js";
+import { describeStoreProcesses, type ProcessWriterOptions } from "./history-store-processes.js";
 import { describeStoreRefusals } from "./history-store-refusals.js";
 import { describeStoreStress } from "./history-store-stress.js";
 
@@ -16,6 +17,8 @@ export interface StoreUnderTest {
   reopen?(): Promise<HistoryStore>;
   /** Removes the storage (the suite has closed every store it got by then). */
   cleanup?(): Promise<void>;
+  /** Where the storage is (a schema, a key prefix …), for `processes.spawnWriter`; opaque to the suite. */
+  storage?: unknown;
 }
 
 export interface HistoryStoreContractOptions {
@@ -24,6 +27,8 @@ export interface HistoryStoreContractOptions {
   appendsPerWriter?: number;
   /** Size of the large-message test (default 1 MiB). */
   largeMessageBytes?: number;
+  /** Shared stores: also run writers in other processes (history-store-processes.ts). */
+  processes?: ProcessWriterOptions;
 }
 
 /**
@@ -80,5 +85,6 @@ export function describeHistoryStoreContract(
     describeStoreRefusals(harness);
     describeStoreStress(harness, sizes);
     describeStoreLifecycle(harness);
+    if (options.processes) describeStoreProcesses(harness, options.processes);
   });
 }

@@ -25,7 +25,7 @@ export interface PoolLease {
 export function acquirePool(url: string, max = 10): PoolLease {
   let shared = POOLS.get(url);
   if (!shared) {
-    const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 10_000, connectionTimeoutMillis: 5_000, allowExitOnIdle: true });
+    const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 10_000, connectionTimeoutMillis: 5_000 });
     pool.on("error", () => undefined);
     shared = { pool, refs: 0 };
     POOLS.set(url, shared);

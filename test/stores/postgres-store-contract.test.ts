@@ -1,18 +1,40 @@
-import { afterAll } from "vitest";
+import { afterAll, beforeAll } from "vitest";
 import { describeHistoryStoreContract } from "../../contracts/testing/history-store-contract.js";
 import { PostgresStore } from "../../modules/stores/index.js";
-import { dropSchemas, PG_URL, testSchemaName } from "./postgres-support.js";
+import { startWriter } from "./support.js";
+import { bundlePostgresWriter, dropSchemas, PG_URL, testSchemaName } from "./postgres-support.js";
 
-/** The conformance suite against the real server: every case gets a schema of its own, dropped after. */
+/**
+ * The conformance suite against the real server (127.0.0.1:5432, database test): every case gets
+ * a schema of its own, dropped after; the process part runs 4 writer processes (a bundled
+ * PostgresStore, test/stores/fixtures/postgres-writer.ts) on one session beside this process.
+ */
 const schemas: string[] = [];
+let script: string;
+beforeAll(async () => {
+  script = await bundlePostgresWriter();
+});
 afterAll(() => dropSchemas(...schemas));
 
-describeHistoryStoreContract("postgres", async () => {
-  const schema = testSchemaName();
-  schemas.push(schema);
-  return {
-    store: new PostgresStore({ url: PG_URL, schema }),
-    reopen: async () => new PostgresStore({ url: PG_URL, schema }),
-    cleanup: () => dropSchemas(schema),
-  };
-});
+describeHistoryStoreContract(
+  "postgres",
+  async () => {
+    const schema = testSchemaName();
+    schemas.push(schema);
+    return {
+      store: new PostgresStore({ url: PG_URL, schema }),
+      reopen: async () => new PostgresStore({ url: PG_URL, schema }),
+      cleanup: () => dropSchemas(schema),
+      storage: schema,
+    };
+  },
+  {
+    processes: {
+      async spawnWriter(under, { sessionId, writer, count }) {
+        const child = startWriter(script, ["append", PG_URL, String(under.storage), sessionId, String(writer), String(count)]);
+        const { code } = await child.exited;
+        if (code !== 0 || !child.lines.includes("done")) throw new Error(`writer ${writer} failed (exit ${code}): ${child.stderr()}`);
+      },
+    },
+  },
+);

@@ -1,0 +1,52 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PostgresStore } from "../../modules/stores/index.js";
+import { startWriter } from "./support.js";
+import { bundlePostgresWriter, dropSchemas, PG_URL, testSchemaName } from "./postgres-support.js";
+
+/**
+ * kill -9 of a writer mid-stream (issue 6): a child process appends numbered messages to one
+ * session, printing "ack <seq>" after each append resolves; it is SIGKILLed after a random delay,
+ * again and again. After every kill the session holds exactly 0..m-1 in order (no gap, no
+ * duplicate) with m above every acknowledged seq; the next child continues from m.
+ *
+ * AMPLIFIER_KILL_ITERATIONS sets the number of kills (default 10).
+ */
+const ITERATIONS = Number(process.env.AMPLIFIER_KILL_ITERATIONS ?? 10);
+
+describe("PostgresStore survives kill -9 of its writer", () => {
+  const schema = testSchemaName();
+  let script: string;
+  beforeAll(async () => {
+    script = await bundlePostgresWriter();
+  });
+  afterAll(() => dropSchemas(schema));
+
+  it("every acknowledged message is there, in order, after each of many kills", async () => {
+    const sessionId = "crashy";
+    let acknowledged = 0;
+    for (let round = 0; round < ITERATIONS; round++) {
+      const writer = startWriter(script, ["stream", PG_URL, schema, sessionId, "0"]);
+      const ready = await writer.waitFor(/^ready \d+$/);
+      const before = Number(ready.split(" ")[1]);
+      await writer.waitFor(/^ack \d+$/);
+      await sleep(20 + Math.random() * 150);
+      writer.child.kill("SIGKILL");
+      const { signal } = await writer.exited;
+      expect(signal, writer.stderr()).toBe("SIGKILL");
+
+      const acked = writer.lines.filter((l) => l.startsWith("ack ")).map((l) => Number(l.slice(4)));
+      acknowledged += acked.length;
+      const store = new PostgresStore({ url: PG_URL, schema });
+      const { messages } = await store.open(sessionId);
+      const count = await store.count(sessionId);
+      await store.close();
+      const seqs = messages.map((m) => m.metadata?.seq);
+      expect(seqs.length).toBeGreaterThanOrEqual(before);
+      expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, i) => i));
+      expect(count).toBe(seqs.length);
+      expect(seqs.length).toBeGreaterThan(Math.max(...acked));
+    }
+    expect(acknowledged, "the writers got to append between kills").toBeGreaterThan(ITERATIONS);
+  }, 120_000);
+});
