@@ -121,7 +121,10 @@ describe("PostgresStore", () => {
 
   it("cannot connect → STORAGE_UNAVAILABLE at open after the configured tries, naming the server without its password", async () => {
     const store = new PostgresStore({ url: "postgres://me:secret@127.0.0.1:1/test", schema: fresh(), retry: { attempts: 3, baseDelayMs: 1, maxDelayMs: 2 } });
-    const error = await store.open("s1").catch((e: unknown) => e as { code: string; message: string; details: { cause: { code?: string } } });
+    const error = (await store.open("s1").then(
+      () => undefined,
+      (e: unknown) => e,
+    )) as { code: string; message: string; details: { cause: { code?: string } } };
     expect(error).toMatchObject({ code: "STORAGE_UNAVAILABLE" });
     expect(error.message).toContain("127.0.0.1:1");
     expect(error.message).not.toContain("secret");
