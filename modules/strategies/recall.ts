@@ -17,10 +17,13 @@
  * stored order" and "the current prompt last" are the same thing as keeping stored order: the
  * window is a subset of the history, so every window invariant holds by construction.
  *
- * Budget: the strategy fills FILL (0.85) of `budget − instructions − critical − reply priming −
- * tools`, below the assembler's default compactThreshold (0.9), so the assembler does not cut what
- * recall chose. The recent part gets (1 − share) of it; recall up to `share`; what recall leaves
- * unused goes back to the recent part (whole older turns while they fit). A unit is kept whole
+ * Budget: available = RECALL_FILL (0.85) × budget − instructions − critical − reply priming −
+ * tools, below the assembler's default compactThreshold (0.9), so the assembler does not cut what
+ * recall chose. A new plan fills RECALL_STEP (0.8) of it: the recent part (1 − share), recall up
+ * to `share`, and what recall leaves unused goes back to the recent part (whole older turns while
+ * they fit). The plan is kept — same start, same recalled messages, no new search — while the
+ * history only grows, the query is the same and the window still fits `available` (hysteresis:
+ * a stable prefix for the provider's prompt cache, O(window) per request). A unit is kept whole
  * (a tool result never without its call, history-units.ts) or not at all. When the whole history
  * fits, the input is returned unchanged.
  *
@@ -60,8 +63,20 @@ export const recallOptions = z
   .strict();
 export type RecallOptions = z.output<typeof recallOptions>;
 
-/** Share of the available budget the output fills (below the assembler's default compactThreshold). */
+/** Share of the budget the output may fill (below the assembler's default compactThreshold). */
 export const RECALL_FILL = 0.85;
+/** A new plan fills this share of what RECALL_FILL allows; it is kept while the window grows into the rest. */
+export const RECALL_STEP = 0.8;
+
+/** Which units a window keeps besides the critical ones: every unit from `from` on, and `older` (recalled, a prompt). */
+interface Plan {
+  readonly from: number;
+  readonly older: readonly number[];
+  /** Units brought back by the search (marked `metadata.recalled`). */
+  readonly recalled: ReadonlySet<number>;
+  /** Input position → explain reason of a recalled message. */
+  readonly reasons: ReadonlyMap<number, string>;
+}
 
 export class RecallStrategy implements CompactionStrategy {
   readonly name = "recall";
@@ -69,6 +84,8 @@ export class RecallStrategy implements CompactionStrategy {
   #input: readonly Message[] = [];
   #transient: HistorySearchIndex | undefined;
   #cache: { units: HistoryUnits["index"]; query: string; before: string | number; hits: SearchHit[] } | undefined;
+  #sticky: (Plan & { index: HistoryUnits["index"]; query: string | undefined; available: number }) | undefined;
+  readonly #marked = new WeakMap<Message, Message>();
 
   constructor(readonly options: RecallOptions) {}
 
@@ -77,21 +94,72 @@ export class RecallStrategy implements CompactionStrategy {
     const units = (this.#units = HistoryUnits.extend(this.#units, messages));
     this.#input = units.messages;
     const n = units.length;
+    const memo = new Float64Array(n).fill(-1);
     const tokensOf = (u: number) => {
+      if (memo[u]! >= 0) return memo[u]!;
       let t = 0;
-      for (const p of units.positions(u)) t += counter.countMessage(messages[p]!);
-      return t;
+      for (const member of units.units[u]!.members) if (member.stored >= 0) t += counter.countMessage(messages[member.stored]!);
+      return (memo[u] = t);
     };
     let fixed = counter.replyPriming + (context.tools?.length ? counter.countTools(context.tools) : 0);
     for (const p of units.index.instructions) fixed += counter.countMessage(messages[p]!);
     for (const u of units.index.criticalUnits) fixed += tokensOf(u);
     const available = Math.max(0, Math.floor(context.budget * RECALL_FILL) - fixed);
     if (n === 0 || fitsWhole(units, tokensOf, available)) return [...messages];
+    const query = this.#queryText(units);
+    const plan = this.#stickyPlan(units, query, tokensOf, available) ?? (await this.#plan(units, messages, query, tokensOf, available, context));
+    this.#sticky = { ...plan, index: units.index, query, available };
 
+    const keep = new Uint8Array(n);
+    for (const u of units.index.criticalUnits) keep[u] = 1;
+    for (let u = plan.from; u < n; u++) keep[u] = 1;
+    for (const u of plan.older) keep[u] = 1;
+    const orphansFrom = units.units[plan.from]?.firstStored ?? messages.length;
+    const dropReason = explain.enabled ? "neither in the recent window nor recalled for the query" : "";
+    const out = units.select(keep, orphansFrom, explain.enabled ? (m, i) => explain.record(messageId(m, i), "dropped", this.name, dropReason) : undefined);
+    if (plan.recalled.size === 0) return out;
+    let position = 0;
+    return out.map((m) => {
+      while (messages[position] !== m) position++;
+      const u = units.unitOf[position]!;
+      const at = position++;
+      if (u < 0 || !plan.recalled.has(u)) return m;
+      if (explain.enabled) explain.record(messageId(m, at), "kept", this.name, plan.reasons.get(at) ?? "recalled");
+      // The same copy every time: consecutive outputs then extend each other and the context
+      // module's assembler appends instead of rebuilding.
+      let copy = this.#marked.get(m);
+      if (!copy) this.#marked.set(m, (copy = { ...m, metadata: { ...m.metadata, recalled: true } } as Message));
+      return copy;
+    });
+  }
+
+  /**
+   * The previous plan, while the history only grew, the query is the same and the window still
+   * fits: the recent part keeps its start (hysteresis — the window's prefix, and the provider's
+   * prompt cache, stay put) and no search is made.
+   */
+  #stickyPlan(units: HistoryUnits, query: string | undefined, tokensOf: (u: number) => number, available: number): Plan | undefined {
+    const sticky = this.#sticky;
+    if (!sticky || sticky.index !== units.index || sticky.query !== query || sticky.available !== available || sticky.from >= units.length) return undefined;
+    let total = 0;
+    for (const u of sticky.older) if (!units.units[u]!.critical) total += tokensOf(u);
+    for (let u = units.length - 1; u >= sticky.from; u--) {
+      if (units.units[u]!.critical) continue;
+      total += tokensOf(u);
+      if (total > available) return undefined;
+    }
+    return sticky;
+  }
+
+  /** A new plan: recent part, recall, then what recall left back to the recent part — filling STEP of the available budget. */
+  async #plan(units: HistoryUnits, messages: readonly Message[], query: string | undefined, tokensOf: (u: number) => number, available: number, context: CompactionContext): Promise<Plan> {
+    const n = units.length;
+    const { explain } = context;
+    const target = available * RECALL_STEP;
     // --- the recent part: newest units, contiguous, the current turn always --------------------
     const keep = new Uint8Array(n);
     for (const u of units.index.criticalUnits) keep[u] = 1;
-    const recentBudget = available * (1 - this.options.share);
+    const recentBudget = target * (1 - this.options.share);
     let used = 0;
     let cut = n;
     for (let u = n - 1; u >= 0; u--) {
@@ -103,24 +171,25 @@ export class RecallStrategy implements CompactionStrategy {
       if (used > recentBudget) break; // the newest unit alone is over: kept anyway (the assembler truncates)
     }
     for (let u = cut; u < n; u++) keep[u] = 1;
+    let firstRecent = units.units[cut]?.firstStored ?? messages.length;
+    const older: number[] = [];
     if (units.units[cut]?.kind !== "turn") {
       const prompt = units.turnBefore(cut);
       if (prompt !== undefined && !keep[prompt]) {
         keep[prompt] = 1;
+        older.push(prompt);
+        firstRecent = Math.min(firstRecent, units.units[prompt]!.firstStored);
         if (!units.units[prompt]!.critical) used += tokensOf(prompt);
       }
     }
 
     // --- recall -------------------------------------------------------------------------------
-    const recalled = new Uint8Array(n);
+    const recalled = new Set<number>();
     const reasons = new Map<number, string>();
-    const query = this.#queryText(units);
     let recallUsed = 0;
-    const recentStart = units.units[cut]?.firstStored ?? messages.length;
-    const firstRecent = Math.min(recentStart, ...(units.units[cut]?.kind !== "turn" && units.turnBefore(cut) !== undefined ? [units.units[units.turnBefore(cut)!]!.firstStored] : []));
     if (query !== undefined && firstRecent > 0) {
       const hits = await this.#hits(query, messages, firstRecent, context.search, units);
-      const recallBudget = available * this.options.share;
+      const recallBudget = target * this.options.share;
       let picked = 0;
       const positionOf = positionLookup(messages);
       for (const hit of hits) {
@@ -140,7 +209,7 @@ export class RecallStrategy implements CompactionStrategy {
         const chosen = recallUsed + coreCost + nextCost <= recallBudget ? [...core, ...next] : core;
         for (const x of chosen) {
           keep[x] = 1;
-          recalled[x] = 1;
+          recalled.add(x);
         }
         recallUsed += coreCost + (chosen.length > core.length ? nextCost : 0);
         picked++;
@@ -152,7 +221,7 @@ export class RecallStrategy implements CompactionStrategy {
     }
 
     // --- what recall left goes back to the recent part: whole older turns while they fit -----
-    let left = available - used - recallUsed;
+    let left = target - used - recallUsed;
     const starts = units.index.turnStarts;
     let t = starts.length - 1;
     while (t >= 0 && starts[t]! >= cut) t--;
@@ -165,28 +234,13 @@ export class RecallStrategy implements CompactionStrategy {
       left -= cost;
       for (let u = start; u < from; u++) {
         keep[u] = 1;
-        recalled[u] = 0;
+        recalled.delete(u);
       }
       from = start;
     }
-
-    // --- output ---------------------------------------------------------------------------------
-    const orphansFrom = units.units[from]?.firstStored ?? messages.length;
-    const dropReason = explain.enabled ? "neither in the recent window nor recalled for the query" : "";
-    const out = units.select(keep, orphansFrom, explain.enabled ? (m, i) => explain.record(messageId(m, i), "dropped", this.name, dropReason) : undefined);
-    if (!recalled.includes(1)) return out;
-    const marked: Message[] = [];
-    let position = 0;
-    for (const m of out) {
-      while (messages[position] !== m) position++;
-      const u = units.unitOf[position]!;
-      if (u >= 0 && recalled[u]) {
-        marked.push({ ...m, metadata: { ...m.metadata, recalled: true } } as Message);
-        if (explain.enabled) explain.record(messageId(m, position), "kept", this.name, reasons.get(position) ?? "recalled");
-      } else marked.push(m);
-      position++;
-    }
-    return marked;
+    for (const u of recalled) if (u < from) older.push(u);
+    for (const u of [...recalled]) if (u >= from) recalled.delete(u);
+    return { from, older: older.filter((u) => u < from), recalled, reasons };
   }
 
   #queryText(units: HistoryUnits): string | undefined {

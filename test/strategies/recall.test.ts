@@ -120,6 +120,22 @@ describe("recall", () => {
     expect(calls).toHaveLength(2);
   });
 
+  it("keeps its plan while the history only grows under the same prompt: same start, same recalled copies (a stable prefix)", async () => {
+    const fact = user("the otter server runs on host pluto-9");
+    const prompt = user("which host runs the otter server?");
+    const history = [fact, assistant("ok"), ...filler(40), prompt];
+    const recall = createStrategy({ use: "recall" });
+    const first = await recall.compact(history, contextFor(BUDGET));
+    const grown = [...history, ...openaiGroup("q", "pluto-9 is up")];
+    const second = await recall.compact(grown, contextFor(BUDGET));
+    expect(second.slice(0, first.length)).toEqual(first);
+    first.forEach((m, i) => expect(second[i]).toBe(m));
+    expect(recalledIds(second)).toEqual(ids([fact, history[1]!]));
+    // A new prompt: a new plan.
+    const third = await recall.compact([...grown, assistant("done"), user("thanks, and the weather?")], contextFor(BUDGET));
+    expect(recalledIds(third)).not.toEqual(recalledIds(second));
+  });
+
   it("does not wait for an index that is catching up on a large backlog: no hits this window, warm() called", async () => {
     let warmed = 0;
     const search: HistorySearch = { search: () => { throw new Error("must not search"); }, ready: () => false, warm: () => void warmed++ };
