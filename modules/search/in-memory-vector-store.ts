@@ -179,7 +179,7 @@ function collectionName(options: VectorWriteOptions): string {
   return name;
 }
 
-function checkDocument(d: VectorDocument, i: number): VectorDocument {
+export function checkDocument(d: VectorDocument, i: number): VectorDocument {
   if (typeof d?.id !== "string" || d.id.length === 0 || typeof d.content !== "string") {
     throw createError("INVALID_ARGUMENT", `document ${i} needs a non-empty string id and a string content`, {
       module: "vector-store",
@@ -191,7 +191,7 @@ function checkDocument(d: VectorDocument, i: number): VectorDocument {
   return d;
 }
 
-function toVector(value: Float32Array | readonly number[], what: string): Float32Array {
+export function toVector(value: Float32Array | readonly number[], what: string): Float32Array {
   const vector = value instanceof Float32Array ? value : Array.isArray(value) ? Float32Array.from(value) : undefined;
   if (!vector || vector.length === 0 || vector.some((x) => !Number.isFinite(x))) {
     throw createError("INVALID_ARGUMENT", `${what} is not a non-empty vector of finite numbers`, { module: "vector-store", expected: "Float32Array | number[]", given: value });
