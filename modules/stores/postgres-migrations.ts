@@ -56,6 +56,9 @@ const MIGRATIONS: readonly Migration[] = [
        write_id text,
        created_at timestamptz NOT NULL DEFAULT now(),
        PRIMARY KEY (session_id, seq))`,
+    // lz4 (PostgreSQL 14+, when built with it) compresses and, above all, decompresses large
+    // messages several times faster than the default pglz; where it is missing, pglz stays.
+    `DO $$ BEGIN EXECUTE 'ALTER TABLE ${n.messages.replaceAll("'", "''")} ALTER COLUMN message SET COMPRESSION lz4'; EXCEPTION WHEN OTHERS THEN NULL; END $$`,
     `CREATE INDEX "${n.table}_run_idx" ON ${n.messages} (session_id, run_id) WHERE run_id IS NOT NULL`,
     `CREATE INDEX "${n.table}_created_idx" ON ${n.messages} (created_at)`,
     `CREATE INDEX "${n.table}_write_idx" ON ${n.messages} (session_id, write_id) WHERE write_id IS NOT NULL`,

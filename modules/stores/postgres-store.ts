@@ -31,6 +31,8 @@ export interface PostgresStoreOptions {
 /** Rows per page of a read; pages are also cut at PAGE_BYTES of JSON (at least one row each). */
 const PAGE_ROWS = 5_000;
 const PAGE_BYTES = 32 * 1024 * 1024;
+/** Pages requested ahead of the one being decoded. */
+const PIPELINE = 2;
 const MAX_BATCH_BYTES = 8 * 1024 * 1024;
 
 /**
@@ -259,7 +261,7 @@ export class PostgresStore implements HistoryStore {
         const { rows } = await pool.query(`SELECT 1 FROM ${this.names.messages} WHERE session_id = $1 AND write_id = $2 LIMIT 1`, [sessionId, writeId]);
         if (rows.length > 0) return;
       }
-      await pool.query(insertSql(this.names), [sessionId, records.length, total, json, runIds, bytes, writeId]);
+      await pool.query(insertSql(this.names), [sessionId, records.length, total, `[${json.join(",")}]`, runIds, bytes, writeId]);
     });
   }
 
@@ -274,28 +276,34 @@ export class PostgresStore implements HistoryStore {
       if (records.length === 0) return;
       const json = records.map((r) => r.json);
       const bytes = json.map((j) => Buffer.byteLength(j));
-      await client.query(insertSql(this.names), [sessionId, records.length, bytes.reduce((a, b) => a + b, 0), json, records.map((r) => r.runId ?? null), bytes, null]);
+      await client.query(insertSql(this.names), [sessionId, records.length, bytes.reduce((a, b) => a + b, 0), `[${json.join(",")}]`, records.map((r) => r.runId ?? null), bytes, null]);
     });
   }
 
-  /** Messages with seq in [start, end), one snapshot, fetched in pages of PAGE_ROWS rows / PAGE_BYTES. */
+  /**
+   * Messages with seq in [start, end), from one snapshot: one query cuts the range into pages of
+   * at most PAGE_ROWS rows / PAGE_BYTES of JSON (from the `bytes` column, no message is read),
+   * then the pages are fetched over the same connection, PIPELINE pages ahead, so the server
+   * renders the next page while this process decodes the current one.
+   */
   private readRange(sessionId: string, start: number, end: number): Promise<Message[]> {
     return this.transaction(
       `read session ${sessionId}`,
       async (client) => {
+        const { rows: pages } = await client.query<{ first: string; last: string }>(boundsSql(this.names), [sessionId, start, end, PAGE_BYTES, PAGE_ROWS]);
+        const fetchPage = (i: number) => {
+          const page = pages[i]!;
+          const pending = client.query<{ page: string | null }>(pageSql(this.names), [sessionId, page.first, page.last]);
+          pending.catch(() => undefined); // awaited below, in order; this only silences the ones never reached
+          return pending;
+        };
+        const inFlight = pages.slice(0, PIPELINE).map((_, i) => fetchPage(i));
         const out: Message[] = [];
-        let next = start;
-        while (next < end) {
-          const { rows } = await client.query<{ page: string | null; n: number; last: string | null }>(pageSql(this.names), [
-            sessionId,
-            next,
-            Math.min(end, next + PAGE_ROWS),
-            PAGE_BYTES,
-          ]);
-          const row = rows[0];
-          if (!row || row.n === 0 || row.page === null || row.last === null) break;
-          for (const message of JSON.parse(`[${row.page}]`) as Message[]) out.push(message);
-          next = Number(row.last) + 1;
+        for (let i = 0; i < pages.length; i++) {
+          const { rows } = await inFlight[i]!;
+          if (i + PIPELINE < pages.length) inFlight.push(fetchPage(i + PIPELINE));
+          const text = rows[0]?.page;
+          if (text) for (const message of JSON.parse(`[${text}]`) as Message[]) out.push(message);
         }
         return out;
       },
@@ -351,22 +359,32 @@ export class PostgresStore implements HistoryStore {
   }
 }
 
+/**
+ * Parameters: $1 session, $2 n, $3 total bytes, $4 the messages as ONE JSON array text (parsed
+ * once by the server: no per-element quoting of a text[] literal), $5 run ids, $6 bytes each,
+ * $7 write id.
+ */
 function insertSql(n: TableNames): string {
   return `WITH s AS (
     INSERT INTO ${n.sessions} AS s (session_id, count, bytes, updated_at) VALUES ($1, $2, $3, now())
     ON CONFLICT (session_id) DO UPDATE SET count = s.count + EXCLUDED.count, bytes = s.bytes + EXCLUDED.bytes, updated_at = now()
     RETURNING count - $2::bigint AS first)
   INSERT INTO ${n.messages} (session_id, seq, message, run_id, bytes, write_id)
-  SELECT $1, s.first + m.ord - 1, m.json::jsonb, m.run_id, m.bytes, CASE WHEN m.ord = 1 THEN $7::text END
-  FROM s, unnest($4::text[], $5::text[], $6::int[]) WITH ORDINALITY AS m(json, run_id, bytes, ord)`;
+  SELECT $1, s.first + m.ord - 1, m.message, m.run_id, m.bytes, CASE WHEN m.ord = 1 THEN $7::text END
+  FROM s, ROWS FROM (jsonb_array_elements($4::jsonb), unnest($5::text[]), unnest($6::int[])) WITH ORDINALITY AS m(message, run_id, bytes, ord)`;
+}
+
+/** Page bounds [first, last] over a seq range: a new page where either the byte or the row budget runs out. */
+function boundsSql(n: TableNames): string {
+  return `SELECT min(seq) AS first, max(seq) AS last FROM (
+    SELECT seq, (sum(bytes) OVER w - bytes) / $4::bigint AS b, (row_number() OVER w - 1) / $5::bigint AS r
+    FROM ${n.messages} WHERE session_id = $1 AND seq >= $2 AND seq < $3 WINDOW w AS (ORDER BY seq)) x
+  GROUP BY b, r ORDER BY first`;
 }
 
 /** One page as one JSON text (rows joined by commas): one value to decode per page, not per row. */
 function pageSql(n: TableNames): string {
-  return `SELECT string_agg(message::text, ',' ORDER BY seq) AS page, count(*)::int AS n, max(seq) AS last FROM (
-    SELECT seq, message, sum(bytes) OVER (ORDER BY seq) AS running
-    FROM ${n.messages} WHERE session_id = $1 AND seq >= $2 AND seq < $3 ORDER BY seq) p
-  WHERE running <= $4 OR seq = $2`;
+  return `SELECT string_agg(message::text, ',' ORDER BY seq) AS page FROM ${n.messages} WHERE session_id = $1 AND seq >= $2 AND seq <= $3`;
 }
 
 /**
