@@ -76,6 +76,8 @@ interface Plan {
   readonly recalled: ReadonlySet<number>;
   /** Input position → explain reason of a recalled message. */
   readonly reasons: ReadonlyMap<number, string>;
+  /** False when the search was skipped (index still catching up): such a plan is never reused. */
+  readonly searched: boolean;
 }
 
 export class RecallStrategy implements CompactionStrategy {
@@ -140,7 +142,7 @@ export class RecallStrategy implements CompactionStrategy {
    */
   #stickyPlan(units: HistoryUnits, query: string | undefined, tokensOf: (u: number) => number, available: number): Plan | undefined {
     const sticky = this.#sticky;
-    if (!sticky || sticky.index !== units.index || sticky.query !== query || sticky.available !== available || sticky.from >= units.length) return undefined;
+    if (!sticky || !sticky.searched || sticky.index !== units.index || sticky.query !== query || sticky.available !== available || sticky.from >= units.length) return undefined;
     let total = 0;
     for (const u of sticky.older) if (!units.units[u]!.critical) total += tokensOf(u);
     for (let u = units.length - 1; u >= sticky.from; u--) {
@@ -187,8 +189,11 @@ export class RecallStrategy implements CompactionStrategy {
     const recalled = new Set<number>();
     const reasons = new Map<number, string>();
     let recallUsed = 0;
+    let searched = true;
     if (query !== undefined && firstRecent > 0) {
-      const hits = await this.#hits(query, messages, firstRecent, context.search, units);
+      const found = await this.#hits(query, messages, firstRecent, context.search, units);
+      searched = found !== undefined;
+      const hits = found ?? [];
       const recallBudget = target * this.options.share;
       let picked = 0;
       const positionOf = positionLookup(messages);
@@ -240,7 +245,7 @@ export class RecallStrategy implements CompactionStrategy {
     }
     for (const u of recalled) if (u < from) older.push(u);
     for (const u of [...recalled]) if (u >= from) recalled.delete(u);
-    return { from, older: older.filter((u) => u < from), recalled, reasons };
+    return { from, older: older.filter((u) => u < from), recalled, reasons, searched };
   }
 
   #queryText(units: HistoryUnits): string | undefined {
@@ -254,7 +259,8 @@ export class RecallStrategy implements CompactionStrategy {
     return undefined;
   }
 
-  async #hits(query: string, messages: readonly Message[], firstRecent: number, search: HistorySearch | undefined, units: HistoryUnits): Promise<SearchHit[]> {
+  /** Hits for the query before `firstRecent`; undefined when the index is still catching up (not waited for). */
+  async #hits(query: string, messages: readonly Message[], firstRecent: number, search: HistorySearch | undefined, units: HistoryUnits): Promise<SearchHit[] | undefined> {
     const id = messages[firstRecent]?.metadata?.id;
     const source = search ?? (this.#transient ??= new HistorySearchIndex(() => this.#input, { module: this.name }));
     // Positions of the strategy's input are only meaningful to an index over that input.
@@ -262,7 +268,7 @@ export class RecallStrategy implements CompactionStrategy {
     // A large backlog (resume, replaced history): index in the background, this window goes without hits.
     if (source.ready?.() === false) {
       source.warm?.();
-      return [];
+      return undefined;
     }
     const cache = this.#cache;
     if (cache && cache.units === units.index && cache.query === query && cache.before === before) return cache.hits;

@@ -146,6 +146,21 @@ describe("recall", () => {
     expect(out.at(-1)).toBe(history.at(-1));
   });
 
+  it("searches again once the index is ready: a window made without hits is not kept as the plan", async () => {
+    const fact = user("the old kiwi fact");
+    let ready = false;
+    const search: HistorySearch = {
+      search: () => [{ id: fact.metadata!.id as string, index: 0, score: 1, message: fact }],
+      ready: () => ready,
+      warm: () => {},
+    };
+    const history = [fact, assistant("ok"), ...filler(40), user("kiwi?")];
+    const recall = createStrategy({ use: "recall" });
+    expect(recalledIds(await recall.compact(history, { ...contextFor(BUDGET), search }))).toEqual([]);
+    ready = true;
+    expect(recalledIds(await recall.compact(history, { ...contextFor(BUDGET), search }))).toEqual(ids([fact, history[1]!]));
+  });
+
   it("query \"last-message\" searches for the newest message (a tool result in an agent loop)", async () => {
     const old = user("the flamingo service owns billing");
     const prompt = user("look up the owner");
