@@ -6,7 +6,7 @@
  *
  * Options:
  *   --quick            smaller sizes and fewer turns (a smoke run; not reference figures)
- *   --only <ids>       run only these scenarios (comma-separated ids: agent-loop, resume, memory, langchain, replay, pipelines, recall)
+ *   --only <ids>       run only these scenarios (comma-separated ids: agent-loop, resume, memory, langchain, replay, pipelines, recall, stores-postgres)
  *   --out <file>       where to write the report
  *   --list             print the scenario ids and exit
  * A full run (no --quick, no --only) writes BENCHMARKS.md; any other run writes
@@ -16,7 +16,7 @@
  * Adding a scenario: a file exporting a `Scenario` (scenario.ts), one line in SCENARIOS below.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { loadavg } from "node:os";
 import { relative, resolve } from "node:path";
@@ -32,9 +32,10 @@ import { pipelinesScenario } from "./pipelines.js";
 import { recallScenario } from "./recall.js";
 import { replayScenario } from "./replay.js";
 import { resumeChild, resumeScenario } from "./resume.js";
+import { postgresStoreScenario } from "./stores-postgres.js";
 import type { BenchContext, BenchOptions, Scenario } from "./scenario.js";
 
-export const SCENARIOS: readonly Scenario[] = [agentLoopScenario, resumeScenario, memoryScenario, langchainScenario, replayScenario, pipelinesScenario, recallScenario];
+export const SCENARIOS: readonly Scenario[] = [agentLoopScenario, resumeScenario, memoryScenario, langchainScenario, replayScenario, pipelinesScenario, recallScenario, postgresStoreScenario];
 
 const CHILDREN: Record<string, (args: string[]) => Promise<void>> = {
   resume: resumeChild,
@@ -109,7 +110,7 @@ async function main(argv: string[]): Promise<number> {
     commit,
     results,
   });
-  writeFileSync(out, `${report}\n`);
+  writeFileSync(out, `${report}\n${keptSections(out)}`);
   writeFileSync(
     ".cache/bench/results.json",
     JSON.stringify({ startedAt: started, options, results: results.map((r) => ({ id: r.scenario.id, error: r.error, checks: r.result?.checks, data: r.result?.data })) }, null, 2),
@@ -156,3 +157,18 @@ main(process.argv.slice(2)).then(
     process.exitCode = 1;
   },
 );
+
+/**
+ * Sections other tools write into BENCHMARKS.md (e.g. `npm run eval:recall`) sit between
+ * `<!-- begin:NAME -->` and `<!-- end:NAME -->` markers; a new bench report keeps them, after its own.
+ */
+export function keptSections(file: string): string {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    return "";
+  }
+  const blocks = text.match(/<!-- begin:([\w.-]+) -->[\s\S]*?<!-- end:\1 -->/g) ?? [];
+  return blocks.map((b) => `\n${b}\n`).join("");
+}
