@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createHistoryStore, HISTORY_STORE_TYPES, JsonlStore, MemoryStore } from "../../modules/stores/index.js";
+import { createHistoryStore, HISTORY_STORE_TYPES, JsonlStore, MemoryStore, PostgresStore } from "../../modules/stores/index.js";
 
 const thrown = (fn: () => unknown) => {
   try {
@@ -12,7 +12,8 @@ const thrown = (fn: () => unknown) => {
 
 describe("createHistoryStore", () => {
   it("builds each known type", async () => {
-    expect(HISTORY_STORE_TYPES).toEqual(["memory", "jsonl"]);
+    expect(HISTORY_STORE_TYPES.slice(0, 3)).toEqual(["memory", "jsonl", "postgres"]);
+    expect(createHistoryStore({ type: "postgres", url: "postgres://127.0.0.1:5432/test" })).toBeInstanceOf(PostgresStore);
     expect(createHistoryStore({ type: "memory" })).toBeInstanceOf(MemoryStore);
     const jsonl = createHistoryStore({ type: "jsonl", storagePath: "/tmp/amplifier-unused", fsync: "batch" });
     expect(jsonl).toBeInstanceOf(JsonlStore);
@@ -30,7 +31,8 @@ describe("createHistoryStore", () => {
   it("an unknown type is UNKNOWN_STORE listing the known ones", () => {
     const error = thrown(() => createHistoryStore({ type: "postgress" } as never));
     expect(error.code).toBe("UNKNOWN_STORE");
-    expect(error.details).toMatchObject({ path: "store.type", given: "postgress", expected: "one of memory, jsonl" });
+    expect(error.details).toMatchObject({ path: "store.type", given: "postgress", expected: `one of ${HISTORY_STORE_TYPES.join(", ")}` });
+    expect(error.details.expected).toContain("postgres");
   });
 
   it.each([null, "jsonl", [], 3])("a config that is not an object (%j) is INVALID_ARGUMENT", (config) => {
