@@ -1,9 +1,12 @@
-import pg from "pg";
+import type pg from "pg";
 
 /**
  * One `pg.Pool` per connection URL for the whole process, shared by every PostgresStore on that
  * URL and counted: `acquirePool` adds a reference, the returned `release` drops it, and the last
  * release ends the pool so no socket or timer keeps the process alive.
+ *
+ * `pg` itself is imported on the first acquire, so programs that never use PostgreSQL (the JSONL
+ * default, the CLI on files) do not pay for loading it.
  *
  * A pool emits `error` when an idle connection dies (the server restarted); that is expected and
  * must not crash the process, so it is swallowed here — the next query gets a fresh connection,
@@ -22,10 +25,13 @@ export interface PoolLease {
   release(): Promise<void>;
 }
 
-export function acquirePool(url: string, max = 10): PoolLease {
+let driver: Promise<typeof pg> | undefined;
+
+export async function acquirePool(url: string, max = 10): Promise<PoolLease> {
+  const { Pool } = await (driver ??= import("pg").then((m) => m.default));
   let shared = POOLS.get(url);
   if (!shared) {
-    const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 10_000, connectionTimeoutMillis: 5_000 });
+    const pool = new Pool({ connectionString: url, max, idleTimeoutMillis: 10_000, connectionTimeoutMillis: 5_000 });
     pool.on("error", () => undefined);
     shared = { pool, refs: 0 };
     POOLS.set(url, shared);

@@ -58,7 +58,7 @@ export class PostgresStore implements HistoryStore {
   private readonly names: TableNames;
   private readonly retry: RetryPolicy;
   private readonly poolSize: number;
-  private lease: PoolLease | undefined;
+  private lease: Promise<PoolLease> | undefined;
   private ready: Promise<void> | undefined;
   private readonly queues = new Map<string, WriteQueue<EncodedMessage>>();
   private closing: Promise<void> | undefined;
@@ -185,8 +185,8 @@ export class PostgresStore implements HistoryStore {
       await this.settleAll();
       this.queues.clear();
       await this.ready?.catch(() => undefined);
-      await this.lease?.release();
-      this.lease = undefined;
+      const lease = await this.lease?.catch(() => undefined);
+      await lease?.release();
     })();
     return this.closing;
   }
@@ -202,14 +202,16 @@ export class PostgresStore implements HistoryStore {
     if (this.closing) throw createError("STORE_CLOSED", undefined, { module: MODULE });
   }
 
-  private pool(): pg.Pool {
+  private async pool(): Promise<pg.Pool> {
     this.lease ??= acquirePool(this.url, this.poolSize);
-    return this.lease.pool;
+    return (await this.lease).pool;
   }
 
   /** Runs the migrations once per store; a failure is reported and forgotten, so a later call tries again. */
   private ensureReady(): Promise<void> {
-    this.ready ??= withRetry(this.retry, () => migrate(this.pool(), this.names).then(() => undefined)).catch((cause: unknown) => {
+    this.ready ??= withRetry(this.retry, async () => {
+      await migrate(await this.pool(), this.names);
+    }).catch((cause: unknown) => {
       this.ready = undefined;
       throw createError("STORAGE_UNAVAILABLE", `Cannot use PostgreSQL at ${redact(this.url)}: ${describe(cause)}`, {
         module: MODULE,
@@ -338,7 +340,7 @@ export class PostgresStore implements HistoryStore {
 
   private async attempt<T>(kind: "read" | "write", action: string, task: (pool: pg.Pool, attempt: number) => Promise<T>): Promise<T> {
     try {
-      return await withRetry(this.retry, (attempt) => task(this.pool(), attempt));
+      return await withRetry(this.retry, async (attempt) => task(await this.pool(), attempt));
     } catch (cause) {
       throw this.failure(kind, action, cause);
     }

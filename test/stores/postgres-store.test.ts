@@ -51,7 +51,7 @@ describe("PostgresStore", () => {
     await Promise.all(stores.map((s) => s.close()));
     const rows = await queryOnce<{ version: number }>(`SELECT version FROM "${schema}".amplifier_messages_migrations ORDER BY version`);
     expect(rows.map((r) => r.version)).toEqual(Array.from({ length: SCHEMA_VERSION }, (_, i) => i + 1));
-    const lease = acquirePool(PG_URL);
+    const lease = await acquirePool(PG_URL);
     try {
       expect(await migrate(lease.pool, tableNames(schema, "amplifier_messages"))).toEqual([]);
     } finally {
