@@ -18,16 +18,24 @@ interface Proxy {
   attempts: number;
   /** true: accept and forward; false: accept and drop at once. */
   forwarding: boolean;
+  /** The server's replies on the connections open now vanish; the connections are cut `afterMs` later. */
+  loseReplies(afterMs: number): void;
   cutAll(): void;
   close(): Promise<void>;
 }
 
 async function startProxy(): Promise<Proxy> {
   const sockets = new Set<Socket>();
+  const pairs = new Set<{ swallow: boolean; cut(): void }>();
   const proxy: Proxy = {
     url: () => `postgres://postgres@127.0.0.1:${(server.address() as { port: number }).port}/test`,
     attempts: 0,
     forwarding: true,
+    loseReplies: (afterMs) => {
+      const now = [...pairs];
+      for (const pair of now) pair.swallow = true;
+      setTimeout(() => now.forEach((p) => p.cut()), afterMs);
+    },
     cutAll: () => {
       for (const s of sockets) s.destroy();
       sockets.clear();
@@ -45,7 +53,12 @@ async function startProxy(): Promise<Proxy> {
     }
     const upstream = connect(5432, "127.0.0.1");
     sockets.add(client).add(upstream);
-    client.pipe(upstream).pipe(client);
+    const pair = { swallow: false, cut: () => { client.destroy(); upstream.destroy(); } };
+    pairs.add(pair);
+    client.on("data", (chunk) => upstream.write(chunk));
+    upstream.on("data", (chunk) => {
+      if (!pair.swallow) client.write(chunk);
+    });
     const drop = () => {
       client.destroy();
       upstream.destroy();
@@ -69,6 +82,22 @@ describe("PostgresStore retries", () => {
     proxy.cutAll();
     await store.append("s1", user("after"));
     expect((await store.read("s1")).map((m) => m.content)).toEqual(["before", "after"]);
+    await store.close();
+    await proxy.close();
+  });
+
+  it("an append whose acknowledgement is lost (committed, then the connection died) is not stored twice by its retry", async () => {
+    const proxy = await startProxy();
+    const schema = testSchemaName();
+    schemas.push(schema);
+    const store = new PostgresStore({ url: proxy.url(), schema, poolSize: 1, retry: { attempts: 5, baseDelayMs: 1, maxDelayMs: 5 } });
+    await store.append("s1", user("first"));
+    proxy.loseReplies(300); // the next statement reaches the server and commits; its reply never arrives
+    await store.append("s1", user("second"));
+    await store.append("s1", user("third"));
+    expect((await store.read("s1")).map((m) => m.content)).toEqual(["first", "second", "third"]);
+    const rows = await queryOnce<{ content: string }>(`SELECT message->>'content' AS content FROM "${schema}".amplifier_messages ORDER BY seq`);
+    expect(rows.map((r) => r.content)).toEqual(["first", "second", "third"]);
     await store.close();
     await proxy.close();
   });

@@ -150,7 +150,7 @@ describe("PostgresStore", () => {
   it("leaves no open handle after close(): a child process that appends and closes ends by itself", async () => {
     const script = await bundlePostgresWriter();
     const child = startWriter(script, ["exit", PG_URL, fresh(), "s1", "0", "5"]);
-    const timer = setTimeout(() => child.child.kill("SIGKILL"), 10_000);
+    const timer = setTimeout(() => child.child.kill("SIGKILL"), 8_000); // under the pool's 10 s idle timeout
     const { code, signal } = await child.exited;
     clearTimeout(timer);
     expect(signal, "the process had to be killed: something kept it alive").toBeNull();
