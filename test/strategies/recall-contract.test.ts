@@ -1,5 +1,8 @@
-import { describeContextManagerContract, propertyRuns } from "../../contracts/testing/index.js";
+import { EMBEDDER_CAPABILITY } from "../../contracts/search.js";
+import { describeContextManagerContract, keywordEmbedder, propertyRuns } from "../../contracts/testing/index.js";
+import { Coordinator } from "../../core/coordinator.js";
 import { createSession } from "../../core/session.js";
+import { mount as mountSimple } from "../../modules/context-simple/index.js";
 
 // Pipelines with recall run inside both context modules through the exported conformance suite:
 // every window invariant must hold with recalled messages in the window.
@@ -24,3 +27,15 @@ for (const [name, strategies] of Object.entries(pipelines)) {
     );
   }
 }
+
+// Hybrid ranking (an embedder registered as the coordinator capability) under the same invariants.
+describeContextManagerContract(
+  "context-simple with an embedder: [recall]",
+  async () => {
+    const coordinator = new Coordinator();
+    coordinator.registerCapability(EMBEDDER_CAPABILITY, keywordEmbedder);
+    const context = await mountSimple(coordinator, { strategies: [{ use: "recall", k: 4 }] });
+    return { context, hooks: coordinator.hooks, close: () => coordinator.cleanup() };
+  },
+  { numRuns: Math.max(100, Math.floor(propertyRuns(1_000) / 10)) },
+);
