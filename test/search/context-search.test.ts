@@ -73,6 +73,28 @@ describe("context-persistent: search survives resume", () => {
   });
 });
 
+describe("context-persistent: recall survives resume", () => {
+  it("a reopened session's first window recalls an old fact for the prompt", async () => {
+    const open2 = async () => {
+      const session = await createSession({ session: { context: { module: "context-persistent", config: { storagePath: dir, sessionId: "recall", strategies: [{ use: "recall" }] } } } });
+      sessions.push(session);
+      return session.context as HistoryContextManager;
+    };
+    const first = await open2();
+    await first.addMessage(user("my locker code is 4471", { id: "fact" }));
+    await first.addMessage({ role: "assistant", content: "noted", metadata: { id: "noted" } });
+    for (let i = 0; i < 60; i++) await first.addMessage({ role: i % 2 ? "assistant" : "user", content: `routine step ${i} of the daily chore list, nothing else to report` });
+    await sessions.pop()!.close();
+    const second = await open2();
+    await second.addMessage(user("what is my locker code?", { id: "prompt" }));
+    const window = await second.getMessagesForRequest(700);
+    expect(window.slice(0, 2).map((m) => m.metadata?.id)).toEqual(["fact", "noted"]);
+    expect(window[0]!.metadata!.recalled).toBe(true);
+    expect(window.at(-1)!.metadata!.id).toBe("prompt");
+    expect(window.length).toBeLessThan(40); // the history (63 messages) does not fit: recall chose
+  });
+});
+
 describe("embedder reaches the context module", () => {
   const embedder: Embedder = { name: "toy", dimensions: 1, embed: async (texts) => texts.map((t) => Float32Array.from([/vehicle|automobile/.test(t) ? 1 : -1])) };
 
