@@ -10,8 +10,11 @@
  *
  * - `SearchableContext.search(query, options)` exists on both built-in context modules
  *   (context-simple, context-persistent). Ranking is lexical (BM25) over an index kept up to date
- *   on addMessage and rebuilt after setMessages / clear / clearRun / resume (lazily, on first
- *   search). Tool calls (name + arguments) and tool results are searchable.
+ *   on addMessage and rebuilt after setMessages / clear / clearRun / resume (lazily, on the first
+ *   search; a large backlog in 25 ms time slices). `search()` always waits for the index;
+ *   `recall` does not wait for a backlog of more than 5,000 messages (that window has no recalled
+ *   messages) — `await context.searchIndex.catchUp()` after a big setMessages makes it ready.
+ *   Tool calls (name + arguments) and tool results are searchable.
  * - With an `Embedder` configured, the lexical ranking and a vector ranking (cosine over a
  *   `VectorStore`) are fused by reciprocal rank fusion; `score` is then the fused score.
  * - `VectorStore` is the agents/context seed's store: collections, `add` (insert-if-absent),
