@@ -7,3 +7,4 @@ export { SteppedCut } from "./stepped-cut.js";
 export * from "./agents/index.js";
 export { coreStrategies } from "./core/index.js";
 export { selectorStrategies } from "./selectors/index.js";
+export { RecallStrategy, recallStrategy, recallOptions, RECALL_FILL, type RecallOptions } from "./recall.js";

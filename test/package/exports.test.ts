@@ -75,6 +75,25 @@ describe("after the build", () => {
     expect(exports).toEqual(expect.arrayContaining(["Coordinator", "createSession", "HookBus", "createError", "getTokenCounter"]));
   });
 
+  it("the built-in modules are importable as amplifier-ts/modules/<name> (third parties register strategies, build stores)", () => {
+    const probe = [
+      "const strategies = await import('amplifier-ts/modules/strategies');",
+      "const search = await import('amplifier-ts/modules/search');",
+      "const stores = await import('amplifier-ts/modules/stores');",
+      "const summarizers = await import('amplifier-ts/modules/summarizers');",
+      "const simple = await import('amplifier-ts/modules/context-simple');",
+      "const persistent = await import('amplifier-ts/modules/context-persistent');",
+      "console.log(JSON.stringify({ strategies: Object.keys(strategies), search: Object.keys(search), stores: Object.keys(stores), summarizers: Object.keys(summarizers), simple: Object.keys(simple), persistent: Object.keys(persistent) }));",
+    ].join("\n");
+    const out = execFileSync(process.execPath, ["--input-type=module", "-e", probe], { cwd: ROOT, encoding: "utf8", timeout: 60_000 });
+    const keys = JSON.parse(out.trim().split("\n").at(-1)!) as Record<string, string[]>;
+    expect(keys.strategies).toEqual(expect.arrayContaining(["defineStrategy", "strategyRegistry", "createPipeline", "RecallStrategy"]));
+    expect(keys.stores).toEqual(expect.arrayContaining(["createHistoryStore", "MemoryStore", "JsonlStore"]));
+    expect(keys.summarizers).toEqual(expect.arrayContaining(["ExtractiveSummarizer", "ProviderSummarizer"]));
+    expect(keys.search.length).toBeGreaterThan(0);
+    for (const m of [keys.simple!, keys.persistent!]) expect(m).toEqual(expect.arrayContaining(["mount", "meta"]));
+  });
+
   it("amplifier-ts/testing exports describeContextManagerContract", async () => {
     const testing = (await import(pathToFileURL(join(ROOT, "dist/contracts/testing/index.js")).href)) as Record<string, unknown>;
     expect(typeof testing.describeContextManagerContract).toBe("function");
