@@ -42,7 +42,7 @@ const MAX_BATCH_BYTES = 8 * 1024 * 1024;
  * | concern | how |
  * |---|---|
  * | sequence | an append is one statement: it bumps the session row's `count` (taking its row lock until commit) and inserts the rows numbered from the old count, so writers in many processes get dense seqs with no gap or duplicate |
- * | call order | operations on one session go through a per-session queue in this process; appends that queue up while one is in flight are committed as one batch |
+ * | call order | operations on one session go through a per-session queue in this process (dropped when idle, so a long-lived process serving many sessions holds nothing for idle ones); appends that queue up while one is in flight are committed as one batch |
  * | reads | one REPEATABLE READ snapshot, fetched in pages by seq range (keyset) and decoded a page at a time |
  * | replace, clearRun, clear, deleteSession | one transaction each; clearRun renumbers the kept rows |
  * | jsonb | cannot hold NUL (`\u0000`) or lone surrogates: such messages are refused with INVALID_MESSAGE |
@@ -60,7 +60,8 @@ export class PostgresStore implements HistoryStore {
   private readonly poolSize: number;
   private lease: Promise<PoolLease> | undefined;
   private ready: Promise<void> | undefined;
-  private readonly queues = new Map<string, WriteQueue<EncodedMessage>>();
+  /** Sessions with operations in flight; a queue is dropped when its last operation settles. */
+  private readonly queues = new Map<string, { queue: WriteQueue<EncodedMessage>; pending: number }>();
   private closing: Promise<void> | undefined;
 
   constructor(options: PostgresStoreOptions = {}) {
@@ -71,6 +72,9 @@ export class PostgresStore implements HistoryStore {
     this.names = tableNames(identifier(options.schema ?? "public", "schema", 63), identifier(options.table ?? "amplifier_messages", "table", 48));
     this.retry = retryPolicy(options.retry);
     this.poolSize = options.poolSize ?? 10;
+    if (!Number.isSafeInteger(this.poolSize) || this.poolSize < 1) {
+      throw createError("INVALID_ARGUMENT", "store.poolSize must be a positive integer", { module: MODULE, path: "store.poolSize", expected: "an integer ≥ 1", given: options.poolSize });
+    }
   }
 
   async open(sessionId: string): Promise<OpenedSession> {
@@ -81,7 +85,7 @@ export class PostgresStore implements HistoryStore {
   async append(sessionId: string, message: Message): Promise<void> {
     const id = this.check(sessionId);
     const encoded = storable(encodeMessage(message, "message", MODULE), "message");
-    await this.queue(id).append([encoded]);
+    await this.track(id, (queue) => queue.append([encoded]));
   }
 
   async appendMany(sessionId: string, messages: Message[]): Promise<void> {
@@ -171,13 +175,10 @@ export class PostgresStore implements HistoryStore {
     );
   }
 
-  /** Nothing is held per session but its queue: it is drained and dropped. */
+  /** Nothing is held per session but its queue, which goes away by itself once idle: this waits for it to drain. */
   async closeSession(sessionId: string): Promise<void> {
     const id = this.check(sessionId);
-    const queue = this.queues.get(id);
-    if (!queue) return;
-    await queue.run(async () => undefined).catch(() => undefined);
-    if (this.queues.get(id) === queue) this.queues.delete(id);
+    if (this.queues.has(id)) await this.track(id, (queue) => queue.run(async () => undefined)).catch(() => undefined);
   }
 
   close(): Promise<void> {
@@ -223,10 +224,11 @@ export class PostgresStore implements HistoryStore {
     return this.ready;
   }
 
-  private queue(sessionId: string): WriteQueue<EncodedMessage> {
-    let queue = this.queues.get(sessionId);
-    if (!queue) {
-      queue = new WriteQueue<EncodedMessage>({
+  /** Runs `use` on the session's queue (made on demand), counting it in flight until it settles. */
+  private track<T>(sessionId: string, use: (queue: WriteQueue<EncodedMessage>) => Promise<T>): Promise<T> {
+    let entry = this.queues.get(sessionId);
+    if (!entry) {
+      const queue = new WriteQueue<EncodedMessage>({
         commit: async (records) => {
           await this.ensureReady();
           await this.insert(sessionId, records);
@@ -235,21 +237,31 @@ export class PostgresStore implements HistoryStore {
         maxBatchWeight: MAX_BATCH_BYTES,
         weight: (record) => record.json.length,
       });
-      this.queues.set(sessionId, queue);
+      entry = { queue, pending: 0 };
+      this.queues.set(sessionId, entry);
     }
-    return queue;
+    const held = entry;
+    held.pending++;
+    const settled = () => {
+      if (--held.pending === 0 && this.queues.get(sessionId) === held) this.queues.delete(sessionId);
+    };
+    const result = use(held.queue);
+    result.then(settled, settled);
+    return result;
   }
 
   /** Every operation on a session runs in its queue, in call order, once the tables are ready. */
   private run<T>(sessionId: string, task: () => Promise<T>): Promise<T> {
-    return this.queue(sessionId).run(async () => {
-      await this.ensureReady();
-      return task();
-    });
+    return this.track(sessionId, (queue) =>
+      queue.run(async () => {
+        await this.ensureReady();
+        return task();
+      }),
+    );
   }
 
   private async settleAll(): Promise<void> {
-    await Promise.allSettled([...this.queues.values()].map((q) => q.run(async () => undefined)));
+    await Promise.allSettled([...this.queues.values()].map(({ queue }) => queue.run(async () => undefined)));
   }
 
   /**

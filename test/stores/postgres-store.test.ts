@@ -99,11 +99,12 @@ describe("PostgresStore", () => {
     await store.close();
   });
 
-  it("rejects a bad schema, table or retry with INVALID_ARGUMENT before touching the server", () => {
+  it("rejects a bad schema, table, retry, url or pool size with INVALID_ARGUMENT before touching the server", () => {
     expect(() => new PostgresStore({ schema: 'x"; drop' })).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENT", path: "store.schema" }));
     expect(() => new PostgresStore({ table: "1abc" })).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENT", path: "store.table" }));
     expect(() => new PostgresStore({ retry: { attempts: 0 } })).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENT", path: "store.retry" }));
     expect(() => new PostgresStore({ url: "mysql://x" })).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENT", path: "store.url" }));
+    expect(() => new PostgresStore({ poolSize: 0 })).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENT", path: "store.poolSize" }));
   });
 
   it("takes its url from AMPLIFIER_PG_URL when none is given", async () => {
