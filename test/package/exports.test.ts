@@ -90,7 +90,7 @@ describe("after the build", () => {
     expect(keys.strategies).toEqual(expect.arrayContaining(["defineStrategy", "strategyRegistry", "createPipeline", "RecallStrategy"]));
     expect(keys.stores).toEqual(expect.arrayContaining(["createHistoryStore", "MemoryStore", "JsonlStore"]));
     expect(keys.summarizers).toEqual(expect.arrayContaining(["ExtractiveSummarizer", "ProviderSummarizer"]));
-    expect(keys.search.length).toBeGreaterThan(0);
+    expect(keys.search?.length).toBeGreaterThan(0);
     for (const m of [keys.simple!, keys.persistent!]) expect(m).toEqual(expect.arrayContaining(["mount", "meta"]));
   });
 
