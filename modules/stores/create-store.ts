@@ -3,12 +3,14 @@ import { createError, describeValue } from "../../core/errors.js";
 import { JsonlStore, type FsyncMode } from "./jsonl-store.js";
 import { MemoryStore } from "./memory-store.js";
 import { PostgresStore, type PostgresStoreOptions } from "./postgres-store.js";
+import { RedisStore, type RedisStoreOptions } from "./redis-store.js";
 
-/** Which HistoryStore to build; the `type` picks it (PostgreSQL and Redis join this union later). */
+/** Which HistoryStore to build; the `type` picks it . */
 export type HistoryStoreConfig =
   | { type: "memory" }
   | { type: "jsonl"; storagePath?: string; fsync?: FsyncMode; onRecover?: (report: RecoveryReport) => void }
-  | ({ type: "postgres" } & PostgresStoreOptions);
+  | ({ type: "postgres" } & PostgresStoreOptions)
+  | ({ type: "redis" } & RedisStoreOptions);
 
 export type HistoryStoreType = HistoryStoreConfig["type"];
 
@@ -19,6 +21,7 @@ const FACTORIES = {
   memory: () => new MemoryStore(),
   jsonl: ({ storagePath, fsync, onRecover }) => new JsonlStore({ storagePath, fsync, onRecover }),
   postgres: ({ url, schema, table, retry, poolSize }) => new PostgresStore({ url, schema, table, retry, poolSize }),
+  redis: ({ url, keyPrefix, ttlSeconds, maxMessages, retry, connectTimeoutMs }) => new RedisStore({ url, keyPrefix, ttlSeconds, maxMessages, retry, connectTimeoutMs }),
 } satisfies { [T in HistoryStoreType]: Factory<T> };
 
 export const HISTORY_STORE_TYPES = Object.keys(FACTORIES) as HistoryStoreType[];

@@ -1,0 +1,55 @@
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { Coordinator } from "../../core/coordinator.js";
+import { createSession, type Session } from "../../core/session.js";
+import { mount as mountPersistent } from "../../modules/context-persistent/index.js";
+import { openRedisClients } from "../../modules/stores/redis-clients.js";
+import { dropPrefixes, REDIS_URL, testKeyPrefix } from "./redis-support.js";
+
+/** context-persistent with `store: { type: "redis" }`: resume through Redis, fallback and strict. */
+const keyPrefix = testKeyPrefix();
+const sessions: Session[] = [];
+afterEach(async () => {
+  await Promise.allSettled(sessions.splice(0).map((s) => s.close()));
+});
+afterAll(() => dropPrefixes(keyPrefix));
+
+async function open(store: Record<string, unknown>, extra: Record<string, unknown> = {}): Promise<Session> {
+  const session = await createSession({ session: { context: { module: "context-persistent", config: { sessionId: "redis-session", store, ...extra } } } });
+  sessions.push(session);
+  return session;
+}
+
+const unreachable = { type: "redis", url: "redis://127.0.0.1:1", connectTimeoutMs: 300 };
+
+describe("context-persistent on the redis store", () => {
+  it("resumes a session from Redis: close, mount again, same history; the client is closed with the session", async () => {
+    const first = await open({ type: "redis", url: REDIS_URL, keyPrefix });
+    await first.context.addMessage({ role: "user", content: "hello" });
+    await first.context.addMessage({ role: "assistant", content: "hi", metadata: { id: "a-1" } });
+    await first.context.addMessage({ role: "assistant", content: "thinking…", metadata: { ephemeral: true } });
+    const before = (await first.context.getMessages()).filter((m) => !m.metadata?.ephemeral);
+    await first.close();
+    expect(openRedisClients()).toBe(0);
+    const second = await open({ type: "redis", url: REDIS_URL, keyPrefix });
+    expect(await second.context.getMessages()).toEqual(before);
+  });
+
+  it("an unreachable server → memory fallback with context:storage_fallback { store: 'redis' }", async () => {
+    const coordinator = new Coordinator({ sessionId: "redis-fallback" });
+    const events: { reason: string; store: string }[] = [];
+    coordinator.hooks.on("context:storage_fallback", (d) => void events.push(d as { reason: string; store: string }));
+    const context = await mountPersistent(coordinator, { store: unreachable as never });
+    await context.addMessage({ role: "user", content: "still works" });
+    expect((await context.getMessages()).map((m) => m.content)).toEqual(["still works"]);
+    expect(events).toEqual([expect.objectContaining({ store: "redis", reason: expect.stringContaining("127.0.0.1:1") })]);
+    await coordinator.cleanup();
+    expect(openRedisClients()).toBe(0);
+  });
+
+  it("with strict: true an unreachable server fails the mount with STORAGE_UNAVAILABLE", async () => {
+    await expect(open(unreachable, { strict: true })).rejects.toMatchObject({
+      code: "MODULE_MOUNT_FAILED",
+      cause: expect.objectContaining({ code: "STORAGE_UNAVAILABLE", details: expect.objectContaining({ module: "stores/redis" }) }),
+    });
+  });
+});
