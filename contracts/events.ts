@@ -91,6 +91,8 @@ export interface AmplifierEvents {
   "context:storage_fallback": { reason: string; storagePath?: string; store?: string };
   /** Storage still works but lost a guarantee (e.g. a torn line skipped on open, fsync failing). */
   "context:storage_degraded": { reason: string; storagePath?: string; store?: string; detail?: Record<string, unknown> };
+  /** Storage that was degraded works fully again (e.g. a hybrid store's hot side is back and rebuilt). */
+  "context:storage_restored": { reason: string; store?: string; detail?: Record<string, unknown> };
   /** A session file was opened after a crash: torn or corrupt lines were skipped (never fatal). */
   "context:storage_recovered": { sessionId: string; storagePath?: string; store?: string; skippedLines: number; skippedBytes: number };
   "context:message_added": { role: Role; id?: string; messageCount: number; tokens?: number };

@@ -8,6 +8,7 @@ import { HistoryContextManager, parseModuleConfig } from "../context/history-con
 import { persistentOptionsSchema } from "./persistent-options.js";
 import type { ContextOptionsInput } from "../context/context-options.js";
 import { openSessionStore, type StoreConfig } from "./open-session-store.js";
+import { HybridStore } from "../stores/hybrid-store.js";
 import { providerLookup } from "../summarizers/configured-summarizer.js";
 import { embedderOf } from "../search/embedder-capability.js";
 
@@ -47,7 +48,13 @@ export async function mount(coordinator: CoordinatorContract, config: ContextPer
   let store: HistoryStore | undefined;
   let initialMessages: Message[];
   try {
-    const opened = await openSessionStore({ sessionId, storagePath, fsync: config.fsync ?? "always", store: config.store });
+    const opened = await openSessionStore({
+      sessionId,
+      storagePath,
+      fsync: config.fsync ?? "always",
+      store: config.store,
+      onEvent: async (event) => void (await coordinator.hooks.emit(event.name, event.payload)),
+    });
     store = opened.store;
     initialMessages = opened.messages;
     if (opened.recovered) {
@@ -58,11 +65,8 @@ export async function mount(coordinator: CoordinatorContract, config: ContextPer
     if (!isAmplifierError(error, "STORAGE_UNAVAILABLE") || config.strict === true) throw error;
     store = undefined;
     initialMessages = [];
-    await coordinator.hooks.emit("context:storage_fallback", {
-      reason: error.message,
-      storagePath,
-      store: config.store?.type ?? "jsonl",
-    });
+    const kind = config.store?.type ?? "jsonl";
+    await coordinator.hooks.emit("context:storage_fallback", { reason: error.message, store: kind, ...(kind === "jsonl" ? { storagePath } : {}) });
   }
 
   let context: HistoryContextManager;
@@ -76,6 +80,8 @@ export async function mount(coordinator: CoordinatorContract, config: ContextPer
       initialMessages,
       providers: providerLookup(coordinator),
       ...embedderOf(coordinator),
+      // A hybrid store feeds the `hybrid` strategy: hot = its recent view (cold while degraded), cold = the record.
+      ...(store instanceof HybridStore ? { strategyServices: { hybrid: { hot: store.hotView(), cold: store.cold, sessionId } } } : {}),
     });
     await coordinator.mount("context", context);
   } catch (error) {

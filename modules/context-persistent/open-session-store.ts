@@ -1,6 +1,6 @@
 import type { Message } from "../../contracts/generated/message.js";
 import type { HistoryStore, RecoveryReport } from "../../contracts/history-store.js";
-import { createHistoryStore, type HistoryStoreConfig } from "../stores/index.js";
+import { createHistoryStore, type HistoryStoreConfig, type HistoryStoreDeps } from "../stores/index.js";
 
 /** The `store` block of context-persistent's config: which HistoryStore keeps the session. */
 export type StoreConfig = HistoryStoreConfig;
@@ -10,6 +10,8 @@ export interface OpenSessionStoreOptions {
   storagePath: string;
   fsync: "always" | "batch" | "never";
   store?: StoreConfig;
+  /** Where a store reports degradation and recovery (hybrid). */
+  onEvent?: HistoryStoreDeps["onEvent"];
 }
 
 export interface OpenedSessionStore {
@@ -27,6 +29,7 @@ export async function openSessionStore(options: OpenSessionStoreOptions): Promis
   const config: HistoryStoreConfig = options.store ?? { type: "jsonl", storagePath: options.storagePath, fsync: options.fsync };
   const store = createHistoryStore(
     config.type === "jsonl" ? { storagePath: options.storagePath, fsync: options.fsync, ...config } : config,
+    options.onEvent ? { onEvent: options.onEvent } : {},
   );
   try {
     const opened = await store.open(options.sessionId);

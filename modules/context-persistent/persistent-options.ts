@@ -13,7 +13,7 @@ export const persistentOptionsSchema = z
     sessionId: z.string().regex(/^(?!\.)[A-Za-z0-9._-]{1,128}$/).optional(),
     strict: z.boolean().default(false),
     fsync: z.enum(["always", "batch", "never"]).default("always"),
-    store: z.looseObject({ type: z.enum(["jsonl", "memory", "postgres", "redis"]) }).optional(),
+    store: z.looseObject({ type: z.enum(["jsonl", "memory", "postgres", "redis", "hybrid"]) }).optional(),
   })
   .strict()
   .refine((o) => o.compactTarget <= o.compactThreshold, {

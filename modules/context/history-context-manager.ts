@@ -13,7 +13,7 @@ import { contextOptionsSchema, type ContextOptions, type ContextOptionsInput } f
 import { freezeDeep, freezeNested, shallowCopy } from "./message-copy.js";
 import type { CompactionContext, Summarizer } from "../../contracts/compaction-strategy.js";
 import { configuredSummarizer, type ProviderLookup } from "../summarizers/configured-summarizer.js";
-import { createPipeline } from "../strategies/registry.js";
+import { createPipeline, type StrategyServices } from "../strategies/registry.js";
 import { describeFailure, type CompactionPipeline, type PipelineRun } from "../strategies/pipeline.js";
 import { ExplainLog } from "../strategies/explain-recorder.js";
 import { explainWindow, type MessageExplanation } from "./window-explanation.js";
@@ -36,6 +36,8 @@ export interface HistoryContextManagerInit {
   summarizer?: Summarizer;
   /** Mounted providers, for config `summarizer: "provider"` (looked up when a summary is needed). */
   providers?: ProviderLookup;
+  /** Host services for the configured strategies (e.g. `hybrid`: the stores of a hybrid store). */
+  strategyServices?: StrategyServices;
   /** Embedder for hybrid search (contracts/search.ts); absent = lexical search only. */
   embedder?: Embedder;
 }
@@ -92,7 +94,7 @@ export class HistoryContextManager implements ContextManager {
     this.sessionId = init.sessionId ?? randomUUID();
     this.tools = init.tools;
     this.summarizer = init.summarizer ?? configuredSummarizer(this.options.summarizer, init.providers ?? (() => undefined));
-    this.pipeline = createPipeline(this.options.strategies, "strategies");
+    this.pipeline = createPipeline(this.options.strategies, "strategies", init.strategyServices);
     // Follows this.history by reference: O(new) after addMessage, rebuilt after a replacement or resume.
     this.searchIndex = new HistorySearchIndex(() => this.history, { module: this.moduleName, ...(init.embedder ? { embedder: init.embedder } : {}) });
     if (init.initialMessages?.length) {

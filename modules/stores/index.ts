@@ -4,5 +4,6 @@ export { JsonlStore, DEFAULT_STORAGE_PATH, type JsonlStoreOptions, type FsyncMod
 export { PostgresStore, DEFAULT_PG_URL, type PostgresStoreOptions } from "./postgres-store.js";
 export { RedisStore, DEFAULT_REDIS_URL, type RedisStoreOptions, type RedisRetryPolicy } from "./redis-store.js";
 export { parseStoreUrl } from "./store-url.js";
-export { createHistoryStore, HISTORY_STORE_TYPES, type HistoryStoreConfig, type HistoryStoreType } from "./create-store.js";
+export { HybridStore, type HybridStoreOptions, type HybridStoreEvent } from "./hybrid-store.js";
+export { createHistoryStore, HISTORY_STORE_TYPES, type HistoryStoreConfig, type HistoryStoreType, type HistoryStoreDeps } from "./create-store.js";
 export { assertSessionId, isValidSessionId, SESSION_ID_PATTERN, MAX_SESSION_ID_LENGTH } from "./session-id.js";

@@ -19,6 +19,9 @@ import { selectorStrategies } from "./selectors/index.js";
 import { recallStrategy } from "./recall.js";
 import type { AnyStrategyDefinition, StrategyDeps } from "./strategy-definition.js";
 
+/** Host services handed to strategies besides their options (keys other than path/createStrategy). */
+export type StrategyServices = Readonly<Record<string, unknown>>;
+
 export class StrategyRegistry {
   readonly #definitions = new Map<string, AnyStrategyDefinition>();
   /** Definitions given to the constructor (the built-ins): their output is not re-checked per message. */
@@ -58,7 +61,11 @@ export class StrategyRegistry {
   }
 
   /** A strategy from one config entry; `path` is where the entry sits in the config, for errors. */
-  create(spec: unknown, path = "strategies[0]"): CompactionStrategy {
+  /**
+   * `services` reach every strategy's `create` as extra deps (e.g. `hybrid`: the stores a hybrid
+   * context module reads), also its children's.
+   */
+  create(spec: unknown, path = "strategies[0]", services: StrategyServices = {}): CompactionStrategy {
     if (typeof spec !== "object" || spec === null || Array.isArray(spec) || typeof (spec as { use?: unknown }).use !== "string") {
       throw createError("INVALID_STRATEGY_OPTIONS", `${path} must name a strategy`, {
         module: "strategies",
@@ -82,14 +89,14 @@ export class StrategyRegistry {
     }
     const parsed = definition.optionsSchema.safeParse(options);
     if (!parsed.success) throw optionsError(definition, path, options, parsed.error.issues[0]!);
-    const deps: StrategyDeps = { path, createStrategy: (child, childPath) => this.create(child, childPath) };
+    const deps: StrategyDeps = { ...services, path, createStrategy: (child, childPath) => this.create(child, childPath, services) };
     const strategy = definition.create(parsed.data, deps);
     if (this.#trusted.has(definition)) markTrusted(strategy);
     return strategy;
   }
 
   /** A pipeline from a `strategies` config array (each entry validated; the first error is thrown). */
-  createPipeline(specs: unknown, path = "strategies"): CompactionPipeline {
+  createPipeline(specs: unknown, path = "strategies", services: StrategyServices = {}): CompactionPipeline {
     if (specs === undefined) return new CompactionPipeline([]);
     if (!Array.isArray(specs)) {
       throw createError("INVALID_STRATEGY_OPTIONS", `${path} must be an array of strategy entries`, {
@@ -99,7 +106,7 @@ export class StrategyRegistry {
         given: specs,
       });
     }
-    return new CompactionPipeline(specs.map((spec, i) => this.create(spec, `${path}[${i}]`)));
+    return new CompactionPipeline(specs.map((spec, i) => this.create(spec, `${path}[${i}]`, services)));
   }
 }
 
@@ -147,6 +154,6 @@ export function createStrategy(spec: unknown, path?: string): CompactionStrategy
 }
 
 /** A pipeline of built-in strategies from a `strategies` config array. */
-export function createPipeline(specs: unknown, path?: string): CompactionPipeline {
-  return strategyRegistry.createPipeline(specs, path);
+export function createPipeline(specs: unknown, path?: string, services?: StrategyServices): CompactionPipeline {
+  return strategyRegistry.createPipeline(specs, path, services);
 }

@@ -80,7 +80,7 @@ export interface ContextPersistentConfig {
    * Which HistoryStore to use (default: JSONL under storagePath).
    */
   store?: {
-    type: "jsonl" | "memory" | "postgres" | "redis";
+    type: "jsonl" | "memory" | "postgres" | "redis" | "hybrid";
     [k: string]: unknown;
   };
 }

@@ -37,8 +37,9 @@ export type HybridOptions = z.output<typeof hybridOptions>;
 
 /** The two stores a hybrid reads, and the session it reads from both. */
 export interface HybridStores {
-  readonly hot: HistoryStore;
-  readonly cold: HistoryStore;
+  /** Only count and read are used: a hybrid store's hot view (which falls back to cold while degraded) fits. */
+  readonly hot: Pick<HistoryStore, "count" | "read">;
+  readonly cold: Pick<HistoryStore, "count" | "read">;
   readonly sessionId: string;
 }
 
