@@ -57,7 +57,7 @@ export async function bundleRedisWriter(): Promise<string> {
 }
 
 /** A private redis-server on a free port (nothing on disk), for tests that stop and restart a server. */
-export async function startPrivateRedis(): Promise<{ port: number; url: string; stop(): Promise<void>; start(): Promise<void> }> {
+export async function startPrivateRedis(options: { dir?: string; appendOnly?: boolean } = {}): Promise<{ port: number; url: string; stop(): Promise<void>; start(): Promise<void> }> {
   const { spawn } = await import("node:child_process");
   const { createServer } = await import("node:net");
   const port = await new Promise<number>((resolve, reject) => {
@@ -71,7 +71,8 @@ export async function startPrivateRedis(): Promise<{ port: number; url: string; 
   let child: import("node:child_process").ChildProcess | undefined;
   const url = `redis://127.0.0.1:${port}`;
   const start = async () => {
-    child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
+    const persistence = options.appendOnly && options.dir ? ["--appendonly", "yes", "--appendfsync", "always", "--dir", options.dir] : ["--appendonly", "no"];
+    child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", ...persistence], { stdio: "ignore" });
     const deadline = Date.now() + 10_000;
     for (;;) {
       const client = createClient({ url, socket: { reconnectStrategy: false, connectTimeout: 500 } });
