@@ -6,7 +6,7 @@
  *
  * Options:
  *   --quick            smaller sizes and fewer turns (a smoke run; not reference figures)
- *   --only <ids>       run only these scenarios (comma-separated ids: agent-loop, resume, memory, langchain, replay, pipelines, recall, stores-postgres)
+ *   --only <ids>       run only these scenarios (comma-separated ids: agent-loop, resume, memory, langchain, replay, pipelines, recall, stores-postgres, stores-redis, stores-turn)
  *   --out <file>       where to write the report
  *   --list             print the scenario ids and exit
  * A full run (no --quick, no --only) writes BENCHMARKS.md; any other run writes
@@ -33,9 +33,10 @@ import { recallScenario } from "./recall.js";
 import { replayScenario } from "./replay.js";
 import { resumeChild, resumeScenario } from "./resume.js";
 import { postgresStoreScenario } from "./stores-postgres.js";
+import { redisStoreScenario, storesTurnScenario } from "./stores-redis.js";
 import type { BenchContext, BenchOptions, Scenario } from "./scenario.js";
 
-export const SCENARIOS: readonly Scenario[] = [agentLoopScenario, resumeScenario, memoryScenario, langchainScenario, replayScenario, pipelinesScenario, recallScenario, postgresStoreScenario];
+export const SCENARIOS: readonly Scenario[] = [agentLoopScenario, resumeScenario, memoryScenario, langchainScenario, replayScenario, pipelinesScenario, recallScenario, postgresStoreScenario, redisStoreScenario, storesTurnScenario];
 
 const CHILDREN: Record<string, (args: string[]) => Promise<void>> = {
   resume: resumeChild,
