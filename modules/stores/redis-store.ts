@@ -37,6 +37,8 @@ export interface RedisStoreOptions {
 const DEFAULT_RETRY: RedisRetryPolicy = { attempts: 6, baseDelayMs: 25, maxDelayMs: 1_000 };
 /** Messages per LRANGE page when a session is read whole. */
 const PAGE = 10_000;
+/** Session ids per listing script (each runs ~1 ms on the server). */
+const LIST_PAGE = 1_000;
 
 /**
  * A HistoryStore in Redis: hot, shared, fast recent turns (the seeds' Redis HistoryProvider).
@@ -49,6 +51,7 @@ const PAGE = 10_000;
  * | retries | transient failures (connection lost, server restarting or loading) are retried with bounded backoff (`retry`); an append carries a write id (`SET NX`, 10 min) so a retry after a lost reply never stores it twice |
  * | failures | cannot connect at open → STORAGE_UNAVAILABLE (context-persistent falls back to memory unless strict); a write still failing after the retries → STORAGE_WRITE_FAILED; a read → STORAGE_UNAVAILABLE |
  * | `ttlSeconds`, `maxMessages` | CACHE policies for hot state (a session's keys expire after its last write; only the newest N kept) — not retention: use a durable store (PostgreSQL) for the record, and `retention` for what is kept |
+ * | listing | `listSessions` reads the index (no KEYS/SCAN), then one script per 1,000 ids returns their counts, bytes and times; ids whose keys have expired are removed from the index as they are met. The scripts build key names from the prefix: a single Redis server (or replicated primary), not Redis Cluster |
  *
  * Without ttl and cap it passes the whole HistoryStore contract.
  */
@@ -151,16 +154,15 @@ export class RedisStore implements HistoryStore {
     const client = await this.client("read");
     const ids = await this.attempt("read", () => client.zRange(this.indexKey(), 0, -1));
     const out: SessionSummary[] = [];
-    for (let i = 0; i < ids.length; i += PAGE) {
-      const chunk = ids.slice(i, i + PAGE);
-      const multi = client.multi();
-      for (const id of chunk) multi.lLen(this.listKey(id)).hmGet(this.metaKey(id), ["bytes", "updatedAt"]);
-      const replies = (await this.attempt("read", () => multi.execAsPipeline())) as unknown[];
+    // One script per page of ids: count, bytes and updatedAt of each (and expired ids dropped from the index).
+    for (let i = 0; i < ids.length; i += LIST_PAGE) {
+      const chunk = ids.slice(i, i + LIST_PAGE);
+      const replies = (await this.attempt("read", () => client.eval(LIST, { keys: [this.indexKey()], arguments: [this.keyPrefix, ...chunk] }))) as (number | string)[];
       chunk.forEach((sessionId, k) => {
-        const count = Number(replies[2 * k]);
-        if (!(count > 0)) return; // expired (ttl) or cleared
-        const [bytes, updatedAt] = replies[2 * k + 1] as (string | null)[];
-        out.push({ sessionId, count, ...(bytes ? { bytes: Number(bytes) } : {}), ...(updatedAt ? { updatedAt } : {}) });
+        const count = Number(replies[3 * k]);
+        const bytes = replies[3 * k + 1];
+        const updatedAt = replies[3 * k + 2];
+        if (count > 0) out.push({ sessionId, count, ...(bytes !== "" ? { bytes: Number(bytes) } : {}), ...(updatedAt !== "" ? { updatedAt: String(updatedAt) } : {}) });
       });
     }
     return out.sort((a, b) => (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0));
@@ -404,4 +406,23 @@ if ttl > 0 then
   redis.call('EXPIRE', KEYS[2], ttl)
 end
 return removed
+`;
+
+/**
+ * KEYS: index. ARGV: key prefix, session ids. Returns count, bytes, updatedAt per id ('' when
+ * absent); an id whose list and meta keys are both gone (expired) is removed from the index.
+ */
+const LIST = `
+local out = {}
+for i = 2, #ARGV do
+  local list = ARGV[1] .. 's:' .. ARGV[i]
+  local meta = ARGV[1] .. 'm:' .. ARGV[i]
+  local n = redis.call('LLEN', list)
+  local m = redis.call('HMGET', meta, 'bytes', 'updatedAt')
+  if n == 0 and m[1] == false and m[2] == false then redis.call('ZREM', KEYS[1], ARGV[i]) end
+  out[#out + 1] = n
+  out[#out + 1] = m[1] or ''
+  out[#out + 1] = m[2] or ''
+end
+return out
 `;

@@ -29,7 +29,8 @@ export const redisStoreScenario: Scenario = {
     "A `RedisStore` on the local server (loopback; the machine's Redis keeps nothing on disk), generated messages. " +
     "**Single appends**: one writer awaits each `append` (one Lua script: RPUSH + meta + index + write id) on one session; then 8 writers on 8 sessions at once. " +
     "**Batch**: `appendMany` in batches of 1,000 into one session until it holds `bigCount` messages. " +
-    "**Resume**: a new store instance `open()`s that session (LRANGE pages of 10,000, JSON.parse each); median of 5.",
+    "**Resume**: a new store instance `open()`s that session (LRANGE pages of 10,000, JSON.parse each); median of 5. " +
+    "**Listing**: `listSessions()` and `deleteSession()` with 100k sessions in the index (one message each, written with pipelined commands).",
   async run(ctx: BenchContext): Promise<ScenarioResult> {
     const keyPrefix = `amp_bench_${randomBytes(4).toString("hex")}:`;
     const quick = ctx.options.quick;
@@ -48,6 +49,16 @@ export const redisStoreScenario: Scenario = {
       const eight = await timedAppends(store, Array.from({ length: 8 }, (_, w) => `writer-${w}`), perWriter, small);
       const chat = await batchAndResume(store, keyPrefix, "chat", chatMessages(big), ctx);
       const agent = await batchAndResume(store, keyPrefix, "agent-loop", history, ctx);
+      const sessionsAtScale = quick ? 10_000 : 100_000;
+      ctx.log(`stores-redis: listSessions / deleteSession at ${count(sessionsAtScale)} sessions`);
+      await addSessions(keyPrefix, sessionsAtScale);
+      const l0 = performance.now();
+      const listed = (await store.listSessions()).length;
+      const listMs = performance.now() - l0;
+      if (listed < sessionsAtScale) throw new Error(`listSessions returned ${listed} of at least ${sessionsAtScale} sessions`);
+      const d0 = performance.now();
+      await store.deleteSession("scale-0000042");
+      const deleteMs = performance.now() - d0;
       return {
         checks: [
           check("append p50 (1 writer)", ms(one.latency.median), "≤ 0.5 ms", one.latency.median <= 0.5),
@@ -59,6 +70,8 @@ export const redisStoreScenario: Scenario = {
             check(`batch append, ${c.corpus} (appendMany ×1,000)`, `${count(Math.round(c.batchRate))} msg/s`, "—", undefined),
             check(`resume ${count(c.n)} ${c.corpus} messages, ${bytes(c.jsonBytes)} (median of ${RESUME_RUNS})`, ms(c.resume.median), "—", undefined),
           ]),
+          check(`listSessions at ${count(sessionsAtScale)} sessions`, ms(listMs), "—", undefined),
+          check(`deleteSession at ${count(sessionsAtScale)} sessions`, ms(deleteMs), "—", undefined),
         ],
         tables: [
           {
@@ -71,6 +84,8 @@ export const redisStoreScenario: Scenario = {
                 [`appendMany ×${count(BATCH)}, ${c.corpus} (${bytes(c.jsonBytes)})`, count(c.n), "—", "—", "—", `${count(Math.round(c.batchRate))} msg/s`],
                 [`resume (open) ${count(c.n)} ${c.corpus} messages`, String(RESUME_RUNS), ms(c.resume.median), "—", ms(c.resume.max), `${count(Math.round(c.n / (c.resume.median / 1000)))} msg/s`],
               ]),
+              [`listSessions (${count(listed)} listed)`, "1", ms(listMs), "—", "—", "—"],
+              [`deleteSession (${count(sessionsAtScale)} in the index)`, "1", ms(deleteMs), "—", "—", "—"],
             ],
           },
         ],
@@ -78,7 +93,7 @@ export const redisStoreScenario: Scenario = {
           "Each append is one EVAL on one connection shared by every store of the URL; calls on one session are chained (call order, also across retries), so the 1-writer figure is one round trip per append.",
           "The machine's Redis runs without persistence (--save \"\" --appendonly no): these figures are the cache's, not a durable Redis's (appendfsync always would add a disk flush per append).",
         ],
-        data: { one, eight, chat, agent },
+        data: { one, eight, chat, agent, listMs, deleteMs, sessionsAtScale },
       };
     } finally {
       await store.close();
@@ -199,6 +214,26 @@ async function timedAppends(store: RedisStore, sessions: string[], perSession: n
   );
   const elapsed = performance.now() - t0;
   return { latency: distribution(samples), rate: samples.length / (elapsed / 1000) };
+}
+
+/** Writes `n` sessions of one message each in the store's layout (list, meta hash, index), pipelined, as if they had been appended. */
+async function addSessions(prefix: string, n: number): Promise<void> {
+  const client = createClient({ url: REDIS });
+  await client.connect();
+  try {
+    const now = new Date().toISOString();
+    const json = JSON.stringify({ role: "user", content: "hello", metadata: { id: "s1" } });
+    for (let i = 0; i < n; i += 5_000) {
+      const multi = client.multi();
+      for (let k = i; k < Math.min(n, i + 5_000); k++) {
+        const id = `scale-${String(k).padStart(7, "0")}`;
+        multi.rPush(`${prefix}s:${id}`, json).hSet(`${prefix}m:${id}`, { bytes: json.length + 1, updatedAt: now }).zAdd(`${prefix}index`, { score: 0, value: id });
+      }
+      await multi.execAsPipeline();
+    }
+  } finally {
+    await client.close();
+  }
 }
 
 async function dropPrefix(prefix: string): Promise<void> {

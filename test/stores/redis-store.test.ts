@@ -44,6 +44,23 @@ describe("RedisStore", () => {
     }
   });
 
+  it("ttlSeconds: a session whose keys have expired is not listed and leaves the index", async () => {
+    const s = store({ ttlSeconds: 120 });
+    await s.append("gone", msg(1));
+    await s.append("kept", msg(2));
+    const client = createClient({ url: REDIS_URL });
+    await client.connect();
+    try {
+      await client.del([`${s.keyPrefix}s:gone`, `${s.keyPrefix}m:gone`]); // what expiry does
+      expect((await s.listSessions()).map((x) => x.sessionId)).toEqual(["kept"]);
+      expect(await client.zRange(`${s.keyPrefix}index`, 0, -1)).toEqual(["kept"]);
+      await s.append("gone", msg(3)); // written again: listed again
+      expect((await s.listSessions()).map((x) => x.sessionId)).toEqual(["gone", "kept"]);
+    } finally {
+      await client.close();
+    }
+  });
+
   it("maxMessages: only the newest N are kept (hot state), bytes follow", async () => {
     const s = store({ maxMessages: 3 });
     for (let i = 0; i < 5; i++) await s.append("c", msg(i));
