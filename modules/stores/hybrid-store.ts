@@ -35,7 +35,7 @@ export interface HybridStoreOptions {
  *
  * Degraded: the first hot failure emits `context:storage_degraded { store: "hybrid", reason,
  * detail: { hot, sessionId } }`; reads and writes go on against cold. At most every
- * `probeIntervalMs` a write tries the hot store again; when it answers, the hot lists of the
+ * `probeIntervalMs` a write or a hot-side read (`recent`, `hotView`) tries the hot store again; when it answers, the hot lists of the
  * sessions written meanwhile are rebuilt from cold (their last recentN) and
  * `context:storage_restored { store: "hybrid" }` is emitted.
  */
@@ -133,6 +133,7 @@ export class HybridStore implements HistoryStore {
    */
   async recent(sessionId: string, n: number): Promise<Message[]> {
     assertSessionId(sessionId, MODULE);
+    if (this.degraded) await this.probe(sessionId);
     if (!this.degraded) {
       try {
         const count = await this.hot.count(sessionId);
@@ -148,9 +149,12 @@ export class HybridStore implements HistoryStore {
   /** A read-only HistoryStore view whose reads are `recent()`'s: the hot side for the hybrid strategy. */
   hotView(): Pick<HistoryStore, "count" | "read"> {
     return {
-      count: async (sessionId) => (this.degraded ? this.cold.count(sessionId) : this.hot.count(sessionId).catch(async (error: unknown) => (await this.degrade(sessionId, error), this.cold.count(sessionId)))),
+      count: async (sessionId) => {
+        if (this.degraded && !(await this.probe(sessionId))) return this.cold.count(sessionId);
+        return this.hot.count(sessionId).catch(async (error: unknown) => (await this.degrade(sessionId, error), this.cold.count(sessionId)));
+      },
       read: async (sessionId, options) => {
-        if (this.degraded) return this.cold.read(sessionId, options);
+        if (this.degraded && !(await this.probe(sessionId))) return this.cold.read(sessionId, options);
         try {
           return await this.hot.read(sessionId, options);
         } catch (error) {
@@ -167,10 +171,8 @@ export class HybridStore implements HistoryStore {
   private async hotStep(sessionId: string, step: () => Promise<void>): Promise<void> {
     if (this.degraded) {
       this.stale.add(sessionId);
-      if (Date.now() - this.lastProbe < this.probeIntervalMs) return;
-      this.lastProbe = Date.now();
-      if (!(await this.restore())) return;
-      return; // restore rebuilt every stale session (this one included) from the record
+      await this.probe(sessionId); // when it restores, every stale session (this one included) is rebuilt from the record
+      return;
     }
     try {
       await step();
@@ -178,6 +180,14 @@ export class HybridStore implements HistoryStore {
       this.stale.add(sessionId);
       await this.degrade(sessionId, error);
     }
+  }
+
+  /** While degraded, at most every probeIntervalMs (writes and reads alike): try the hot store again; true when restored. */
+  private async probe(sessionId: string): Promise<boolean> {
+    if (Date.now() - this.lastProbe < this.probeIntervalMs) return false;
+    this.lastProbe = Date.now();
+    this.stale.add(sessionId);
+    return this.restore();
   }
 
   private async degrade(sessionId: string, error: unknown): Promise<void> {

@@ -96,6 +96,35 @@ describe("hybrid store", () => {
     }
   });
 
+  it("Redis back while only reads happen: a hot-side read probes it, rebuilds the session from the record and restores", async () => {
+    const server = await startPrivateRedis();
+    const { schema } = fresh();
+    const events: HybridStoreEvent[] = [];
+    const store = createHistoryStore(
+      { type: "hybrid", recentN: 3, probeIntervalMs: 50, hot: { type: "redis", url: server.url, keyPrefix: "h:", retry: { attempts: 2, baseDelayMs: 5, maxDelayMs: 10 } }, cold: { type: "postgres", url: PG_URL, schema } },
+      { onEvent: (e) => void events.push(e) },
+    ) as HybridStore;
+    try {
+      await store.appendMany("s", [msg(0), msg(1)]);
+      await server.stop();
+      await store.append("s", msg(2));
+      expect(store.degraded).toBe(true);
+      await server.start();
+      const view = store.hotView();
+      const deadline = Date.now() + 10_000;
+      while (store.degraded && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 60));
+        expect(ids(await view.read("s", { offset: Math.max(0, (await view.count("s")) - 2) }))).toEqual(["m1", "m2"]);
+      }
+      expect(store.degraded).toBe(false);
+      expect(events.map((e) => e.name)).toEqual(["context:storage_degraded", "context:storage_restored"]);
+      expect(ids(await store.hot.read("s"))).toEqual(["m0", "m1", "m2"]);
+    } finally {
+      await store.close();
+      await server.stop();
+    }
+  });
+
   it("context-persistent on a hybrid store feeds the hybrid strategy: last recentN from Redis + PostgreSQL backfill ≤ maxTotal, by id", async () => {
     const { schema, keyPrefix } = fresh();
     const coordinator = new Coordinator({ sessionId: "hyb" });
