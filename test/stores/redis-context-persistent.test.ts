@@ -1,11 +1,14 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { Coordinator } from "../../core/coordinator.js";
 import { createSession, type Session } from "../../core/session.js";
 import { mount as mountPersistent } from "../../modules/context-persistent/index.js";
 import { openRedisClients } from "../../modules/stores/redis-clients.js";
-import { dropPrefixes, REDIS_URL, testKeyPrefix } from "./redis-support.js";
+import { dropPrefixes, REDIS_URL, startPrivateRedis, testKeyPrefix } from "./redis-support.js";
 
-/** context-persistent with `store: { type: "redis" }`: resume through Redis, fallback and strict. */
+/** context-persistent with `store: { type: "redis" }`: resume through Redis, fallback and strict, a server lost after mount. */
 const keyPrefix = testKeyPrefix();
 const sessions: Session[] = [];
 afterEach(async () => {
@@ -44,6 +47,37 @@ describe("context-persistent on the redis store", () => {
     expect(events).toEqual([expect.objectContaining({ store: "redis", reason: expect.stringContaining("127.0.0.1:1") })]);
     await coordinator.cleanup();
     expect(openRedisClients()).toBe(0);
+  });
+
+  it("server lost after mount: addMessage rejects with STORAGE_WRITE_FAILED after the bounded retries and keeps nothing; back: addMessage stores again", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "amp-redis-cp-"));
+    const server = await startPrivateRedis({ dir, appendOnly: true }); // fsync-always AOF: what was acknowledged survives the restart
+    try {
+      const session = await open({ type: "redis", url: server.url, keyPrefix: "cp:", retry: { attempts: 3, baseDelayMs: 5, maxDelayMs: 20 } });
+      await session.context.addMessage({ role: "user", content: "kept", metadata: { id: "u-1" } });
+      await server.stop();
+      await expect(session.context.addMessage({ role: "user", content: "refused", metadata: { id: "u-2" } })).rejects.toMatchObject({
+        code: "STORAGE_WRITE_FAILED",
+        message: expect.stringContaining("after 3 tries"),
+      });
+      expect((await session.context.getMessages()).map((m) => m.content)).toEqual(["kept"]);
+      await server.start();
+      const deadline = Date.now() + 10_000;
+      let stored = false;
+      while (!stored && Date.now() < deadline) {
+        stored = await session.context.addMessage({ role: "user", content: "again", metadata: { id: "u-3" } }).then(() => true, () => false);
+        if (!stored) await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(stored).toBe(true);
+      await session.close();
+      sessions.splice(sessions.indexOf(session), 1);
+      const reopened = await open({ type: "redis", url: server.url, keyPrefix: "cp:" });
+      expect((await reopened.context.getMessages()).map((m) => m.content)).toEqual(["kept", "again"]);
+    } finally {
+      await Promise.allSettled(sessions.splice(0).map((s) => s.close()));
+      await server.stop();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it("with strict: true an unreachable server fails the mount with STORAGE_UNAVAILABLE", async () => {
