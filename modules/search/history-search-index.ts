@@ -117,6 +117,10 @@ export class HistorySearchIndex {
     if (source.length - this.#indexed.length <= SMALL_BACKLOG) return this.#indexRange(source, source.length);
     const started = performance.now();
     this.#catchingUp = (async () => {
+      // Yield first: were the backlog indexed within the first slice, the IIFE would settle (and run
+      // its finally) before #catchingUp is assigned below, leaving a settled promise there for good
+      // — and every later catchUp() spinning on `while (#catchingUp) await #catchingUp`.
+      await null;
       try {
         while (this.#indexed.length < source.length) {
           const sliceEnd = performance.now() + this.#sliceMs;

@@ -95,6 +95,19 @@ describe("HistorySearchIndex", () => {
     expect(index.stats.lastCatchUpMs).toBeGreaterThan(0); // the chunked path ran
   });
 
+  it("a backlog indexed within one time slice leaves no catch-up behind: later catchUp() calls return (they once spun forever)", async () => {
+    const history = Array.from({ length: 300 }, (_, i) => msg("user", `short ${i}`));
+    const { index } = indexOver({ current: history }, { sliceMs: 10_000 }); // one slice takes everything
+    await index.catchUp();
+    // A catch-up left registered would make the next catchUp() spin on a settled promise (and a
+    // spinning microtask loop blocks timers, so a timeout could not even report it): check the state.
+    expect(index.ready()).toBe(true);
+    history.push(msg("user", "one more"));
+    await index.catchUp();
+    expect((await index.search("more"))[0]?.index).toBe(300);
+    expect(index.stats.indexed).toBe(301);
+  });
+
   it("is not ready() with a large backlog; warm() catches up in the background", async () => {
     const history = Array.from({ length: 300 }, (_, i) => msg("user", `entry ${i} word${i}`));
     const index = new HistorySearchIndex(() => history, { backgroundBacklog: 100, sliceMs: 0 });
