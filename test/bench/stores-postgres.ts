@@ -10,6 +10,7 @@ import type { Message } from "../../contracts/generated/message.js";
 import { PostgresStore } from "../../modules/stores/index.js";
 import { generateHistory, rawJsonBytes } from "./history-generator.js";
 import { bytes, count, distribution, ms } from "./measure.js";
+import { chatMessages, timedAppends } from "./store-workload.js";
 import { check, type BenchContext, type Scenario, type ScenarioResult } from "./scenario.js";
 
 const URL_ = process.env.AMPLIFIER_PG_URL ?? "postgres://postgres@127.0.0.1:5432/test";
@@ -100,15 +101,6 @@ export const postgresStoreScenario: Scenario = {
   },
 };
 
-/** Chat-sized messages (~300 B of JSON: a sentence or three, id, timestamp), user and assistant in turn. */
-function chatMessages(n: number): Message[] {
-  const words = "the store keeps every turn of the conversation safely and the window fits the model budget without dropping what matters".split(" ");
-  return Array.from({ length: n }, (_, i) => {
-    const length = 20 + ((i * 7919) % 30);
-    const content = Array.from({ length }, (_, k) => words[(i + k * 3) % words.length]).join(" ");
-    return { role: i % 2 ? "assistant" : "user", content, metadata: { id: `c${i}`, timestamp: new Date(1_700_000_000_000 + i * 1000).toISOString() } } satisfies Message;
-  });
-}
 
 interface Corpus {
   name: string;
@@ -136,22 +128,6 @@ async function batchAndResume(store: PostgresStore, schema: string, corpus: Corp
   return { corpus: corpus.name, n, sessionId, jsonBytes: rawJsonBytes(corpus.messages), batchMs, batchRate: n / (batchMs / 1000), resume: distribution(samples) };
 }
 
-async function timedAppends(store: PostgresStore, sessions: string[], perSession: number, history: Message[]) {
-  const samples: number[] = [];
-  const t0 = performance.now();
-  await Promise.all(
-    sessions.map(async (sessionId, w) => {
-      for (let i = 0; i < perSession; i++) {
-        const message = history[(w * perSession + i) % history.length]!;
-        const s0 = performance.now();
-        await store.append(sessionId, message);
-        samples.push(performance.now() - s0);
-      }
-    }),
-  );
-  const elapsed = performance.now() - t0;
-  return { latency: distribution(samples), rate: samples.length / (elapsed / 1000) };
-}
 
 /** Fills the sessions table (and one message each) with SQL, as if `n` sessions had been written. */
 async function addSessions(schema: string, n: number): Promise<void> {

@@ -15,6 +15,7 @@ import { RedisStore, type HistoryStoreConfig } from "../../modules/stores/index.
 import { historyFor, turnMessages, TURN_TARGET_MS } from "./agent-loop-turn.js";
 import { generateHistory, rawJsonBytes } from "./history-generator.js";
 import { bytes, count, distribution, fullGc, ms } from "./measure.js";
+import { chatMessages, timedAppends } from "./store-workload.js";
 import { check, type BenchContext, type Scenario, type ScenarioResult } from "./scenario.js";
 
 const REDIS = process.env.AMPLIFIER_REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -170,14 +171,6 @@ export const storesTurnScenario: Scenario = {
   },
 };
 
-function chatMessages(n: number): Message[] {
-  const words = "the store keeps every turn of the conversation safely and the window fits the model budget without dropping what matters".split(" ");
-  return Array.from({ length: n }, (_, i) => {
-    const length = 20 + ((i * 7919) % 30);
-    const content = Array.from({ length }, (_, k) => words[(i + k * 3) % words.length]).join(" ");
-    return { role: i % 2 ? "assistant" : "user", content, metadata: { id: `c${i}`, timestamp: new Date(1_700_000_000_000 + i * 1000).toISOString() } } satisfies Message;
-  });
-}
 
 async function batchAndResume(store: RedisStore, keyPrefix: string, corpus: string, messages: Message[], ctx: BenchContext) {
   const n = messages.length;
@@ -199,22 +192,6 @@ async function batchAndResume(store: RedisStore, keyPrefix: string, corpus: stri
   return { corpus, n, jsonBytes: rawJsonBytes(messages), batchMs, batchRate: n / (batchMs / 1000), resume: distribution(samples) };
 }
 
-async function timedAppends(store: RedisStore, sessions: string[], perSession: number, history: Message[]) {
-  const samples: number[] = [];
-  const t0 = performance.now();
-  await Promise.all(
-    sessions.map(async (sessionId, w) => {
-      for (let i = 0; i < perSession; i++) {
-        const message = history[(w * perSession + i) % history.length]!;
-        const s0 = performance.now();
-        await store.append(sessionId, message);
-        samples.push(performance.now() - s0);
-      }
-    }),
-  );
-  const elapsed = performance.now() - t0;
-  return { latency: distribution(samples), rate: samples.length / (elapsed / 1000) };
-}
 
 /** Writes `n` sessions of one message each in the store's layout (list, meta hash, index), pipelined, as if they had been appended. */
 async function addSessions(prefix: string, n: number): Promise<void> {

@@ -1,7 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { fileURLToPath } from "node:url";
-import { build } from "esbuild";
 import pg from "pg";
+import { bundleStoreFixture } from "./support.js";
 
 /** The server the tests use (trust auth, database `test`); AMPLIFIER_PG_URL overrides it. */
 export const PG_URL = process.env.AMPLIFIER_PG_URL ?? "postgres://postgres@127.0.0.1:5432/test";
@@ -38,17 +37,6 @@ export async function queryOnce<T extends pg.QueryResultRow>(sql: string, params
  * Bundles test/stores/fixtures/postgres-writer.ts with esbuild into .cache/ inside the repo (so
  * `pg` resolves from node_modules at run time); returns the script's path.
  */
-export async function bundlePostgresWriter(): Promise<string> {
-  const outfile = fileURLToPath(new URL(`../../.cache/test-pg/postgres-writer-${process.pid}.mjs`, import.meta.url));
-  await build({
-    entryPoints: [fileURLToPath(new URL("./fixtures/postgres-writer.ts", import.meta.url))],
-    outfile,
-    bundle: true,
-    packages: "external",
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    logLevel: "silent",
-  });
-  return outfile;
+export function bundlePostgresWriter(): Promise<string> {
+  return bundleStoreFixture("postgres-writer");
 }

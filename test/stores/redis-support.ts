@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { createClient } from "redis";
+import { bundleStoreFixture } from "./support.js";
 
 /** The server the tests use; AMPLIFIER_REDIS_URL overrides it. */
 export const REDIS_URL = process.env.AMPLIFIER_REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -39,21 +40,8 @@ export async function keysUnder(prefix: string): Promise<string[]> {
 }
 
 /** Bundles test/stores/fixtures/redis-writer.ts for child processes; returns the .mjs path. */
-export async function bundleRedisWriter(): Promise<string> {
-  const { build } = await import("esbuild");
-  const { fileURLToPath } = await import("node:url");
-  const outfile = fileURLToPath(new URL(`../../.cache/test-redis/redis-writer-${process.pid}.mjs`, import.meta.url));
-  await build({
-    entryPoints: [fileURLToPath(new URL("./fixtures/redis-writer.ts", import.meta.url))],
-    outfile,
-    bundle: true,
-    packages: "external",
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    logLevel: "silent",
-  });
-  return outfile;
+export function bundleRedisWriter(): Promise<string> {
+  return bundleStoreFixture("redis-writer");
 }
 
 /** A private redis-server on a free port (nothing on disk), for tests that stop and restart a server. */

@@ -90,3 +90,22 @@ export async function deadPid(): Promise<number> {
   await new Promise((resolve) => child.on("exit", resolve));
   return pid;
 }
+
+/**
+ * Bundles test/stores/fixtures/<name>.ts with esbuild into .cache/test-stores/ inside the repo (so
+ * packages such as `pg` and `redis` resolve from node_modules at run time); returns the path.
+ */
+export async function bundleStoreFixture(name: string): Promise<string> {
+  const outfile = fileURLToPath(new URL(`../../.cache/test-stores/${name}-${process.pid}.mjs`, import.meta.url));
+  await build({
+    entryPoints: [fileURLToPath(new URL(`./fixtures/${name}.ts`, import.meta.url))],
+    outfile,
+    bundle: true,
+    packages: "external",
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    logLevel: "silent",
+  });
+  return outfile;
+}
