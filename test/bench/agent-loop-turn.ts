@@ -13,7 +13,7 @@ import { CONTEXT_KINDS, openContext, type ContextKind } from "./contexts.js";
 import { generateHistory } from "./history-generator.js";
 import { count, distribution, fullGc, ms, ratio, type Distribution } from "./measure.js";
 import { check, type BenchContext, type Check, type Scenario, type ScenarioResult } from "./scenario.js";
-import { windowProblems } from "./tool-pairing.js";
+import { checkWindowsAt } from "./tool-pairing.js";
 
 export const HISTORY_SEED = 20261122;
 export const TURN_SEED = 4242;
@@ -121,15 +121,7 @@ export async function runTurns(ctx: BenchContext, kind: ContextKind, n: number):
       lastWindow = window;
       if (isModelCall(stream, i)) toCheck.push({ at: i, window });
     }
-    let invalid = 0;
-    let firstProblem: string | undefined;
-    for (const { at, window } of toCheck) {
-      const problems = windowProblems([...history, ...stream.slice(0, at + 1)], window, budget, counter);
-      if (problems.length) {
-        invalid++;
-        firstProblem ??= problems[0];
-      }
-    }
+    const { invalid, firstProblem } = checkWindowsAt(history, stream, toCheck, budget, counter);
     const checked = toCheck.length;
     toCheck.length = 0;
     // What tiktoken alone costs for each new message (a copy with a fresh id: a cache miss), untimed above.

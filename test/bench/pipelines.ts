@@ -15,7 +15,7 @@ import { historyFor, isModelCall, turnMessages, TURN_TARGET_MS } from "./agent-l
 import { generateHistory } from "./history-generator.js";
 import { count, distribution, fullGc, ms, percent } from "./measure.js";
 import { check, type BenchContext, type Check, type Scenario, type ScenarioResult } from "./scenario.js";
-import { windowProblems } from "./tool-pairing.js";
+import { checkWindowsAt } from "./tool-pairing.js";
 
 type Spec = Record<string, unknown> & { use: string };
 interface Pipeline {
@@ -91,15 +91,7 @@ async function turnsAt(ctx: BenchContext, n: number, pipeline: Pipeline): Promis
       times.push(t1 - t0);
       if (isModelCall(stream, i)) toCheck.push({ at: i, window });
     }
-    let invalid = 0;
-    let firstProblem: string | undefined;
-    for (const { at, window } of toCheck) {
-      const problems = windowProblems([...history, ...stream.slice(0, at + 1)], window, budget, counter);
-      if (problems.length) {
-        invalid++;
-        firstProblem ??= problems[0];
-      }
-    }
+    const { invalid, firstProblem } = checkWindowsAt(history, stream, toCheck, budget, counter);
     const d = distribution(times);
     return { label: pipeline.label, median: d.median, p99: d.p99, invalid, checked: toCheck.length, ...(firstProblem ? { firstProblem } : {}) };
   } finally {

@@ -16,7 +16,7 @@ import { mount as mountSimple } from "../../modules/context-simple/index.js";
 import { historyFor, isModelCall, turnMessages } from "./agent-loop-turn.js";
 import { count, distribution, fullGc, ms } from "./measure.js";
 import { check, type BenchContext, type Scenario, type ScenarioResult } from "./scenario.js";
-import { windowProblems } from "./tool-pairing.js";
+import { checkWindowsAt } from "./tool-pairing.js";
 
 const TURN_TARGET_MS = 5;
 const PIPELINES: { label: string; strategies: { use: string; [k: string]: unknown }[] }[] = [
@@ -53,15 +53,7 @@ async function turns(ctx: BenchContext, n: number, budget: number, strategies: {
       if (window.some((m) => m.metadata?.recalled === true)) recalledWindows++;
       if (isModelCall(stream, i)) toCheck.push({ at: i, window });
     }
-    let invalid = 0;
-    let firstProblem: string | undefined;
-    for (const { at, window } of toCheck) {
-      const problems = windowProblems([...history, ...stream.slice(0, at + 1)], window, budget, counter);
-      if (problems.length) {
-        invalid++;
-        firstProblem ??= problems[0];
-      }
-    }
+    const { invalid, firstProblem } = checkWindowsAt(history, stream, toCheck, budget, counter);
     return { indexMs, ...distribution(times), invalid, checked: toCheck.length, recalledWindows, measured: times.length, firstProblem };
   } finally {
     await coordinator.cleanup();

@@ -19,6 +19,29 @@ export function windowProblems(history: readonly Message[], window: readonly Mes
   return [...checkWindowInvariants(history, window, { budget, counter }), ...toolPairingProblems(window).map((p) => `provider-pairing: ${p}`)];
 }
 
+/**
+ * The windows an agent loop requested at model calls, each checked against the history as it
+ * stood then (`history` + `stream[0..at]`): how many were invalid and the first problem seen.
+ */
+export function checkWindowsAt(
+  history: readonly Message[],
+  stream: readonly Message[],
+  windows: readonly { at: number; window: readonly Message[] }[],
+  budget: number,
+  counter: WindowCheckCounter,
+): { invalid: number; firstProblem: string | undefined } {
+  let invalid = 0;
+  let firstProblem: string | undefined;
+  for (const { at, window } of windows) {
+    const problems = windowProblems([...history, ...stream.slice(0, at + 1)], window, budget, counter);
+    if (problems.length) {
+      invalid++;
+      firstProblem ??= problems[0];
+    }
+  }
+  return { invalid, firstProblem };
+}
+
 export function toolPairingProblems(window: readonly Message[]): string[] {
   const problems: string[] = [];
   let i = 0;

@@ -3,6 +3,7 @@ import { readdirSync } from "node:fs";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { PostgresStore } from "../../modules/stores/index.js";
+import { appendStream } from "./append-stream.js";
 import { dropSchemas, PG_URL, queryOnce, testSchemaName } from "./postgres-support.js";
 
 /**
@@ -33,34 +34,18 @@ describe("PostgresStore across a server restart", () => {
   it("retries through the restart: every acknowledged message is there once, in order, and the store works after", async () => {
     const store = new PostgresStore({ url: PG_URL, schema, retry: { attempts: 80, baseDelayMs: 50, maxDelayMs: 500 } });
     await store.open("stream");
-    const acked: number[] = [];
-    const failures: unknown[] = [];
-    let stop = false;
-    const writer = (async () => {
-      for (let seq = 0; !stop; seq++) {
-        try {
-          await store.append("stream", { role: "user", content: `m${seq}`, metadata: { id: `m${seq}`, seq } });
-          acked.push(seq);
-        } catch (error) {
-          failures.push(error);
-          return;
-        }
-      }
-    })();
-    const until = async (n: number) => {
-      while (acked.length < n && failures.length === 0) await new Promise((r) => setTimeout(r, 5));
-    };
+    const stream = appendStream(store, "stream");
+    const { acked, failures } = stream;
 
     const started = async () => (await queryOnce<{ t: Date }>("SELECT pg_postmaster_start_time() AS t"))[0]!.t.getTime();
     const startedBefore = await started();
-    await until(50);
+    await stream.until(50);
     const beforeRestart = acked.length;
     await pgctl("restart");
     expect(await started(), "the server restarted").toBeGreaterThan(startedBefore);
     const afterRestart = acked.length;
-    await until(afterRestart + 50);
-    stop = true;
-    await writer;
+    await stream.until(afterRestart + 50);
+    await stream.stop();
 
     expect(failures).toEqual([]);
     expect(acked.length).toBeGreaterThan(beforeRestart + 50);

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { RedisStore } from "../../modules/stores/index.js";
+import { appendStream } from "./append-stream.js";
 import { startPrivateRedis } from "./redis-support.js";
 
 /**
@@ -21,31 +22,15 @@ describe("RedisStore across a server restart", () => {
     const store = new RedisStore({ url: server.url, keyPrefix: "fault:", retry: { attempts: 60, baseDelayMs: 20, maxDelayMs: 250 } });
     try {
       await store.open("stream");
-      const acked: number[] = [];
-      const failures: unknown[] = [];
-      let stop = false;
-      const writer = (async () => {
-        for (let seq = 0; !stop; seq++) {
-          try {
-            await store.append("stream", { role: "user", content: `m${seq}`, metadata: { id: `m${seq}`, seq } });
-            acked.push(seq);
-          } catch (error) {
-            failures.push(error);
-            return;
-          }
-        }
-      })();
-      const until = async (n: number) => {
-        while (acked.length < n && failures.length === 0) await new Promise((r) => setTimeout(r, 5));
-      };
-      await until(50);
+      const stream = appendStream(store, "stream");
+      const { acked, failures } = stream;
+      await stream.until(50);
       await server.stop();
       await new Promise((r) => setTimeout(r, 200));
       await server.start();
       const afterRestart = acked.length;
-      await until(afterRestart + 50);
-      stop = true;
-      await writer;
+      await stream.until(afterRestart + 50);
+      await stream.stop();
 
       expect(failures).toEqual([]);
       const reader = new RedisStore({ url: server.url, keyPrefix: "fault:" });

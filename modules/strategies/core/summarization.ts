@@ -23,13 +23,11 @@
 import { z } from "zod";
 import type { CompactionContext, CompactionStrategy, Summarizer } from "../../../contracts/compaction-strategy.js";
 import type { Message } from "../../../contracts/generated/message.js";
-import { ExtractiveSummarizer } from "../../summarizers/extractive-summarizer.js";
-import { summarizeSafely } from "../../summarizers/summarizer-guard.js";
 import { HistoryUnits } from "../history-units.js";
 import { SteppedCut, suffixSums } from "../stepped-cut.js";
 import { defineStrategy, type StrategyDeps } from "../strategy-definition.js";
 import { keepLastTurn, oldPart, replaceRange, snapToTurn, unitTokens } from "./old-part.js";
-import { isSummaryMessage, makeSummaryMessage, summaryTextOf } from "./summary-message.js";
+import { isSummaryMessage, makeSummaryMessage, summarizeOld, summaryTextOf } from "./summary-message.js";
 
 export const summarizationOptions = z
   .object({
@@ -109,17 +107,7 @@ export class SummarizationCompaction implements CompactionStrategy {
       fresh = old;
       freshIds = oldIds;
     }
-    const summarizer = context.summarizer ?? this.deps.summarizer ?? new ExtractiveSummarizer({ counter: context.counter });
-    const previousSummary = summaryTextOf(previous);
-    const outcome = await summarizeSafely(summarizer, fresh, {
-      maxTokens: this.options.summaryMaxTokens,
-      timeoutMs: this.options.timeoutMs,
-      strategy: this.name,
-      dropped: fresh.length,
-      ...(previousSummary !== undefined ? { previousSummary } : {}),
-      ...(context.hooks ? { hooks: context.hooks } : {}),
-      ...(context.signal ? { signal: context.signal } : {}),
-    });
+    const { summarizer, outcome } = await summarizeOld(this.name, fresh, previous, context, { summarizer: this.deps.summarizer, ...this.options });
     if (!outcome.ok) return outcome;
     const covers = [...((previous?.metadata?.summary?.covers as string[] | undefined) ?? []), ...freshIds];
     const message = makeSummaryMessage(outcome.text, { covers, strategy: this.name, summarizer: summarizer.name });

@@ -22,15 +22,13 @@ import { z } from "zod";
 import type { CompactionContext, CompactionStrategy } from "../../../contracts/compaction-strategy.js";
 import type { Message } from "../../../contracts/generated/message.js";
 import { getModelInfo } from "../../../core/tokens/index.js";
-import { ExtractiveSummarizer } from "../../summarizers/extractive-summarizer.js";
-import { summarizeSafely } from "../../summarizers/summarizer-guard.js";
 import { HistoryUnits, messageId } from "../history-units.js";
 import { RunningTokens } from "../running-tokens.js";
 import { lowestFitting, suffixSums } from "../stepped-cut.js";
 import { defineStrategy, type StrategyDeps } from "../strategy-definition.js";
 import { insertAfterInstructions, keepLastTurn, oldPart, snapToTurn, unitTokens } from "./old-part.js";
 import type { SummarizerDeps } from "./summarization.js";
-import { coversFingerprint, isSummaryMessage, makeSummaryMessage, summaryTextOf } from "./summary-message.js";
+import { coversFingerprint, isSummaryMessage, makeSummaryMessage, summarizeOld, summaryTextOf } from "./summary-message.js";
 
 export const summarizingOptions = z
   .object({
@@ -114,17 +112,7 @@ export class SummarizingContext implements CompactionStrategy {
     const fresh = freshPositions.map((i) => history[i]!);
     const freshIds = freshPositions.map((i) => messageId(history[i]!, i));
 
-    const summarizer = context.summarizer ?? this.deps.summarizer ?? new ExtractiveSummarizer({ counter });
-    const previousSummary = summaryTextOf(checkpoint);
-    const outcome = await summarizeSafely(summarizer, fresh, {
-      maxTokens: this.options.summaryMaxTokens,
-      timeoutMs: this.options.timeoutMs,
-      strategy: this.name,
-      dropped: fresh.length,
-      ...(previousSummary !== undefined ? { previousSummary } : {}),
-      ...(context.hooks ? { hooks: context.hooks } : {}),
-      ...(context.signal ? { signal: context.signal } : {}),
-    });
+    const { summarizer, outcome } = await summarizeOld(this.name, fresh, checkpoint, context, { summarizer: this.deps.summarizer, ...this.options });
     if (!outcome.ok) {
       // The next request tries again from scratch: nothing of this one is remembered.
       this.#last = undefined;

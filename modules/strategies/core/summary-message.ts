@@ -13,7 +13,10 @@
  * Place: right after the instructions the window starts with (never before an instruction), ahead
  * of any critical message kept from the old part and of the recent part.
  */
+import type { CompactionContext, Summarizer } from "../../../contracts/compaction-strategy.js";
 import type { Message } from "../../../contracts/generated/message.js";
+import { ExtractiveSummarizer } from "../../summarizers/extractive-summarizer.js";
+import { summarizeSafely, type SummaryOutcome } from "../../summarizers/summarizer-guard.js";
 
 export const SUMMARY_HEADER = "[Summary of the earlier conversation]";
 
@@ -69,4 +72,30 @@ function hashIds(ids: readonly string[]): string {
     h = Math.imul(h ^ 0x1f, 0x01000193);
   }
   return `${(h >>> 0).toString(16).padStart(8, "0")}-${ids.length}`;
+}
+
+/**
+ * Summarises `fresh` (the old messages no summary covers yet) for a summarizing strategy: the
+ * summarizer from the request, else the strategy's, else the offline extractive one; the previous
+ * summary's text passed on so it is updated, not stacked; failures reported by summarizeSafely.
+ */
+export async function summarizeOld(
+  strategy: string,
+  fresh: readonly Message[],
+  previous: Message | undefined,
+  context: CompactionContext,
+  options: { summarizer: Summarizer | undefined; summaryMaxTokens: number; timeoutMs: number },
+): Promise<{ summarizer: Summarizer; outcome: SummaryOutcome }> {
+  const summarizer = context.summarizer ?? options.summarizer ?? new ExtractiveSummarizer({ counter: context.counter });
+  const previousSummary = summaryTextOf(previous);
+  const outcome = await summarizeSafely(summarizer, fresh, {
+    maxTokens: options.summaryMaxTokens,
+    timeoutMs: options.timeoutMs,
+    strategy,
+    dropped: fresh.length,
+    ...(previousSummary !== undefined ? { previousSummary } : {}),
+    ...(context.hooks ? { hooks: context.hooks } : {}),
+    ...(context.signal ? { signal: context.signal } : {}),
+  });
+  return { summarizer, outcome };
 }
