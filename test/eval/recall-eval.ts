@@ -1,17 +1,22 @@
 /**
  * `npm run eval:recall` — does the window hold what a question needs? (issue 7)
  *
- * For each seed, a synthetic conversation with planted facts and later questions
+ * For each seed, a synthetic agent session with 24 planted facts and later questions
  * (test/eval/recall-corpus.ts) is fed message by message into context-simple, once per method
  * and budget. Right after each question is added, the window for that budget is requested: the
- * question is answerable when EVERY evidence message (by metadata.id) is in the window.
+ * question is answerable when EVERY evidence message (by metadata.id) is in the window. For a
+ * changed mind the evidence is the latest revision; whether the superseded statement(s) came
+ * along too is reported apart (informational), as is whether the other facts on the same topic
+ * did.
  *
  * Methods: the recent window alone (the default assembler: what every recency strategy keeps),
  * `recall` with the default lexical (BM25) ranking, and `recall` with a hashed test embedder fused
  * in (test/eval/hashed-embedder.ts — a stand-in, not a model). Budgets 2k, 4k, 8k tokens.
+ * Results per budget, per fact kind (at 4k), per distance bucket (60–149, 150–299, 300–400 turns),
+ * and the lexical misses at 4k.
  *
  *   npm run eval:recall [-- --seeds 5] [--quick] [--json] [--write]
- * `--write` puts the table into BENCHMARKS.md between `<!-- begin:recall-eval -->` markers (the
+ * `--write` puts the report into BENCHMARKS.md between `<!-- begin:recall-eval -->` markers (the
  * bench keeps that block when it rewrites the file).
  */
 import { readFileSync, writeFileSync } from "node:fs";
@@ -21,10 +26,20 @@ import { EMBEDDER_CAPABILITY } from "../../contracts/search.js";
 import { Coordinator } from "../../core/coordinator.js";
 import type { HistoryContextManager } from "../../modules/context/history-context-manager.js";
 import { mount } from "../../modules/context-simple/index.js";
+import { searchableText } from "../../modules/search/message-text.js";
+import { tokenize } from "../../modules/search/tokenizer.js";
 import { hashedEmbedder } from "./hashed-embedder.js";
-import { generateRecallConversation, type FactKind, type RecallConversation } from "./recall-corpus.js";
+import {
+  DISTANCE_BUCKETS,
+  distanceBucket,
+  FACT_KINDS,
+  generateRecallConversation,
+  type CorpusOptions,
+  type FactKind,
+  type RecallConversation,
+} from "./recall-corpus.js";
 
-interface Method {
+export interface Method {
   label: string;
   strategies: unknown[];
   embedder: boolean;
@@ -36,6 +51,34 @@ export const METHODS: readonly Method[] = [
   { label: "recall + hashed test embedder (RRF)", strategies: [{ use: "recall" }], embedder: true },
 ];
 export const BUDGETS = [2_000, 4_000, 8_000] as const;
+/** The budget the targets, the per-kind table and the miss list are given at. */
+export const TARGET_BUDGET = 4_000;
+
+export interface QuestionResult {
+  id: string;
+  kind: FactKind;
+  fact: string;
+  text: string;
+  distance: number;
+  bucket: string;
+  embedded: boolean;
+  /** Every evidence message in the window. */
+  ok: boolean;
+  /** Changed minds: every superseded statement in the window too (undefined: none stated). */
+  staleInWindow?: boolean;
+  /** Some statement of another fact on the same topic in the window (undefined: none stated before the question). */
+  relatedInWindow?: boolean;
+  windowMessages: number;
+  /**
+   * Methods with recall: the evidence's 1-based rank among `context.search(question, { k: 24 })`
+   * over what precedes the question (recall asks for k × 3 = 24 hits), or null when not among
+   * them. A diagnostic: a miss with rank null is a ranking miss, not a budget one.
+   */
+  rank?: number | null;
+}
+
+/** Hits recall asks the search for with its default k = 8 (k × 3). */
+export const RANK_DEPTH = 24;
 
 export interface Outcome {
   seed: number;
@@ -43,8 +86,7 @@ export interface Outcome {
   budget: number;
   questions: number;
   answered: number;
-  byKind: Partial<Record<FactKind, { questions: number; answered: number }>>;
-  missed: string[];
+  results: QuestionResult[];
   msPerWindow: number;
 }
 
@@ -54,12 +96,15 @@ export async function evaluate(conversation: RecallConversation, method: Method,
   if (method.embedder) coordinator.registerCapability(EMBEDDER_CAPABILITY, hashedEmbedder);
   const context = (await mount(coordinator, { strategies: method.strategies as never })) as HistoryContextManager;
   const byId = new Map(conversation.questions.map((q) => [q.id, q]));
-  const outcome: Outcome = { seed: conversation.seed, method: method.label, budget, questions: 0, answered: 0, byKind: {}, missed: [], msPerWindow: 0 };
+  const seen = new Set<string>();
+  const outcome: Outcome = { seed: conversation.seed, method: method.label, budget, questions: 0, answered: 0, results: [], msPerWindow: 0 };
   let windowMs = 0;
   try {
     for (const message of conversation.messages) {
       await context.addMessage(message);
-      const question = byId.get(String(message.metadata?.id));
+      const messageId = String(message.metadata?.id);
+      seen.add(messageId);
+      const question = byId.get(messageId);
       if (!question) continue;
       // Recall never waits for a backlog being indexed in the background; make sure none is pending.
       await (context.searchIndex as { catchUp?: () => Promise<void> }).catchUp?.();
@@ -67,14 +112,30 @@ export async function evaluate(conversation: RecallConversation, method: Method,
       const window: Message[] = await context.getMessagesForRequest(budget);
       windowMs += performance.now() - t0;
       const ids = new Set(window.map((m) => m.metadata?.id));
+      let rank: number | null | undefined;
+      if (method.strategies.length > 0) {
+        const hits = await context.search(question.text, { k: RANK_DEPTH, before: question.id, filter: { role: ["user", "assistant", "tool"] } });
+        const at = hits.findIndex((h) => question.evidence.includes(h.id));
+        rank = at >= 0 ? at + 1 : null;
+      }
       const ok = question.evidence.every((id) => ids.has(id));
+      const relatedBefore = question.related.filter((id) => seen.has(id));
       outcome.questions++;
-      const kind = (outcome.byKind[question.kind] ??= { questions: 0, answered: 0 });
-      kind.questions++;
-      if (ok) {
-        outcome.answered++;
-        kind.answered++;
-      } else outcome.missed.push(`${question.kind}: ${question.text}`);
+      if (ok) outcome.answered++;
+      outcome.results.push({
+        id: question.id,
+        kind: question.kind,
+        fact: question.fact,
+        text: question.text,
+        distance: question.distance,
+        bucket: distanceBucket(question.distance),
+        embedded: question.embedded,
+        ok,
+        ...(question.stale.length > 0 ? { staleInWindow: question.stale.every((id) => ids.has(id)) } : {}),
+        ...(relatedBefore.length > 0 ? { relatedInWindow: relatedBefore.some((id) => ids.has(id)) } : {}),
+        windowMessages: window.length,
+        ...(rank !== undefined ? { rank } : {}),
+      });
     }
   } finally {
     await coordinator.cleanup();
@@ -83,41 +144,218 @@ export async function evaluate(conversation: RecallConversation, method: Method,
   return outcome;
 }
 
-const pct = (a: number, b: number) => (b === 0 ? "—" : `${((100 * a) / b).toFixed(1)} %`);
+export interface EvalConfig {
+  seeds: readonly number[];
+  budgets?: readonly number[];
+  methods?: readonly Method[];
+  /** Generator options besides the seed (defaults: 24 facts, distances 60–400). */
+  corpus?: Omit<CorpusOptions, "seed">;
+  log?: (line: string) => void;
+}
 
-export function renderTable(outcomes: readonly Outcome[], seeds: readonly number[]): string {
-  const lines: string[] = [];
-  lines.push(`| method | ${BUDGETS.map((b) => `${b / 1000}k tokens`).join(" | ")} |`);
-  lines.push(`|---|${BUDGETS.map(() => "---").join("|")}|`);
-  for (const method of METHODS) {
-    const cells = BUDGETS.map((budget) => {
-      const rows = outcomes.filter((o) => o.method === method.label && o.budget === budget);
-      const q = rows.reduce((s, o) => s + o.questions, 0);
-      const a = rows.reduce((s, o) => s + o.answered, 0);
-      const perSeed = seeds.map((seed) => {
+export interface SessionSummary {
+  seed: number;
+  messages: number;
+  turns: number;
+  questions: number;
+  chars: number;
+  distances: number[];
+  /** Each fact's topic word → share of the session's messages holding it (as the index tokenises it). */
+  anchorShare: Record<string, number>;
+}
+
+/** Share of the messages that hold each word (after the search tokenizer's stemming). */
+export function anchorShares(conversation: RecallConversation): Record<string, number> {
+  const anchors = [...new Set(conversation.questions.map((q) => q.anchors[0]!))];
+  const terms = new Map(anchors.map((a) => [a, tokenize(a)[0] ?? a]));
+  const counts = new Map<string, number>();
+  for (const m of conversation.messages) {
+    const present = new Set(tokenize(searchableText(m)));
+    for (const [a, t] of terms) if (present.has(t)) counts.set(a, (counts.get(a) ?? 0) + 1);
+  }
+  return Object.fromEntries(anchors.map((a) => [a, (counts.get(a) ?? 0) / Math.max(1, conversation.messages.length)]));
+}
+
+export interface EvalRun {
+  seeds: number[];
+  budgets: number[];
+  methods: string[];
+  sessions: SessionSummary[];
+  outcomes: Outcome[];
+  seconds: number;
+}
+
+export async function runEval(config: EvalConfig): Promise<EvalRun> {
+  const started = performance.now();
+  const budgets = [...(config.budgets ?? BUDGETS)];
+  const methods = config.methods ?? METHODS;
+  const outcomes: Outcome[] = [];
+  const sessions: SessionSummary[] = [];
+  for (const seed of config.seeds) {
+    const conversation = generateRecallConversation({ ...config.corpus, seed });
+    sessions.push({
+      seed,
+      messages: conversation.messages.length,
+      turns: conversation.turns,
+      questions: conversation.questions.length,
+      chars: conversation.messages.reduce((s, m) => s + JSON.stringify(m.content ?? "").length + JSON.stringify(m.tool_calls ?? []).length, 0),
+      distances: conversation.questions.map((q) => q.distance),
+      anchorShare: anchorShares(conversation),
+    });
+    for (const method of methods) {
+      for (const budget of budgets) {
+        const o = await evaluate(conversation, method, budget);
+        outcomes.push(o);
+        config.log?.(`[eval] seed ${seed} · ${method.label} · ${budget}: ${o.answered}/${o.questions} (${o.msPerWindow.toFixed(2)} ms/window)`);
+      }
+    }
+  }
+  return { seeds: [...config.seeds], budgets, methods: methods.map((m) => m.label), sessions, outcomes, seconds: (performance.now() - started) / 1000 };
+}
+
+// --- report --------------------------------------------------------------------------------
+
+const pct = (a: number, b: number) => (b === 0 ? "—" : `${((100 * a) / b).toFixed(1)} %`);
+const k = (budget: number) => `${budget / 1000}k`;
+
+function results(outcomes: readonly Outcome[], method: string, budget: number): QuestionResult[] {
+  return outcomes.filter((o) => o.method === method && o.budget === budget).flatMap((o) => o.results);
+}
+
+/** Share answered of the results matching `where`. */
+function share(rs: readonly QuestionResult[], where: (r: QuestionResult) => boolean = () => true): { a: number; q: number } {
+  const matching = rs.filter(where);
+  return { a: matching.filter((r) => r.ok).length, q: matching.length };
+}
+
+export function renderTable(run: EvalRun): string {
+  const lines = [`| method | ${run.budgets.map((b) => `${k(b)} tokens`).join(" | ")} |`, `|---|${run.budgets.map(() => "---").join("|")}|`];
+  for (const method of run.methods) {
+    const cells = run.budgets.map((budget) => {
+      const rows = run.outcomes.filter((o) => o.method === method && o.budget === budget);
+      const { a, q } = share(rows.flatMap((o) => o.results));
+      const perSeed = run.seeds.map((seed) => {
         const o = rows.find((r) => r.seed === seed);
         return o ? `${Math.round((100 * o.answered) / Math.max(1, o.questions))}` : "—";
       });
       return `**${pct(a, q)}** (${a}/${q}; per seed ${perSeed.join(", ")})`;
     });
-    lines.push(`| ${method.label} | ${cells.join(" | ")} |`);
+    lines.push(`| ${method} | ${cells.join(" | ")} |`);
   }
   return lines.join("\n");
 }
 
-export function renderKinds(outcomes: readonly Outcome[], budget: number): string {
-  const kinds: FactKind[] = ["name", "number", "date", "preference", "decision", "changed-mind"];
-  const lines = [`| method (at ${budget / 1000}k) | ${kinds.join(" | ")} |`, `|---|${kinds.map(() => "---").join("|")}|`];
-  for (const method of METHODS) {
-    const rows = outcomes.filter((o) => o.method === method.label && o.budget === budget);
-    const cells = kinds.map((k) => {
-      const q = rows.reduce((s, o) => s + (o.byKind[k]?.questions ?? 0), 0);
-      const a = rows.reduce((s, o) => s + (o.byKind[k]?.answered ?? 0), 0);
-      return pct(a, q);
-    });
-    lines.push(`| ${method.label} | ${cells.join(" | ")} |`);
+export function renderKinds(run: EvalRun, budget: number): string {
+  const lines = [`| method (at ${k(budget)}) | ${FACT_KINDS.join(" | ")} |`, `|---|${FACT_KINDS.map(() => "---").join("|")}|`];
+  for (const method of run.methods) {
+    const rs = results(run.outcomes, method, budget);
+    lines.push(`| ${method} | ${FACT_KINDS.map((kind) => { const { a, q } = share(rs, (r) => r.kind === kind); return pct(a, q); }).join(" | ")} |`);
   }
   return lines.join("\n");
+}
+
+/** Rows: methods; columns: distance buckets; each cell the share at every budget. */
+export function renderDistances(run: EvalRun): string {
+  const all = run.sessions.flatMap((s) => s.distances);
+  const head = DISTANCE_BUCKETS.map((b) => `${b.label} turns (n = ${all.filter((d) => distanceBucket(d) === b.label).length})`);
+  const lines = [`| method (${run.budgets.map(k).join(" / ")}) | ${head.join(" | ")} |`, `|---|${head.map(() => "---").join("|")}|`];
+  for (const method of run.methods) {
+    const cells = DISTANCE_BUCKETS.map((b) =>
+      run.budgets.map((budget) => { const { a, q } = share(results(run.outcomes, method, budget), (r) => r.bucket === b.label); return pct(a, q); }).join(" / "),
+    );
+    lines.push(`| ${method} | ${cells.join(" | ")} |`);
+  }
+  return lines.join("\n");
+}
+
+export function anchorSummary(run: EvalRun): string {
+  const shares = run.sessions.flatMap((s) => Object.values(s.anchorShare)).sort((a, b) => a - b);
+  if (shares.length === 0) return "";
+  const p = (x: number) => `${(100 * x).toFixed(1)} %`;
+  return `Each fact's topic word is in ${p(shares[0]!)}–${p(shares[shares.length - 1]!)} of a session's messages (median ${p(shares[Math.floor(shares.length / 2)]!)}).`;
+}
+
+export function distanceSummary(run: EvalRun): string {
+  const all = run.sessions.flatMap((s) => s.distances).sort((a, b) => a - b);
+  if (all.length === 0) return "no questions";
+  const q = (p: number) => all[Math.min(all.length - 1, Math.floor(p * all.length))]!;
+  const counts = DISTANCE_BUCKETS.map((b) => `${b.label}: ${all.filter((d) => distanceBucket(d) === b.label).length}`).join(", ");
+  return `${all.length} questions; distance (user turns from evidence to question) min ${all[0]}, p25 ${q(0.25)}, median ${q(0.5)}, p75 ${q(0.75)}, max ${all[all.length - 1]}; per bucket ${counts}`;
+}
+
+/** Informational: stale statements of changed minds, same-topic statements, embedded questions. */
+export function renderSideNotes(run: EvalRun, budget: number): string[] {
+  const lines: string[] = [];
+  for (const method of run.methods.slice(1)) {
+    const rs = results(run.outcomes, method, budget);
+    const changed = rs.filter((r) => r.staleInWindow !== undefined && r.ok);
+    const related = rs.filter((r) => r.relatedInWindow !== undefined && r.ok);
+    const plain = share(rs, (r) => !r.embedded);
+    const embedded = share(rs, (r) => r.embedded);
+    const ranked = rs.filter((r) => r.rank !== undefined);
+    lines.push(
+      `- ${method} at ${k(budget)}: changed minds answered with the superseded statement(s) also in the window ${changed.filter((r) => r.staleInWindow).length}/${changed.length}; ` +
+        `answered with a same-topic other fact also in the window ${related.filter((r) => r.relatedInWindow).length}/${related.length}; ` +
+        `questions asked alone ${pct(plain.a, plain.q)} (${plain.a}/${plain.q}), embedded in a request ${pct(embedded.a, embedded.q)} (${embedded.a}/${embedded.q}); ` +
+        `the evidence among the search's top 8 hits for the question ${ranked.filter((r) => r.rank != null && r.rank <= 8).length}/${ranked.length}, top ${RANK_DEPTH} ${ranked.filter((r) => r.rank != null).length}/${ranked.length}.`,
+    );
+  }
+  return lines;
+}
+
+export function renderMisses(run: EvalRun, method: string, budget: number, limit = 12): string[] {
+  const missed = run.outcomes.filter((o) => o.method === method && o.budget === budget).flatMap((o) => o.results.filter((r) => !r.ok).map((r) => ({ seed: o.seed, r })));
+  if (missed.length === 0) return [];
+  const byFact = new Map<string, number>();
+  for (const { r } of missed) byFact.set(r.fact, (byFact.get(r.fact) ?? 0) + 1);
+  const facts = [...byFact].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([f, n]) => `${f} ×${n}`);
+  const one = (text: string) => (text.length > 160 ? `…${text.slice(-150)}` : text).replace(/\s+/g, " ");
+  const unranked = missed.filter(({ r }) => r.rank === null).length;
+  const where = (r: QuestionResult) => (r.rank === undefined ? "" : r.rank === null ? `, evidence not in the top ${RANK_DEPTH}` : `, evidence ranked ${r.rank}`);
+  return [
+    `Lexical recall misses at ${k(budget)} (${missed.length}; ${unranked} with the evidence not among the search's top ${RANK_DEPTH} hits for the question — a ranking miss no budget fixes — and ${missed.length - unranked} ranked but not placed; by fact: ${facts.join(", ")}):`,
+    ...missed.slice(0, limit).map(({ seed, r }) => `- seed ${seed}: ${r.kind} (${r.fact}, ${r.distance} turns${where(r)}): ${one(r.text)}`),
+    ...(missed.length > limit ? [`- … and ${missed.length - limit} more (\`--json\` lists all)`] : []),
+  ];
+}
+
+function rate(run: EvalRun, method: string, budget: number): number {
+  const { a, q } = share(results(run.outcomes, method, budget));
+  return a / Math.max(1, q);
+}
+
+export function renderReport(run: EvalRun, command: string): string {
+  const lexical = run.methods[1] ?? run.methods[0]!;
+  const recent = run.methods[0]!;
+  const targetBudget = run.budgets.includes(TARGET_BUDGET) ? TARGET_BUDGET : run.budgets[0]!;
+  const recallAt = rate(run, lexical, targetBudget);
+  const recentAt = rate(run, recent, targetBudget);
+  const sizes = run.sessions.map((s) => `${s.messages} messages / ${s.turns} turns / ${(s.chars / 1e6).toFixed(1)} M chars`).join("; ");
+  return [
+    "## Recall evaluation (issue 7)",
+    "",
+    `Command: \`${command}\` (test/eval/recall-eval.ts). Date ${new Date().toISOString()}; ${cpus().length} × ${cpus()[0]?.model.trim() ?? "CPU"}, Node ${process.version}; ${run.seconds.toFixed(0)} s.`,
+    "",
+    `Seeded synthetic agent sessions (test/eval/recall-corpus.ts; seeds ${run.seeds.join(", ")}: ${sizes}), each with ${run.sessions[0]?.questions ?? 0} planted facts — 4 each of names, numbers, dates, preferences, decisions, changed minds (1–2 revisions; the evidence is the latest) — ` +
+      "stated in one of 3 phrasings (sometimes inside an ordinary request) and asked about once, 60–400 turns later, in one of 3 other phrasings (every phrasing shares the fact's topic word, none all of its words). " +
+      "Several facts share a topic (two people on payments, two staging numbers, two checkout dates, two Go preferences, two notifications decisions, gateway, invoicing): the evidence is the specific statement. " +
+      "Filler: compositional requests over 73 components (a quarter of them named after a planted topic), multi-step tool loops (reads, greps, test runs, logs, git log) whose paths, patterns and results mention the same topics, long tool results now and then, and distractor sentences (some near misses with numbers). " +
+      `A question counts as answerable when every evidence message is in the window requested right after it (context-simple, gpt-4o counting). ${distanceSummary(run)}. ${anchorSummary(run)}`,
+    "",
+    renderTable(run),
+    "",
+    renderKinds(run, targetBudget),
+    "",
+    "By distance from the evidence (each cell: " + run.budgets.map(k).join(" / ") + "):",
+    "",
+    renderDistances(run),
+    "",
+    "Informational (not targets):",
+    ...renderSideNotes(run, targetBudget),
+    "",
+    `Targets: recall (lexical, model-free) ≥ 90 % at ${k(targetBudget)} — measured ${(100 * recallAt).toFixed(1)} % (${recallAt >= 0.9 ? "PASS" : "MISS"}); the recent window < 20 % at ${k(targetBudget)} — measured ${(100 * recentAt).toFixed(1)} % (${recentAt < 0.2 ? "PASS" : "MISS"}). The test embedder is a hashed bag of words with a 30-word synonym table (a stand-in for a model, not a claim about one).`,
+    ...(run.methods[1] ? ["", ...renderMisses(run, lexical, targetBudget)] : []),
+  ].join("\n");
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -129,43 +367,13 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const seeds = Array.from({ length: seedCount }, (_, i) => 1001 + i);
-  const started = Date.now();
-  const outcomes: Outcome[] = [];
-  const sizes: string[] = [];
-  for (const seed of seeds) {
-    const conversation = generateRecallConversation({ seed });
-    sizes.push(`${conversation.messages.length} messages / ${conversation.questions.length} questions`);
-    for (const method of METHODS) {
-      for (const budget of BUDGETS) {
-        const o = await evaluate(conversation, method, budget);
-        outcomes.push(o);
-        process.stderr.write(`[eval] seed ${seed} · ${method.label} · ${budget}: ${o.answered}/${o.questions} (${o.msPerWindow.toFixed(2)} ms/window)\n`);
-      }
-    }
-  }
+  const run = await runEval({ seeds, log: (line) => process.stderr.write(`${line}\n`) });
   if (argv.includes("--json")) {
-    process.stdout.write(`${JSON.stringify({ seeds, outcomes }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify(run, null, 2)}\n`);
     return 0;
   }
-  const target = outcomes.filter((o) => o.method === METHODS[1]!.label && o.budget === 4_000);
-  const recallAt4k = target.reduce((s, o) => s + o.answered, 0) / Math.max(1, target.reduce((s, o) => s + o.questions, 0));
-  const recent = outcomes.filter((o) => o.method === METHODS[0]!.label && o.budget === 4_000);
-  const recentAt4k = recent.reduce((s, o) => s + o.answered, 0) / Math.max(1, recent.reduce((s, o) => s + o.questions, 0));
-  const misses = outcomes.filter((o) => o.method === METHODS[1]!.label && o.budget === 4_000).flatMap((o) => o.missed.map((m) => `seed ${o.seed}: ${m}`));
-  const report = [
-    "## Recall evaluation (issue 7)",
-    "",
-    `Command: \`npm run eval:recall${quick ? " -- --quick" : ""}\` (test/eval/recall-eval.ts). Date ${new Date().toISOString()}; ${cpus().length} × ${cpus()[0]?.model.trim() ?? "CPU"}, Node ${process.version}; ${((Date.now() - started) / 1000).toFixed(0)} s.`,
-    "",
-    `Seeded synthetic sessions (test/eval/recall-corpus.ts; seeds ${seeds.join(", ")}: ${sizes.join("; ")}) with planted facts (names, numbers, dates, preferences, decisions, changed minds) asked about ≥ 60 turns later in other words (partial overlap: one or two topic words shared; filler mentions the same topics as distractors). A question counts as answerable when every evidence message is in the window requested right after it (context-simple, gpt-4o counting).`,
-    "",
-    renderTable(outcomes, seeds),
-    "",
-    renderKinds(outcomes, 4_000),
-    "",
-    `Targets: recall (lexical, model-free) ≥ 90 % at 4k — measured ${(100 * recallAt4k).toFixed(1)} % (${recallAt4k >= 0.9 ? "PASS" : "MISS"}); the recent window < 20 % at 4k — measured ${(100 * recentAt4k).toFixed(1)} % (${recentAt4k < 0.2 ? "PASS" : "MISS"}). The test embedder is a hashed bag of words with a 30-word synonym table (a stand-in for a model, not a claim about one).`,
-    ...(misses.length ? ["", `Lexical recall misses at 4k (${misses.length}):`, ...misses.slice(0, 12).map((m) => `- ${m}`)] : []),
-  ].join("\n");
+  const flags = [quick ? "--quick" : "", seedsArg >= 0 ? `--seeds ${seedCount}` : ""].filter(Boolean).join(" ");
+  const report = renderReport(run, `npm run eval:recall${flags ? ` -- ${flags}` : ""}`);
   process.stdout.write(`${report}\n`);
   if (argv.includes("--write")) writeSection("BENCHMARKS.md", "recall-eval", report);
   return 0;
@@ -181,7 +389,7 @@ export function writeSection(file: string, name: string, body: string): void {
   }
   const block = `<!-- begin:${name} -->\n${body}\n<!-- end:${name} -->`;
   const pattern = new RegExp(`<!-- begin:${name} -->[\\s\\S]*?<!-- end:${name} -->`);
-  text = pattern.test(text) ? text.replace(pattern, block) : `${text.trimEnd()}\n\n${block}\n`;
+  text = pattern.test(text) ? text.replace(pattern, () => block) : `${text.trimEnd()}\n\n${block}\n`;
   writeFileSync(file, text);
 }
 
