@@ -202,7 +202,9 @@ export class Coordinator implements CoordinatorContract {
   /**
    * Apply what a hook (or a folded emit) asked for; see contracts/HOOKS.md, "Processing results".
    * In order: user messages are emitted as `user:message`; injections are added to the context
-   * (ephemeral ones held for the next request, see takeEphemeralInjections) with `context:include`;
+   * (ephemeral ones held for the next request, see takeEphemeralInjections; a stored system/developer
+   * one outside session:start/resume/fork is marked `metadata.scope: "turn"`, a turn note that the
+   * window cuts with its turn) with `context:include`;
    * `ask_user` is resolved through the "approval" capability.
    */
   async processHookResult(result: AnyHookResult, event: string, hookName: string): Promise<HookResultOutcome> {

@@ -132,6 +132,10 @@ export interface MessageMetadata {
    * For injected messages: the event during which it was injected.
    */
   event?: string;
+  /**
+   * "turn": a hook's stored system/developer injection made after the session started (a turn note): it belongs to the turn it was injected in — sent in stored order, counted and cut with that turn — instead of being an instruction kept first in every window. Set by the coordinator (processHookResult).
+   */
+  scope?: "turn";
   [k: string]: unknown;
 }
 /**

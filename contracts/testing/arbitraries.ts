@@ -7,10 +7,11 @@
  *
  * | step        | messages                                                                        |
  * |-------------|---------------------------------------------------------------------------------|
- * | `user`      | a user prompt: text, or text + image blocks                                     |
+ * | `user`      | a user prompt: text, or text + image blocks; sometimes preceded by 1–2 hook turn notes (a prompt:submit injection: system/developer, `metadata.scope: "turn"`, sometimes critical) |
  * | `assistant` | an assistant answer, sometimes with a thinking block                            |
  * | `tools`     | one assistant message with 1–3 calls, OpenAI style (`tool_calls` + `tool` messages) or Anthropic style (`tool_use` blocks + a user message of `tool_result` blocks, sometimes split in two, sometimes with a text block); results in any order; some results huge (8–30k chars); some missing (a crash mid-tool); sometimes a message stored between the results |
- * | `system`    | a system message in the middle (a hook's injection)                             |
+ * | `system`    | a system message in the middle without a scope (an instruction stored late)     |
+ * | `note`      | a hook turn note on its own (a tool:post injection: system/developer, `metadata.scope: "turn"`), sometimes critical |
  * | `orphan`    | a result whose call does not exist: a `tool` message, or a user message with an orphan `tool_result` block and some text |
  *
  * Any user, assistant, call or result may be critical (~6 %) or ephemeral (~8 %); orphans never
@@ -48,8 +49,15 @@ interface CallSpec extends Flags {
   resultCritical: boolean;
 }
 
+interface NoteSpec {
+  chars: number;
+  role: "system" | "developer";
+  critical: boolean;
+}
+
 type Step =
-  | ({ kind: "user"; chars: number; image: boolean } & Flags)
+  | ({ kind: "user"; chars: number; image: boolean; notes: NoteSpec[] } & Flags)
+  | ({ kind: "note" } & NoteSpec)
   | ({ kind: "assistant"; chars: number; thinking: boolean } & Flags)
   | ({ kind: "tools"; style: "openai" | "anthropic"; calls: CallSpec[]; order: number; interleave: boolean; split: boolean; text: boolean; preamble: number } & Flags)
   | { kind: "system"; chars: number }
@@ -74,8 +82,15 @@ export function toolHistoryArbitrary(options: ToolHistoryOptions = {}): fc.Arbit
     resultCritical: rare(options.critical, 4),
   });
   const style = fc.constantFrom(...styles);
+  const note: fc.Arbitrary<NoteSpec> = fc.record({
+    chars: fc.oneof({ weight: 6, arbitrary: fc.integer({ min: 0, max: 300 }) }, { weight: 1, arbitrary: fc.integer({ min: 300, max: 2_000 }) }),
+    role: fc.constantFrom("system" as const, "developer" as const),
+    critical: rare(options.critical, 10),
+  });
+  const notes = fc.oneof({ weight: 3, arbitrary: fc.constant([] as NoteSpec[]) }, { weight: 1, arbitrary: fc.array(note, { minLength: 1, maxLength: 2 }) });
   const step: fc.Arbitrary<Step> = fc.oneof(
-    { weight: 4, arbitrary: fc.record({ kind: fc.constant("user" as const), chars, image: rare(true, 10), ...flags }) },
+    { weight: 4, arbitrary: fc.record({ kind: fc.constant("user" as const), chars, image: rare(true, 10), notes, ...flags }) },
+    { weight: 1, arbitrary: note.map((spec) => ({ kind: "note" as const, ...spec })) },
     { weight: 3, arbitrary: fc.record({ kind: fc.constant("assistant" as const), chars, thinking: rare(true, 15), ...flags }) },
     {
       weight: 6,
@@ -119,7 +134,8 @@ function buildHistory(system: { chars: number; critical: boolean } | undefined, 
     const n = seq + 1;
     switch (s.kind) {
       case "user": {
-        const prompt = text(`Request ${n}:`, s.chars);
+        for (const spec of s.notes) out.push(noteMessage(spec, `Todo ${seq + 1}:`, meta({ critical: spec.critical }), text));
+        const prompt = text(`Request ${seq + 1}:`, s.chars);
         const content: Message["content"] = s.image ? [{ type: "text", text: prompt }, { type: "image", width: 512, height: 512 }] : prompt;
         out.push({ role: "user", content, metadata: meta(s) });
         break;
@@ -132,6 +148,9 @@ function buildHistory(system: { chars: number; critical: boolean } | undefined, 
       }
       case "system":
         out.push({ role: "system", content: text(`Note ${n}:`, s.chars), metadata: meta() });
+        break;
+      case "note":
+        out.push(noteMessage(s, `Lint ${n}:`, meta({ critical: s.critical }), text));
         break;
       case "orphan":
         if (s.style === "openai") out.push({ role: "tool", tool_call_id: `call_gone_${n}`, content: text("stale output", s.chars), metadata: meta() });
@@ -151,6 +170,11 @@ function buildHistory(system: { chars: number; critical: boolean } | undefined, 
     }
   }
   return out;
+}
+
+/** A hook's stored injection after the session started, as processHookResult stores it. */
+function noteMessage(spec: NoteSpec, label: string, metadata: NonNullable<Message["metadata"]>, text: (label: string, n: number) => string): Message {
+  return { role: spec.role, content: text(label, spec.chars), metadata: { ...metadata, source: "hook", hook: "arbitrary", event: "prompt:submit", scope: "turn" } };
 }
 
 function pushToolStep(

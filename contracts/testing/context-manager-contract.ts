@@ -4,7 +4,7 @@ import type { ContextManager } from "../context-manager.js";
 import type { HookBusContract } from "../hook-bus.js";
 import type { Message } from "../generated/message.js";
 import type { Provider } from "../provider.js";
-import { checkWindowInvariants } from "./window-invariants.js";
+import { checkWindowInvariants, isInstruction } from "./window-invariants.js";
 import { toolHistoryArbitrary } from "./arbitraries.js";
 import { propertyRuns } from "./property-runs.js";
 import { getTokenCounter } from "../../core/tokens/index.js";
@@ -248,7 +248,7 @@ export function describeContextManagerContract(
               const { code, details } = e as { code?: string; details?: { required?: number } };
               if (code !== "BUDGET_TOO_SMALL") throw e;
               // Thrown only when what must be kept verbatim really does not fit.
-              const pinned = stored.filter((m) => m.role === "system" || m.metadata?.critical === true);
+              const pinned = stored.filter((m) => isInstruction(m) || m.metadata?.critical === true);
               expect(Number(details?.required)).toBeGreaterThan(budget);
               expect(Number(details?.required)).toBeGreaterThanOrEqual(counter.countMessages(pinned) + counter.replyPriming);
               return;

@@ -3,6 +3,6 @@
 export { describeContextManagerContract, type ContextUnderTest, type ContextContractOptions } from "./context-manager-contract.js";
 export { describeHistoryStoreContract } from "./history-store-contract.js";
 export { describeVectorStoreContract, keywordEmbedder, type VectorStoreUnderTest, type VectorStoreFactory } from "./vector-store-contract.js";
-export { checkWindowInvariants } from "./window-invariants.js";
+export { checkWindowInvariants, isInstruction, isTurnNote } from "./window-invariants.js";
 export { toolHistoryArbitrary } from "./arbitraries.js";
 export { propertyRuns } from "./property-runs.js";

@@ -12,15 +12,21 @@
  * | `known-messages`       | hold only stored messages (matched by metadata.id, else by sent fields) and messages marked `metadata.window.synthetic` |
  * | `no-duplicates`        | hold each stored message at most once                                            |
  * | `copies`               | hold copies, never the stored objects themselves                                 |
- * | `instructions-first`   | start with every system/developer message of the history, verbatim, in stored order, and hold no other |
+ * | `instructions-first`   | start with every instruction of the history (system/developer, not a turn note), verbatim, in stored order, and hold no other |
  * | `placeholder-position` | hold a placeholder (`synthetic: "omitted-history"`) only right after the instructions |
  * | `critical-kept`        | hold every critical message verbatim (only orphan tool_result blocks may be removed, marked `repaired`); a critical message that is nothing but orphan results is exempt |
  * | `results-follow-calls` | follow each call with exactly its results (each id once), and hold no result elsewhere — OpenAI and Anthropic styles |
  * | `results-match-history`| pair a stored result with the very call it answers in the history                |
  * | `real-results-kept`    | never answer a call with a synthetic result when the history holds its real one   |
- * | `stored-order`         | keep stored order for everything but instructions (first) and results (after their call) |
- * | `first-is-user-turn`   | where the history has a user turn, put a user turn first after the instructions  |
+ * | `stored-order`         | keep stored order for everything but instructions (first) and results (after their call) — turn notes included |
+ * | `first-is-user-turn`   | where the history has a user turn, put a user turn first after the instructions — or turn notes directly followed by a stored user turn (the notes that open it; stored order puts them before it) |
  * | `changes-marked`       | mark a stored message it changed: `truncated` (with the `[… N chars truncated …]` marker) or `repaired` |
+ *
+ * A turn NOTE is a system/developer message with `metadata.scope: "turn"` (a hook's injection
+ * after the session started): conversation, not an instruction — it is held to stored order and
+ * may be absent like any conversation message, but never hoisted among the instructions.
+ * Whether a window message is an instruction or a note is read from the stored message it comes
+ * from (so a window copy that lost its metadata is still judged right).
  *
  * Pairing in the history: a result answers the most recent earlier call of its id, if that call
  * has no result for the id yet; otherwise it is an orphan. A user turn is a user message with
@@ -65,12 +71,17 @@ export function checkWindowInvariants(history: readonly Message[], window: reado
 
   // --- instructions, placeholder ---------------------------------------------------------
   const instructions = history.map((m, i) => (isInstruction(m) ? i : -1)).filter((i) => i >= 0);
+  /** The stored message a window message comes from (itself when synthetic or unknown). */
+  const source = (k: number): Message => {
+    const h = origins[k];
+    return typeof h === "number" ? history[h]! : body[k]!;
+  };
   instructions.forEach((h, k) => {
     if (origins[k] !== h) fail("instructions-first", `stored message ${h} (${history[h]!.role}) is not at window position ${k}`);
     else if (sent(body[k]!) !== sent(history[h]!)) fail("instructions-first", `stored message ${h} was changed`);
   });
   body.forEach((m, k) => {
-    if (k >= instructions.length && isInstruction(m)) fail("instructions-first", `a ${m.role} message at window position ${k}, after the others`);
+    if (k >= instructions.length && isInstruction(source(k))) fail("instructions-first", `a ${m.role} message at window position ${k}, after the others`);
     if (syntheticKind(m) === "omitted-history" && k !== instructions.length) fail("placeholder-position", `placeholder at window position ${k}`);
   });
 
@@ -126,13 +137,21 @@ export function checkWindowInvariants(history: readonly Message[], window: reado
   let last = -1;
   body.forEach((m, k) => {
     const h = origins[k];
-    if (typeof h !== "number" || isResultCarrier(m) || isInstruction(m)) return;
+    if (typeof h !== "number" || isResultCarrier(m) || isInstruction(history[h]!)) return;
     if (h < last) fail("stored-order", `stored message ${h} at window position ${k} comes after stored message ${last}`);
     last = Math.max(last, h);
   });
   if (history.some((m, h) => isUserTurn(m) && !pairing.carriers.has(h))) {
-    const first = body[instructions.length];
-    if (first !== undefined && (!isUserTurn(first) || isResultCarrier(first))) fail("first-is-user-turn", `the first non-system message is ${describe(first)}`);
+    // The notes that open a turn (a prompt:submit hook stores them before the prompt) may come first.
+    let k = instructions.length;
+    while (k < body.length && isTurnNote(source(k))) k++;
+    const first = body[k];
+    if (k > instructions.length) {
+      // Stored order (checked above) makes them notes stored before that turn, with nothing kept between.
+      if (first === undefined || !isUserTurn(first) || isResultCarrier(first) || typeof origins[k] !== "number") {
+        fail("first-is-user-turn", `the window opens with notes not followed by the user turn they open (${first === undefined ? "nothing" : describe(first)} follows)`);
+      }
+    } else if (first !== undefined && (!isUserTurn(first) || isResultCarrier(first))) fail("first-is-user-turn", `the first non-system message is ${describe(first)}`);
   }
   body.forEach((m, k) => {
     const h = origins[k];
@@ -210,9 +229,16 @@ function resolveOrigins(history: readonly Message[], body: readonly Message[], f
   });
 }
 
-function isInstruction(m: Message): boolean {
-  return m.role === "system" || m.role === "developer";
+/** An instruction: a system/developer message that is not a turn note — kept first in every window. */
+export function isInstruction(m: Message): boolean {
+  return (m.role === "system" || m.role === "developer") && m.metadata?.scope !== "turn";
 }
+
+/** A hook's turn note: system/developer with metadata.scope "turn" — conversation of its turn. */
+export function isTurnNote(m: Message): boolean {
+  return (m.role === "system" || m.role === "developer") && m.metadata?.scope === "turn";
+}
+
 
 function callIds(m: Message): string[] {
   if (m.role !== "assistant") return [];

@@ -108,6 +108,7 @@ export const messageMetadataSchema = z.looseObject({
   summary: summaryInfoSchema.optional(),
   hook: z.string().optional(),
   event: z.string().optional(),
+  scope: z.literal("turn").optional(),
 });
 
 /**

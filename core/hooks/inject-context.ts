@@ -58,9 +58,27 @@ export function checkInjections(host: InjectionHost, injections: readonly HookIn
 }
 
 /**
+ * Events before the conversation: a stored system/developer injection made during one of them
+ * (project context, house rules) is an INSTRUCTION — kept first in every window.
+ */
+export const SESSION_SETUP_EVENTS: ReadonlySet<string> = new Set(["session:start", "session:resume", "session:fork"]);
+
+/**
+ * Whether a stored injection is a TURN NOTE (metadata.scope "turn"): a system/developer message
+ * injected after the session started (prompt:submit, tool:post, …). A note belongs to the turn it
+ * was injected in: the window sends it in stored order and cuts it with that turn, instead of
+ * keeping it first in every window as an instruction (contracts/WINDOW.md, "Notes"). User and
+ * assistant injections are conversation anyway and are not marked.
+ */
+export function isTurnNoteInjection(role: HookInjection["role"], event: string): boolean {
+  return (role === "system" || role === "developer") && !SESSION_SETUP_EVENTS.has(event);
+}
+
+/**
  * Turn injections into messages (checkInjections first). Each message: role = the injection's
- * role, metadata { id, timestamp, source: "hook", hook, event } (+ ephemeral: true). Stored ones go
- * through context.addMessage; ephemeral ones are held for the next request only.
+ * role, metadata { id, timestamp, source: "hook", hook, event } (+ ephemeral: true; + scope:
+ * "turn" for a stored system/developer injection outside session:start/resume/fork — a turn note).
+ * Stored ones go through context.addMessage; ephemeral ones are held for the next request only.
  * `context:include` is emitted for each, after it is applied.
  */
 export async function applyInjections(host: InjectionHost, injections: HookInjection[], event: string): Promise<Message[]> {
@@ -77,6 +95,7 @@ export async function applyInjections(host: InjectionHost, injections: HookInjec
       message.metadata!.ephemeral = true;
       host.holdEphemeral(structuredClone(message));
     } else {
+      if (isTurnNoteInjection(injection.role, event)) message.metadata!.scope = "turn";
       await context.addMessage(structuredClone(message));
     }
     messages.push(message);

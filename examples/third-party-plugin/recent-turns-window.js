@@ -5,13 +5,16 @@ export const OMITTED_HISTORY = "[earlier conversation omitted]";
 
 /**
  * The recent-turns window. A turn starts at each user turn (a user message with content besides
- * tool results). What comes before the first user turn (a greeting) is not sent when the history
- * has a user turn — providers want the conversation to start with the user — and is the only turn
- * when it has none. The window is, in this order:
+ * tool results) — or at the hook turn notes stored right before it (system/developer messages
+ * with `metadata.scope: "turn"`: a prompt:submit hook stores them before the prompt). Notes are
+ * conversation, not instructions: kept and dropped with their turn. What comes before the first
+ * user turn (a greeting) is not sent when the history has a user turn — providers want the
+ * conversation to start with the user — and is the only turn when it has none. The window is, in
+ * this order:
  *
  * | position | messages                                                                           |
  * |----------|------------------------------------------------------------------------------------|
- * | 1        | instructions: every system and developer message, verbatim, stored order            |
+ * | 1        | instructions: every system and developer message but turn notes, verbatim, stored order |
  * | 2        | `[earlier conversation omitted]` (user, `metadata.window.synthetic: "omitted-history"`), |
  * |          | only when the first kept unit is not a user turn (a critical unit older than the kept turns) |
  * | 3        | kept units in stored order: every unit holding a critical message (whole: a critical call |
@@ -56,6 +59,7 @@ export function assembleRecentTurns({ history, extras, budget, maxTurns, counter
     tokens += unitTokens[i];
   };
   const fits = (i) => selected.has(i) || tokens + unitTokens[i] <= budget;
+  const fitsAll = (list) => tokens + sum(list.filter((i) => !selected.has(i)).map((i) => unitTokens[i])) <= budget;
   let taken = 0;
   for (let t = turns.length - 1; t >= 0 && taken < maxTurns; t--) {
     const turn = turns[t];
@@ -65,19 +69,22 @@ export function assembleRecentTurns({ history, extras, budget, maxTurns, counter
       taken++;
       continue;
     }
-    if (taken === 0) takeTail(turn, units, fits, take);
+    if (taken === 0) takeTail(turn, units, fits, fitsAll, take);
     break;
   }
 
   const chosen = units.filter((_, i) => selected.has(i));
-  const needsPlaceholder = placeholder !== undefined && chosen.length > 0 && !chosen[0].userStart;
+  // Leading notes open the turn that follows them: the first other unit decides.
+  const opener = chosen.find((u) => !u.note);
+  const needsPlaceholder = placeholder !== undefined && chosen.length > 0 && !(opener?.userStart ?? false);
   if (placeholder !== undefined && !needsPlaceholder) tokens -= counter.countMessage(placeholder);
   const window = assemble(chosen, needsPlaceholder ? placeholder : undefined);
   return { window, tokens, fullTokens, compacted: true, removed: countDropped(history, chosen), repaired };
 }
 
+/** system and developer messages, except a hook's turn note (`metadata.scope: "turn"`): that one is conversation. */
 export function isInstruction(message) {
-  return message.role === "system" || message.role === "developer";
+  return (message.role === "system" || message.role === "developer") && message.metadata?.scope !== "turn";
 }
 
 /**
@@ -87,21 +94,28 @@ export function isInstruction(message) {
 function groupTurns(units) {
   const turns = [];
   units.forEach((unit, i) => {
-    if (unit.userStart || turns.length === 0) turns.push([i]);
+    if (unit.userStart) {
+      // The notes right before a prompt open its turn.
+      const previous = turns[turns.length - 1];
+      const opening = [];
+      while (previous && previous.length > 0 && units[previous[previous.length - 1]].note) opening.unshift(previous.pop());
+      if (previous && previous.length === 0) turns.pop();
+      turns.push([...opening, i]);
+    } else if (turns.length === 0) turns.push([i]);
     else turns[turns.length - 1].push(i);
   });
-  const hasPreamble = turns.length > 1 && !units[turns[0][0]].userStart;
+  const hasPreamble = turns.length > 1 && !turns[0].some((i) => units[i].userStart);
   return hasPreamble ? { turns: turns.slice(1), preamble: turns[0] } : { turns, preamble: [] };
 }
 
-/** The newest turn does not fit whole: its user message, then its newest units while they fit. */
-function takeTail(turn, units, fits, take) {
-  const [first, ...rest] = turn;
-  if (units[first].userStart) {
-    if (!fits(first)) return;
-    take(first);
-  } else {
-    rest.unshift(first);
+/** The newest turn does not fit whole: its user message (with the notes opening it), then its newest units while they fit. */
+function takeTail(turn, units, fits, fitsAll, take) {
+  const user = turn.findIndex((i) => units[i].userStart);
+  const head = turn.slice(0, user + 1);
+  const rest = turn.slice(user + 1);
+  if (user >= 0) {
+    if (!fitsAll(head)) return;
+    head.forEach(take);
   }
   for (let k = rest.length - 1; k >= 0; k--) {
     if (!fits(rest[k])) break;

@@ -12,7 +12,7 @@
  * | call unit  | an assistant message with calls, then every message carrying its results, in stored |
  * |            | order (wherever they were stored), then synthetic results for calls that have none  |
  * | plain unit | any other message; a user turn (a user message with content besides tool results)   |
- * |            | opens a turn                                                                        |
+ * |            | opens a turn; so does a hook turn note stored right before it (see recent-turns-window.js) |
  *
  * Repairs, in the window only (the history is never changed), each marked in `metadata.window`:
  * - a call with no result (a crash mid-tool) gets a synthetic result
@@ -28,10 +28,10 @@ export const INTERRUPTED = "[tool call interrupted: no result was recorded]";
  * @param {readonly object[]} messages stored messages without the instructions, in stored order
  * @returns {{ units: Unit[], repaired: { interruptedCalls: string[], orphanResults: string[] } }}
  *
- * @typedef {{ messages: object[], stored: object[], userStart: boolean, pinned: boolean }} Unit
+ * @typedef {{ messages: object[], stored: object[], userStart: boolean, pinned: boolean, note: boolean }} Unit
  *   `messages`: what goes into a window (stored objects, repaired copies, synthetic results);
  *   `stored`: the history messages it stands for; `userStart`: it is a user turn;
- *   `pinned`: it holds a critical message.
+ *   `pinned`: it holds a critical message; `note`: a non-critical hook turn note (conversation).
  */
 export function splitIntoUnits(messages) {
   const { resultsOf, carriers, strip, answered } = pairResults(messages);
@@ -129,7 +129,10 @@ function withoutBlocks(message, ids, repaired) {
 }
 
 function makeUnit(messages, stored, userStart) {
-  return { messages, stored, userStart, pinned: stored.some((m) => m.metadata?.critical === true) };
+  const pinned = stored.some((m) => m.metadata?.critical === true);
+  // A hook's turn note (system/developer, metadata.scope "turn"; never critical here): conversation that may open a turn.
+  const note = !pinned && stored.length === 1 && (stored[0].role === "system" || stored[0].role === "developer") && stored[0].metadata?.scope === "turn";
+  return { messages, stored, userStart, pinned, note };
 }
 
 /** One tool message per OpenAI call; one user message of tool_result blocks for the Anthropic calls. */

@@ -11,6 +11,9 @@
  * | was returned shortened by a strategy                        | truncated / that strategy                |
  * | was returned, the assembler truncated it                    | truncated / "window"                     |
  * | otherwise                                                   | kept / "window" (instruction, in-window, critical …) |
+ *
+ * A hook turn note's window reason starts with "hook turn note, sent with its turn" (kept) or
+ * "hook turn note, cut with its turn" (dropped).
  */
 import type { ExplainDecision } from "../../contracts/compaction-strategy.js";
 import type { Message } from "../../contracts/generated/message.js";
@@ -29,7 +32,7 @@ export interface MessageExplanation {
 }
 
 const WINDOW_REASONS: Record<DecisionReason, string> = {
-  instruction: "system/developer message: always kept, first",
+  instruction: "system/developer instruction: always kept, first",
   critical: "critical (metadata.critical, or in a tool group with a critical member)",
   "in-window": "recent enough to fit the budget",
   "result-cap": "tool result cut to fit the budget",
@@ -42,6 +45,14 @@ const WINDOW_REASONS: Record<DecisionReason, string> = {
   interrupted: "synthetic result for an interrupted call",
   placeholder: "placeholder for omitted history",
   "request-only": "request-only message",
+};
+
+/** A hook turn note is explained as what it is: conversation of its turn, kept or cut with it. */
+const NOTE_PREFIX: Record<WindowDecision["action"], string> = {
+  kept: "hook turn note, sent with its turn",
+  truncated: "hook turn note",
+  dropped: "hook turn note, cut with its turn",
+  synthetic: "hook turn note",
 };
 
 export function explainWindow(
@@ -70,7 +81,7 @@ export function explainWindow(
       if (entry) return { ...base, decision: entry.decision, strategy: entry.strategy, reason: entry.reason };
       return { ...base, decision: "dropped" as const, strategy: "pipeline", reason: "not returned by the compaction pipeline" };
     }
-    const windowReason = WINDOW_REASONS[d.reason];
+    const windowReason = d.note ? `${NOTE_PREFIX[d.action]}: ${WINDOW_REASONS[d.reason]}` : WINDOW_REASONS[d.reason];
     if (d.action === "dropped") return { ...base, decision: "dropped" as const, strategy: "window", reason: windowReason };
     if (entry?.decision === "truncated") {
       const reason = d.action === "truncated" ? `${entry.reason}; then ${windowReason}` : entry.reason;

@@ -5,11 +5,14 @@
  *
  * | unit    | members                                                          | a cut may start here |
  * |---------|------------------------------------------------------------------|----------------------|
- * | `turn`  | a user message with content besides tool_result blocks            | yes                  |
+ * | `turn`  | the hook notes stored right before it, then a user message with content besides tool_result blocks | yes |
  * | `group` | an assistant message with tool calls + every result answering it  | yes (the prompt of its turn is kept) |
- * | `plain` | any other message                                                | yes (idem)           |
+ * | `plain` | a run of hook notes, or any other message                         | yes (idem)           |
  *
- * Instructions (system, developer) belong to no unit: every strategy keeps them. An orphan result
+ * Instructions (system, developer) belong to no unit: every strategy keeps them. Hook turn notes
+ * (system/developer with `metadata.scope: "turn"`) are conversation: they are in units, count
+ * toward a strategy's limits and are cut with their turn (a turn's user message is its LAST
+ * member, `Unit.prompt`; its first member may be a note). An orphan result
  * (its call is absent) belongs to no unit either: it is kept when it sits at or after a cut (the
  * assembler drops it from the window) and dropped with what is before the cut.
  *

@@ -8,7 +8,7 @@
  *
  * | part             | what                                                                                     |
  * |------------------|------------------------------------------------------------------------------------------|
- * | instructions     | every system / developer message (as every strategy)                                      |
+ * | instructions     | every system / developer message that is not a hook turn note (as every strategy); notes are conversation, recalled and cut with their turn |
  * | recalled         | for each of the best ≤ k hits older than the recent part: the hit's unit, the user prompt of its turn, and — when the hit is a prompt or a tool group — the unit answering it; `metadata.recalled = true` |
  * | critical units   | always (they are counted first)                                                           |
  * | recent           | the newest units, contiguous, ending with the current prompt's turn                       |
@@ -253,7 +253,8 @@ export class RecallStrategy implements CompactionStrategy {
     if (this.options.query === "last-user") {
       const starts = units.index.turnStarts;
       if (starts.length === 0) return undefined;
-      return searchableText(messages[units.units[starts[starts.length - 1]!]!.firstStored]!);
+      // The user message of the turn (its last member: hook notes stored before it come first).
+      return searchableText(messages[units.units[starts[starts.length - 1]!]!.prompt!.stored]!);
     }
     for (let i = messages.length - 1; i >= 0; i--) if (units.unitOf[i] !== INSTRUCTION) return searchableText(messages[i]!);
     return undefined;

@@ -80,7 +80,7 @@ export const dateTimeArb: fc.Arbitrary<string> = fc.oneof(
   fc.constantFrom("2016-12-31T23:59:60Z", "2024-02-29T12:00:00.5+01:00", "2017-01-01T00:59:60+01:00"),
 );
 
-const KNOWN_METADATA = new Set(["id", "timestamp", "critical", "ephemeral", "source", "runId", "summary", "hook", "event"]);
+const KNOWN_METADATA = new Set(["id", "timestamp", "critical", "ephemeral", "source", "runId", "summary", "hook", "event", "scope"]);
 const extraKey = fc.string({ minLength: 1, maxLength: 8 }).filter((k) => !KNOWN_METADATA.has(k) && k !== "__proto__");
 
 const metadataArb: fc.Arbitrary<MessageMetadata> = fc
@@ -99,6 +99,7 @@ const metadataArb: fc.Arbitrary<MessageMetadata> = fc
         ),
         hook: text,
         event: text,
+        scope: fc.constant("turn" as const),
       },
       { requiredKeys: [] },
     ),

@@ -9,7 +9,7 @@ import type { Message } from "../../contracts/generated/message.js";
 import type { ToolDefinition } from "../../contracts/provider.js";
 import { toolHistoryArbitrary } from "../../contracts/testing/arbitraries.js";
 import { propertyRuns } from "../../contracts/testing/property-runs.js";
-import { checkWindowInvariants } from "../../contracts/testing/window-invariants.js";
+import { checkWindowInvariants, isInstruction } from "../../contracts/testing/window-invariants.js";
 import { getTokenCounter } from "../../core/tokens/index.js";
 import { WindowAssembler, type AssembledWindow, type WindowCounter } from "../../modules/context/window/index.js";
 import { fakeCounter } from "./fake-counter.js";
@@ -33,7 +33,7 @@ function checkedWindow(
   extra: { tools?: ToolDefinition[]; extraMessages?: Message[]; compactThreshold?: number; compactTarget?: number } = {},
 ): AssembledWindow | undefined {
   const before = JSON.stringify(history);
-  const pinned = history.filter((m) => m.role === "system" || m.role === "developer" || m.metadata?.critical === true);
+  const pinned = history.filter((m) => isInstruction(m) || m.metadata?.critical === true);
   const floor = counter.countMessages([...pinned, ...(extra.extraMessages ?? [])]) + counter.replyPriming + (extra.tools?.length ? counter.countTools(extra.tools) : 0);
   let window: AssembledWindow;
   try {

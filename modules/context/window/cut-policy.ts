@@ -2,7 +2,8 @@
  * Where a window starts: the cut, chosen with hysteresis so the provider's prompt cache keeps
  * hitting. W(c) is the request a window cut at unit c would send, B the budget, θ the compact
  * threshold, τ the compact target; cut points are the turn starts (user messages with content
- * besides tool results), and no window starts before the first one.
+ * besides tool results, each with the hook notes stored right before it), and no window starts
+ * before the first one.
  *
  * | rule | when                                                         | cut                         | reason   |
  * |------|--------------------------------------------------------------|-----------------------------|----------|

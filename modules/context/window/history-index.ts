@@ -5,19 +5,26 @@
  *
  * | unit    | members (emit order)                                  | can start a window |
  * |---------|-------------------------------------------------------|--------------------|
- * | `turn`  | one user message with content besides tool_result blocks | yes (a cut point) |
+ * | `turn`  | the run of non-critical notes stored directly before it (if any), then one user message with content besides tool_result blocks | yes (a cut point) |
  * | `group` | an assistant message with tool calls, then every stored result that answers it (in stored order), then synthetic results for calls still unanswered | no |
- * | `plain` | any other single message (assistant text, …)          | no                 |
+ * | `plain` | a run of consecutive non-critical notes, or any other single message (assistant text, a critical note, …) | no |
  *
- * Instructions (system, developer) are not units: they are listed apart and always kept. A
+ * Instructions (system, developer) are not units: they are listed apart and always kept. NOTES
+ * (system/developer with `metadata.scope: "turn"`, message-shape.ts) are conversation: consecutive
+ * non-critical notes share one `plain` unit, and when a user turn arrives right after that unit
+ * the unit BECOMES the turn (notes first, then the user message; reported through
+ * `onUnitChanged` and added to `turnStarts`): a prompt:submit hook stores its notes before the
+ * prompt they belong to, so a cut at the turn keeps them and the first turn's notes are sent. In a
+ * turn unit the user message is therefore the LAST member (`Unit.prompt`). A critical note is a
+ * unit of its own (kept like any critical message; it never makes its turn critical). A
  * result pairs with the most recent earlier call of its id that has no result yet; a result that
  * finds none is an ORPHAN, dropped from every window (a user message loses just its orphan blocks).
  * Results are emitted right after their call even when other messages were stored in between:
  * those stay separate units, after the group — the one place where a window departs from stored
  * order, because providers require it.
- * A unit is critical when any member is; a group that becomes critical (a critical result arrives)
- * or gets a result later reports the change through `onUnitChanged`, so token sums are refreshed
- * from that unit on.
+ * A unit is critical when any member is; a unit that becomes critical (a critical result or user
+ * message arrives) or gets a member later reports the change through `onUnitChanged`, so token
+ * sums are refreshed from that unit on.
  */
 import type { Message } from "../../../contracts/generated/message.js";
 import {
@@ -26,6 +33,7 @@ import {
   isCritical,
   isInstruction,
   isToolResultBlock,
+  isTurnNote,
   resultIdsOf,
   type CallRef,
 } from "./message-shape.js";
@@ -49,18 +57,51 @@ export class Unit {
   version = 0;
   critical: boolean;
   readonly members: Member[];
+  /** A `plain` unit of non-critical notes only: the next note joins it, a user turn turns it into its turn. */
+  #notes: boolean;
   /** Answered call ids (groups only; allocated on the first result). */
   #answered: Set<string> | undefined;
   #emitted: { version: number; members: readonly Member[]; synthetic: number } | undefined;
 
+  #kind: UnitKind;
+
   constructor(
-    readonly kind: UnitKind,
+    kind: UnitKind,
     first: Member,
     /** The calls of a group, in order; empty for other kinds. */
     readonly calls: readonly CallRef[] = [],
+    notes = false,
   ) {
+    this.#kind = kind;
     this.members = [first];
     this.critical = first.critical;
+    this.#notes = notes;
+  }
+
+  /** `plain` until a run of notes is joined by its user turn; then `turn` for good. */
+  get kind(): UnitKind {
+    return this.#kind;
+  }
+
+  /** A run of non-critical notes not yet joined by a user turn. */
+  get isNoteRun(): boolean {
+    return this.#notes;
+  }
+
+  /** The user message of a `turn` unit (its last member: the notes before it come first). */
+  get prompt(): Member | undefined {
+    return this.#kind === "turn" ? this.members[this.members.length - 1] : undefined;
+  }
+
+  /** @internal HistoryIndex only: one more note of the run, or the user turn that closes it. */
+  joinRun(member: Member, turn: boolean): void {
+    this.members.push(member);
+    if (turn) {
+      this.#kind = "turn";
+      this.#notes = false;
+    }
+    if (member.critical) this.critical = true;
+    this.version++;
   }
 
   /** Index in the stored history of the unit's first message. */
@@ -141,8 +182,25 @@ export class HistoryIndex {
       this.units.push(new Unit("group", member, calls));
       for (const call of calls) this.#calls.set(call.id, index);
     } else if (hasTurnContent(sent)) {
+      const run = this.units[index - 1];
+      if (run?.isNoteRun) {
+        // The notes stored right before this prompt belong to its turn: the run becomes the turn.
+        run.joinRun(member, true);
+        this.turnStarts.push(index - 1);
+        if (critical) insertSorted(this.criticalUnits, index - 1);
+        this.onUnitChanged(index - 1);
+        return;
+      }
       this.units.push(new Unit("turn", member));
       this.turnStarts.push(index);
+    } else if (isTurnNote(sent) && !critical) {
+      const run = this.units[index - 1];
+      if (run?.isNoteRun) {
+        run.joinRun(member, false);
+        this.onUnitChanged(index - 1);
+        return;
+      }
+      this.units.push(new Unit("plain", member, [], true));
     } else {
       this.units.push(new Unit("plain", member));
     }

@@ -8,8 +8,12 @@
  * | 1    | `cap-results`       | truncate the largest tool results in the kept part to a common cap (head and tail kept), the cap lowered in halving steps down to the floor |
  * | 2    | `drop-older`        | also drop whole units inside the last turn, oldest first, keeping the turn's user prompt (a tool call always goes with all its results); cut down to τ·B at the floor, then the cap is raised again as far as B allows |
  * | 3    | `results-to-marker` | lower the cap below the floor, down to a bare marker                         |
- * | 4    | `cap-prompt`        | truncate the user prompt itself, head and tail kept                          |
- * | 5    | `drop-prompt`       | drop the prompt: only instructions, critical units and request-only messages remain |
+ * | 4    | `cap-prompt`        | truncate the user prompt itself, head and tail kept (the user message only: notes that open its turn stay whole) |
+ * | 5    | `drop-prompt`       | drop the prompt, with the notes that open its turn: only instructions, critical units and request-only messages remain |
+ *
+ * The last turn's prompt unit is its user message preceded by the hook notes stored right before
+ * it (history-index.ts): steps 1–4 keep those notes with the prompt; a note stored later in the
+ * turn (after a tool call, say) is a unit like any other, dropped by step 2 oldest first.
  *
  * Never touched: instructions, critical messages (a critical group's non-critical results are
  * capped like any other), tool calls (their arguments must stay valid JSON), synthetic results.
@@ -280,8 +284,10 @@ function capPrompt(input: LadderInput, prompt: number): WindowPlan | undefined {
   const n = index.units.length;
   const candidates = collectCandidates(input, n, prompt);
   const atZero = exactPlan(input, n, prompt, candidates, untruncatedTokens(input, n, prompt), 0, "cap-prompt");
-  const member = index.units[prompt]!.members[0]!;
-  const promptTokens = ledger.unitTokens(prompt);
+  // The user message: the last member of its turn unit (notes stored before it come first).
+  const unit = index.units[prompt]!;
+  const member = unit.prompt!;
+  const promptTokens = ledger.memberTokens(prompt)[unit.members.length - 1]!;
   const part = promptPart(member.message);
   let room = budget - (atZero.tokens - promptTokens);
   for (let attempt = 0; attempt < 3 && room > 0; attempt++) {

@@ -4,6 +4,7 @@
  * | shape                                                        | meaning                  |
  * |--------------------------------------------------------------|--------------------------|
  * | role `system` or `developer`                                 | instruction: kept, first |
+ * | role `system` or `developer` with `metadata.scope: "turn"`   | note: conversation of its turn (a hook's injection after the session started) |
  * | assistant with `tool_calls[]` and/or `tool_use` blocks        | tool call(s)             |
  * | role `tool` with `tool_call_id`                              | one tool result (OpenAI) |
  * | user with `tool_result` blocks                               | tool result(s) (Anthropic) |
@@ -23,9 +24,21 @@ export interface CallRef {
   readonly style: ToolStyle;
 }
 
-/** system and developer messages: kept in every window, first, in stored order. */
+/**
+ * system and developer messages that are not turn notes: kept in every window, first, in stored
+ * order.
+ */
 export function isInstruction(message: Message): boolean {
-  return message.role === "system" || message.role === "developer";
+  return (message.role === "system" || message.role === "developer") && message.metadata?.scope !== "turn";
+}
+
+/**
+ * A turn NOTE: a system/developer message marked `metadata.scope: "turn"` (the coordinator marks a
+ * hook's stored injection made after the session started). It is conversation, not an
+ * instruction: it belongs to its turn — sent in stored order, counted and cut with that turn.
+ */
+export function isTurnNote(message: Message): boolean {
+  return (message.role === "system" || message.role === "developer") && message.metadata?.scope === "turn";
 }
 
 export function isCritical(message: Message): boolean {

@@ -8,11 +8,15 @@
  * | # | invariant                                                                                  |
  * |---|--------------------------------------------------------------------------------------------|
  * | 1 | Σ countMessage(window) + replyPriming + countTools(tools) ≤ budget                         |
- * | 2 | instructions (system, developer) kept, first, in stored order; critical messages kept verbatim; a critical call keeps its results, a critical result its call |
+ * | 2 | instructions (system, developer — not hook turn notes) kept, first, in stored order; critical messages kept verbatim; a critical call keeps its results, a critical result its call |
  * | 3 | every result directly follows its call; every call has all its results (real or synthetic), both tool styles |
- * | 4 | stored order kept, except that results sit right after their call; placeholder after the instructions; request-only messages last |
+ * | 4 | stored order kept (turn notes included), except that results sit right after their call; placeholder after the instructions; request-only messages last |
  * | 5 | the stored history is never changed; windows are fresh copies                             |
- * | 6 | where the history has a user turn, the first non-instruction message is a user turn        |
+ * | 6 | where the history has a user turn, the first non-instruction message is a user turn, or the notes that open it |
+ *
+ * Turn notes (system/developer with `metadata.scope: "turn"`: a hook's injection after the session
+ * started) are conversation, not instructions: units like any other (history-index.ts), so they
+ * are counted and cut with their turn instead of growing the fixed part every turn.
  * If instructions + critical messages (at their minimum) + request-only messages + priming + tools
  * exceed the budget: BUDGET_TOO_SMALL with the numbers.
  *

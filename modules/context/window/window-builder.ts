@@ -3,9 +3,9 @@
  *
  * | position | messages                                                                          |
  * |----------|-----------------------------------------------------------------------------------|
- * | 1        | instructions (system, developer), stored order                                    |
+ * | 1        | instructions (system, developer; not turn notes), stored order                    |
  * | 2        | the placeholder user message, when the plan needs one                             |
- * | 3        | kept units in unit order: critical units before the cut, the last turn's prompt, then every unit from `from` on; each unit as call, its results, its synthetic results |
+ * | 3        | kept units in unit order: critical units before the cut, the last turn's prompt, then every unit from `from` on; each unit as call, its results, its synthetic results; a turn as its notes, then its user message; hook notes are conversation and sit here, in stored order |
  * | 4        | request-only messages (`extraMessages`), as given                                 |
  *
  * Every message is a fresh top-level object with fresh metadata (nested content is shared with
@@ -15,7 +15,7 @@
 import type { Message } from "../../../contracts/generated/message.js";
 import type { HistoryIndex, Member } from "./history-index.js";
 import type { WindowPlan } from "./ladder.js";
-import { idOf, resultIdsOf, shallowCopy } from "./message-shape.js";
+import { idOf, isTurnNote, resultIdsOf, shallowCopy } from "./message-shape.js";
 import { omittedHistoryMessage } from "./repair.js";
 import type { TokenLedger } from "./token-ledger.js";
 import { windowMarkOf } from "./window-marks.js";
@@ -160,5 +160,6 @@ function decision(
     reason,
     ...(tokens === undefined ? {} : { tokens }),
     ...(orphanResultsRemoved === undefined ? {} : { orphanResultsRemoved }),
+    ...(isTurnNote(message) ? { note: true as const } : {}),
   };
 }

@@ -12,7 +12,7 @@ export type DecisionAction = "kept" | "truncated" | "dropped" | "synthetic";
 /**
  * | reason              | action              | meaning                                                        |
  * |---------------------|---------------------|----------------------------------------------------------------|
- * | `instruction`       | kept                | system / developer message: always kept, first                 |
+ * | `instruction`       | kept                | system / developer message (not a turn note): always kept, first |
  * | `critical`          | kept                | `metadata.critical`, or in a tool group with a critical member |
  * | `in-window`         | kept                | at or after the cut                                            |
  * | `result-cap`        | truncated           | tool result cut to the ladder's cap                            |
@@ -25,6 +25,10 @@ export type DecisionAction = "kept" | "truncated" | "dropped" | "synthetic";
  * | `interrupted`       | synthetic           | made-up result for a call without one (crash mid-tool)         |
  * | `placeholder`       | synthetic           | user placeholder before a first kept message that is not a user turn |
  * | `request-only`      | kept                | one of `extraMessages`                                         |
+ *
+ * A hook turn note (`metadata.scope: "turn"`) gets the reason of its unit like any conversation
+ * message (`in-window`, `critical`, `before-cut`, `older-in-turn`, `prompt-dropped` …) and
+ * `note: true`.
  */
 export type DecisionReason =
   | "instruction"
@@ -52,6 +56,8 @@ export interface WindowDecision {
   readonly tokens?: number;
   /** tool_result blocks removed from this message because their call is absent. */
   readonly orphanResultsRemoved?: number;
+  /** A hook turn note (`metadata.scope: "turn"`): conversation of its turn, not an instruction. */
+  readonly note?: true;
 }
 
 /** Shaped to be `context:post_compact`'s `repaired` as is (contracts/events.ts), plus counts. */

@@ -2,7 +2,8 @@
  * `sliding-window` {maxMessages = 100, targetRatio = 0.7}: system messages plus the most recent
  * messages (agents/context seed: SlidingWindowCompaction; core contexts seed: system + last N).
  *
- * - Counts non-system, non-critical messages; critical messages are always kept on top.
+ * - Counts non-instruction, non-critical messages (hook turn notes count: they are conversation);
+ *   instructions and critical messages are always kept on top.
  * - Cuts between units only (history-units.ts): a tool call and all its results stay together;
  *   when the cut is not at a user turn, that turn's prompt is kept too (the window must open with
  *   a user turn), so a window may hold maxMessages + 1 messages.

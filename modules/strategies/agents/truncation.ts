@@ -1,9 +1,10 @@
 /**
  * `truncation` {maxMessages?, maxChars?, targetRatio = 1}: the hard backstop (agents/context seed:
  * TruncationStrategy). Drops the oldest units until the rest is within BOTH limits; a limit left
- * out is no limit. Counted: non-system, non-critical messages (maxMessages) and their text
- * characters — content, tool results, tool call arguments, thinking (maxChars). System and
- * critical messages are always kept, on top of the limits.
+ * out is no limit. Counted: non-instruction, non-critical messages (maxMessages; hook turn notes
+ * count, they are conversation) and their text characters — content, tool results, tool call
+ * arguments, thinking (maxChars). Instructions and critical messages are always kept, on top of
+ * the limits.
  *
  * Cuts fall between units (a tool call and its results go together; the prompt of the turn the cut
  * falls in is kept). targetRatio < 1 makes the cut move in steps like sliding-window's; the

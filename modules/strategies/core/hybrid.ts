@@ -12,7 +12,7 @@
  * | backfill | cold messages just BEFORE the oldest hot one, newest first, until maxTotal messages — the seed's picture leaves a gap (m1..m30 + m45..m50); a contiguous window reads as one conversation and keeps tool pairs together |
  * | de-duplication | by `metadata.id`, never by content: two identical "ok" messages are two messages; a message without an id is never a duplicate |
  * | order | stored order: the cold store's order, hot-only messages (not yet written behind) after it, in hot order |
- * | counting | instructions (system, developer) and critical messages do not count toward maxTotal; they are always kept (from the input and from both stores) |
+ * | counting | instructions (system, developer — hook turn notes are conversation and count) and critical messages do not count toward maxTotal; they are always kept (from the input and from both stores) |
  * | units | a tool call and all its results are kept or dropped together (history-units.ts); the window may exceed maxTotal by the turn prompt of a window that starts inside a turn |
  * | unstored input | input messages in neither store (ephemeral steps, injections) are kept, after the stored ones, in input order |
  *
@@ -22,6 +22,7 @@ import { z } from "zod";
 import type { CompactionContext, CompactionStrategy } from "../../../contracts/compaction-strategy.js";
 import type { Message } from "../../../contracts/generated/message.js";
 import type { HistoryStore } from "../../../contracts/history-store.js";
+import { isInstruction } from "../../context/window/message-shape.js";
 import { HistoryUnits, messageId } from "../history-units.js";
 import { lowestFitting, suffixSums } from "../stepped-cut.js";
 import { defineStrategy, type StrategyDeps } from "../strategy-definition.js";
@@ -98,8 +99,9 @@ export const hybridStrategy = defineStrategy({
   create: (options, deps: StrategyDeps & HybridDeps) => new HybridContext(options, deps.hybrid),
 });
 
+/** Conversation counts toward maxTotal (hook turn notes included); instructions do not. */
 function isCounted(message: Message): boolean {
-  return message.role !== "system" && message.role !== "developer";
+  return !isInstruction(message);
 }
 
 /**

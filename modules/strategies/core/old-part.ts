@@ -2,13 +2,15 @@
  * The split every summarizing strategy makes: a cut between units (history-units.ts) into the OLD
  * part, which is summarised, and the RECENT part, kept verbatim.
  *
- * - Instructions (system, developer) and critical units are never in the old part: they stay
- *   where they are, verbatim.
+ * - Instructions (system, developer — not hook turn notes) and critical units are never in the
+ *   old part: they stay where they are, verbatim. Turn notes are conversation: an old turn's
+ *   notes are summarised with it.
  * - A tool call and all its results are on the same side of the cut (units are whole).
  * - Orphan results before the cut are in the old part (their text may matter; no call to pair).
  * - The cut snaps forward to a user turn when there is one at or after it ("keep turns").
  */
 import type { Message } from "../../../contracts/generated/message.js";
+import { isInstruction } from "../../context/window/message-shape.js";
 import { HistoryUnits, INSTRUCTION, ORPHAN, messageId } from "../history-units.js";
 
 export interface OldPart {
@@ -63,9 +65,12 @@ export function replaceRange(input: readonly Message[], remove: ReadonlySet<numb
   return out;
 }
 
-/** Puts `message` after the leading run of system/developer messages of `list` (in place). */
+/**
+ * Puts `message` after the leading run of instructions of `list` (in place). A hook turn note is
+ * conversation, not an instruction: the summary goes before it (it stands for older messages).
+ */
 export function insertAfterInstructions(list: Message[], message: Message): void {
   let at = 0;
-  while (at < list.length && (list[at]!.role === "system" || list[at]!.role === "developer")) at++;
+  while (at < list.length && isInstruction(list[at]!)) at++;
   list.splice(at, 0, message);
 }

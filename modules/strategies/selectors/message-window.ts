@@ -6,7 +6,8 @@
  *
  * | message                                  | counts | kept when                                   |
  * |------------------------------------------|--------|---------------------------------------------|
- * | system / developer                       | 0      | always                                      |
+ * | instruction (system / developer, not a hook turn note) | 0 | always                          |
+ * | hook turn notes                          | with their unit: the notes before a prompt are part of its turn (1 in all); a run of notes elsewhere counts 1 | inside the window |
  * | user turn, assistant text                | 1      | inside the window                           |
  * | tool group (assistant call + ALL results) | 1      | WHOLE, when its call is inside the window; never split, never half |
  * | critical message (its whole unit)        | 0      | always, verbatim                            |

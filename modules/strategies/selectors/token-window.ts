@@ -10,7 +10,8 @@
  * | what                               | counted against maxTokens |
  * |------------------------------------|---------------------------|
  * | units inside the window            | yes (counter.countMessage of each message) |
- * | system / developer messages        | no: always kept           |
+ * | instructions (system / developer, not hook turn notes) | no: always kept |
+ * | hook turn notes                    | yes, with their unit (the notes before a prompt are in its turn) |
  * | critical units                     | no: always kept           |
  * | the prompt added when the window does not start at a user turn | no (see message-window.ts) |
  *

@@ -7,6 +7,7 @@
  * and unit checks.
  */
 import type { Message } from "../../../contracts/generated/message.js";
+import { isInstruction } from "../../../contracts/testing/window-invariants.js";
 import { HistoryUnits } from "../../../modules/strategies/history-units.js";
 
 export function strategyOutputProblems(input: readonly Message[], output: readonly Message[], inputJsonBefore?: string): string[] {
@@ -28,7 +29,7 @@ export function strategyOutputProblems(input: readonly Message[], output: readon
     last = at;
   }
   input.forEach((m, i) => {
-    if ((m.role === "system" || m.role === "developer") && !kept.has(i)) problems.push(`instruction at ${i} dropped`);
+    if (isInstruction(m) && !kept.has(i)) problems.push(`instruction at ${i} dropped`);
   });
   const units = new HistoryUnits(input);
   for (let u = 0; u < units.length; u++) {
