@@ -239,7 +239,6 @@ export function isTurnNote(m: Message): boolean {
   return (m.role === "system" || m.role === "developer") && m.metadata?.scope === "turn";
 }
 
-
 function callIds(m: Message): string[] {
   if (m.role !== "assistant") return [];
   const ids = (m.tool_calls ?? []).map((c) => c.id);
