@@ -9,7 +9,9 @@
  * ```
  *
  * - `SearchableContext.search(query, options)` exists on both built-in context modules
- *   (context-simple, context-persistent). Ranking is lexical (BM25) over an index kept up to date
+ *   (context-simple, context-persistent). Ranking is lexical (BM25: a message's prose and its code —
+ *   tool calls, tool results, fenced blocks — are two fields, code weighted 0.5; English function
+ *   words are not terms) over an index kept up to date
  *   on addMessage and rebuilt after setMessages / clear / clearRun / resume (lazily, on the first
  *   search; a large backlog in 25 ms time slices). `search()` always waits for the index;
  *   `recall` does not wait for a backlog of more than 5,000 messages (that window has no recalled

@@ -204,13 +204,25 @@ type Origin = number | "synthetic" | undefined;
 function resolveOrigins(history: readonly Message[], body: readonly Message[], fail: (c: string, d: string) => void): Origin[] {
   const byId = new Map<string, number>();
   const duplicateIds = new Set<string>();
-  const bySent = new Map<string, number[]>();
   history.forEach((m, h) => {
     const id = m.metadata?.id;
     if (typeof id === "string") (byId.has(id) ? duplicateIds.add(id) : byId.set(id, h));
-    const key = sent(m);
-    bySent.set(key, [...(bySent.get(key) ?? []), h]);
   });
+  // By content, for window messages without a (unique) id — built only when one needs it: it
+  // serialises the whole history, which at 100k messages costs seconds per window checked.
+  let bySent: Map<string, number[]> | undefined;
+  const byContent = (m: Message): number[] | undefined => {
+    if (!bySent) {
+      bySent = new Map();
+      history.forEach((stored, h) => {
+        const key = sent(stored);
+        const list = bySent!.get(key);
+        if (list) list.push(h);
+        else bySent!.set(key, [h]);
+      });
+    }
+    return bySent.get(sent(m));
+  };
   const historyObjects = new Set<unknown>(history);
   const used = new Set<number>();
   return body.map((m, k) => {
@@ -218,7 +230,7 @@ function resolveOrigins(history: readonly Message[], body: readonly Message[], f
     if (syntheticKind(m) !== undefined) return "synthetic";
     const id = m.metadata?.id;
     let h = typeof id === "string" && !duplicateIds.has(id) ? byId.get(id) : undefined;
-    if (h === undefined) h = bySent.get(sent(m))?.find((i) => !used.has(i));
+    if (h === undefined) h = byContent(m)?.find((i) => !used.has(i));
     if (h === undefined) {
       fail("known-messages", `window position ${k} (${describe(m)}) is neither stored nor marked synthetic`);
       return undefined;

@@ -11,6 +11,12 @@
  * | replaced (setMessages, clearRun, clear) | rebuilt once (prefix of the same objects checked in O(n) reference compares) |
  * | resume (a context opened on 10k+ messages) | built on the first search (or in the background after `warm()`), in time slices of `sliceMs` (25 ms) with a yield to the event loop between them |
  *
+ * Each message is one document with two fields (message-text.ts searchableParts): `prose` (what
+ * was written, outside fenced code) and `code` (tool calls, tool results, fenced blocks), each
+ * BM25-normalised on its own and code weighted CODE_BOOST (0.5) — so a log pasted under a one-line
+ * statement does not bury the statement. Scores are plain BM25 sums (minisearch's multiplier by
+ * the number of matched query terms is divided out).
+ *
  * Nothing is indexed before the first search: a session that never searches pays nothing.
  * Documents are keyed by position in the history; hits carry the position and metadata.id.
  *
@@ -23,7 +29,7 @@ import type { Message } from "../../contracts/generated/message.js";
 import type { Embedder, SearchFilter, SearchHit, SearchOptions, VectorStore } from "../../contracts/search.js";
 import { createError } from "../../core/errors.js";
 import { InMemoryVectorStore } from "./in-memory-vector-store.js";
-import { recordCallNames, searchableText, toolNamesOf } from "./message-text.js";
+import { recordCallNames, searchableParts, searchableText, toolNamesOf } from "./message-text.js";
 import { reciprocalRankFusion } from "./reciprocal-rank-fusion.js";
 import { tokenize } from "./tokenizer.js";
 
@@ -53,7 +59,10 @@ export interface IndexStats {
 
 interface Doc {
   id: number;
-  text: string;
+  /** Distinct terms of the message's prose, space-separated. */
+  prose: string;
+  /** Distinct terms of its tool calls, tool results and code blocks. */
+  code: string;
 }
 
 export class HistorySearchIndex {
@@ -96,12 +105,14 @@ export class HistorySearchIndex {
     if (k === 0) return [];
     const limit = this.#limitFor(options.before);
     const accept = this.#acceptor(options.filter, limit);
-    const lexical = this.#mini.search(this.#queryTerms(query).join(" "), { filter: (r) => accept(r.id as number) });
-    let ranked: { position: number; score: number; terms?: string[] }[] = lexical.slice(0, this.#embedder ? Math.max(k * 4, 50) : k).map((r) => ({
-      position: r.id as number,
-      score: r.score,
-      terms: r.queryTerms,
-    }));
+    const lexical = this.#mini
+      .search(this.#queryTerms(query).join(" "), { filter: (r) => accept(r.id as number) })
+      // minisearch multiplies a document's BM25 sum by how many query terms it matched; undone:
+      // that factor lets a message matching several common words ("now", "again", "up") outrank
+      // one matching the query's rare, telling word.
+      .map((r) => ({ position: r.id as number, score: r.score / Math.max(1, r.queryTerms.length), terms: r.queryTerms }))
+      .sort((a, b) => b.score - a.score || a.position - b.position);
+    let ranked: { position: number; score: number; terms?: string[] }[] = lexical.slice(0, this.#embedder ? Math.max(k * 4, 50) : k);
     if (this.#embedder) ranked = await this.#fuse(query, ranked, accept, k);
     return ranked.slice(0, k).map(({ position, score, terms }) => this.#hit(position, score, terms, neighbours));
   }
@@ -167,13 +178,16 @@ export class HistorySearchIndex {
 
   /**
    * The query's distinct terms, without those found in more than COMMON_SHARE of the messages
-   * (unless that would leave none): they add little to BM25 and cost the most (long posting lists).
+   * (unless that would leave none that any message holds): they add little to BM25 and cost the
+   * most (long posting lists).
    */
   #queryTerms(query: string): string[] {
     const terms = [...new Set(tokenize(query))];
     const limit = Math.max(COMMON_MIN_DOCS, this.#indexed.length * COMMON_SHARE);
     const rare = terms.filter((t) => (this.#documentFrequency.get(t) ?? 0) <= limit);
-    return rare.length > 0 ? rare : terms;
+    // Pruned only while a rare term is left that some message holds: "boss" (in no message) must
+    // not leave a query for "who is my boss in payments" with nothing to match.
+    return rare.some((t) => (this.#documentFrequency.get(t) ?? 0) > 0) ? rare : terms;
   }
 
   #reset(): void {
@@ -197,9 +211,12 @@ export class HistorySearchIndex {
       if (typeof id === "string" && !this.#idToPosition.has(id)) this.#idToPosition.set(id, i);
       // Indexed as its distinct terms (BM25 with binary term frequency: chat messages are short,
       // and it halves the index work); document frequencies kept for query pruning.
-      const terms = new Set(tokenize(searchableText(message)));
-      for (const term of terms) this.#documentFrequency.set(term, (this.#documentFrequency.get(term) ?? 0) + 1);
-      docs.push({ id: i, text: [...terms].join(" ") });
+      const parts = searchableParts(message);
+      const prose = new Set(tokenize(parts.prose));
+      const code = new Set(tokenize(parts.code));
+      for (const term of prose) this.#documentFrequency.set(term, (this.#documentFrequency.get(term) ?? 0) + 1);
+      for (const term of code) if (!prose.has(term)) this.#documentFrequency.set(term, (this.#documentFrequency.get(term) ?? 0) + 1);
+      docs.push({ id: i, prose: [...prose].join(" "), code: [...code].join(" ") });
     }
     if (docs.length > 0) this.#mini.addAll(docs);
     this.stats.indexed = this.#indexed.length;
@@ -293,10 +310,18 @@ const SMALL_BACKLOG = 256;
 /** Query terms in more than this share of the messages are dropped (see #queryTerms). */
 const COMMON_SHARE = 0.2;
 const COMMON_MIN_DOCS = 50;
+/** Weight of the code field (tool calls, tool results, code blocks) against prose (1). */
+const CODE_BOOST = 0.5;
 
 function newMini(): MiniSearch<Doc> {
   // Documents and queries arrive as space-separated terms of tokenize() (terms hold no spaces).
-  return new MiniSearch<Doc>({ fields: ["text"], storeFields: [], tokenize: splitTerms, processTerm: (term) => term });
+  return new MiniSearch<Doc>({
+    fields: ["prose", "code"],
+    storeFields: [],
+    tokenize: splitTerms,
+    processTerm: (term) => term,
+    searchOptions: { boost: { code: CODE_BOOST } },
+  });
 }
 
 function splitTerms(text: string): string[] {

@@ -29,6 +29,48 @@ export function searchableText(message: Message): string {
   return text.length > MAX_INDEXED_CHARS ? text.slice(0, MAX_INDEXED_CHARS) : text;
 }
 
+/**
+ * A message's searchable text in two parts: `prose` — what a person or the model wrote (text
+ * outside fenced code blocks); `code` — tool calls (name + arguments), tool results and fenced
+ * code blocks. Indexed as two fields, so a long log pasted under a one-line statement does not
+ * make the statement "long" for BM25 (each field is length-normalised on its own). Both capped
+ * together at MAX_INDEXED_CHARS, prose first.
+ */
+export function searchableParts(message: Message): { prose: string; code: string } {
+  const prose: string[] = [];
+  const code: string[] = [];
+  const text = (t: string) => {
+    if (!t.includes("```")) return void prose.push(t);
+    let last = 0;
+    for (const m of t.matchAll(FENCED)) {
+      prose.push(t.slice(last, m.index));
+      code.push(m[0]);
+      last = m.index + m[0].length;
+    }
+    prose.push(t.slice(last));
+  };
+  const content = message.content;
+  const isTool = message.role === "tool";
+  if (typeof content === "string") (isTool ? code.push(content) : text(content));
+  else if (Array.isArray(content)) {
+    for (const block of content) {
+      if (block.type === "text") (isTool ? code.push(block.text) : text(block.text));
+      else if (block.type === "tool_use") code.push(block.name, JSON.stringify(block.input ?? {}));
+      else if (block.type === "tool_result") {
+        if (typeof block.content === "string") code.push(block.content);
+        else if (Array.isArray(block.content)) for (const b of block.content) if (b.type === "text") code.push(b.text);
+      }
+    }
+  }
+  for (const call of message.tool_calls ?? []) code.push(call.function.name, call.function.arguments);
+  if (isTool && typeof message.name === "string") code.push(message.name);
+  const p = prose.join("\n").slice(0, MAX_INDEXED_CHARS);
+  return { prose: p, code: code.join("\n").slice(0, Math.max(0, MAX_INDEXED_CHARS - p.length)) };
+}
+
+/** A fenced code block (an unclosed fence runs to the end). Shared with recall-query.ts. */
+export const FENCED = /```[\s\S]*?(?:```|$)/g;
+
 /** Names of the tools a message calls or answers (SearchFilter.toolName). */
 export function toolNamesOf(message: Message, callNames: ReadonlyMap<string, string>): string[] {
   const names: string[] = [];

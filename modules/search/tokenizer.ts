@@ -100,10 +100,24 @@ function undoubled(word: string): string {
   return word;
 }
 
+/**
+ * English function words (the usual IR stop list: pronouns, articles, auxiliaries, prepositions,
+ * conjunctions, contraction stems) and a few conversational fillers ("okay", "please", "let").
+ * They match almost every message, so in a query they only add noise to the ranking.
+ */
 const STOP_WORDS = new Set(
   (
-    "a an and are as at be been but by can could did do does for from had has have he her his how i if in into is it its " +
-    "me my no not of on or our she so than that the their them then there these they this to too us was we were what when " +
-    "where which who why will with would you your yours am just about also any all some very"
+    "a about above after again against all also am an and any are aren as at be because been before being below between both but by " +
+    "can couldn did didn do does doesn doing don down during each few for from further had hadn has hasn have haven having he her " +
+    "here hers herself him himself his how i if in into is isn it its itself just ll me more most my myself no nor not now of off " +
+    "on once only or other our ours ourselves out over own re same she should shouldn so some such than that the their theirs " +
+    "them themselves then there these they this those through to too under until up us ve very was wasn we were weren what when " +
+    "where which while who whom whose why will with won would wouldn you your yours yourself yourselves " +
+    "let ok okay please thanks yes yeah"
   ).split(" "),
 );
+
+/** True for the function words the tokenizer leaves out (lower-case input). */
+export function isStopWord(word: string): boolean {
+  return STOP_WORDS.has(word);
+}

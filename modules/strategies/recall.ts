@@ -9,7 +9,7 @@
  * | part             | what                                                                                     |
  * |------------------|------------------------------------------------------------------------------------------|
  * | instructions     | every system / developer message that is not a hook turn note (as every strategy); notes are conversation, recalled and cut with their turn |
- * | recalled         | for each of the best ≤ k hits older than the recent part: the hit's unit, the user prompt of its turn, and — when the hit is a prompt or a tool group — the unit answering it; `metadata.recalled = true` |
+ * | recalled         | for each of the best ≤ k hits older than the recent part: the hit's unit, the user prompt of its turn, and — when the hit is a prompt or a tool group and the share allows once every hit is placed — the unit answering it; `metadata.recalled = true` |
  * | critical units   | always (they are counted first)                                                           |
  * | recent           | the newest units, contiguous, ending with the current prompt's turn                       |
  *
@@ -29,7 +29,14 @@
  *
  * Query: `last-user` — the text of the latest user turn (the current prompt; never a hit itself,
  * hits are searched before the recent part); `last-message` — the newest non-instruction message
- * (in an agent loop, the latest tool result). Hits come from `context.search` (the context
+ * (in an agent loop, the latest tool result). With `ranking: "recall"` (default) a message that
+ * asks something among other things is searched by its question clauses only
+ * (modules/search/recall-query.ts), and a pool of max(80, 10 × 3k) hits is reordered by
+ * rankForRecall (modules/search/recall-ranking.ts: tool output down, answer type up, a hit
+ * matched only by its own question down, maximal marginal relevance); `ranking: "search"` takes
+ * the search's top 3k for the whole message. Hits are placed best first, each with the prompt of
+ * its turn, up to k; the units answering them (the reply to a prompt, the next step after a tool
+ * group) come second, best first, while the share lasts. Hits come from `context.search` (the context
  * module's incremental index over the stored history), else from an index this strategy keeps
  * over its input (extended while the input only grows). While the query and the recent part's
  * start do not change and the history only grows, the previous hits are reused (a loop of tool
@@ -48,6 +55,8 @@ import type { Message } from "../../contracts/generated/message.js";
 import type { HistorySearch, SearchHit } from "../../contracts/search.js";
 import { HistorySearchIndex } from "../search/history-search-index.js";
 import { searchableText } from "../search/message-text.js";
+import { recallQuery } from "../search/recall-query.js";
+import { recallCandidates } from "../search/recall-ranking.js";
 import { HistoryUnits, INSTRUCTION, messageId } from "./history-units.js";
 import { defineStrategy } from "./strategy-definition.js";
 
@@ -59,6 +68,13 @@ export const recallOptions = z
     share: z.number().gt(0).lt(1).default(0.4),
     /** What to search for: the latest user turn, or the newest message. */
     query: z.enum(["last-user", "last-message"]).default("last-user"),
+    /**
+     * How hits are ordered: "recall" — the question clauses of the message are the query, a
+     * larger pool of hits is reordered (tool output down, messages holding the asked-for answer
+     * type up, near-duplicates spread out: modules/search/recall-ranking.ts); "search" — the
+     * search's own order for the whole message (BM25, or BM25 + vectors fused).
+     */
+    ranking: z.enum(["recall", "search"]).default("recall"),
   })
   .strict();
 export type RecallOptions = z.output<typeof recallOptions>;
@@ -85,7 +101,7 @@ export class RecallStrategy implements CompactionStrategy {
   #units: HistoryUnits | undefined;
   #input: readonly Message[] = [];
   #transient: HistorySearchIndex | undefined;
-  #cache: { units: HistoryUnits["index"]; query: string; before: string | number; hits: SearchHit[] } | undefined;
+  #cache: { units: HistoryUnits["index"]; query: string; before: string | number; hits: RecallHit[] } | undefined;
   #sticky: (Plan & { index: HistoryUnits["index"]; query: string | undefined; available: number }) | undefined;
   readonly #marked = new WeakMap<Message, Message>();
 
@@ -197,7 +213,11 @@ export class RecallStrategy implements CompactionStrategy {
       const recallBudget = target * this.options.share;
       let picked = 0;
       const positionOf = positionLookup(messages);
-      for (const hit of hits) {
+      // Pass 1 — the hits themselves (each with the prompt of its turn), best first, up to k.
+      // Pass 2 — what answers them (the unit after a prompt or a tool group), best first, while
+      // the share lasts: a long reply to hit 1 must not crowd out hits 2 … k.
+      const answers: { unit: number; hitAt: number; why: string }[] = [];
+      for (const { hit, notes } of hits) {
         if (picked >= this.options.k) break;
         const p = positionOf(hit);
         if (p === undefined || p >= firstRecent) continue;
@@ -207,21 +227,26 @@ export class RecallStrategy implements CompactionStrategy {
         const prompt = unit.kind === "turn" ? u : units.turnBefore(u);
         if (prompt === undefined) continue;
         const core = [...new Set([prompt, u])].filter((x) => !keep[x]);
-        const next = u + 1 < cut && !keep[u + 1] && units.units[u + 1]!.kind !== "turn" && unit.kind !== "plain" ? [u + 1] : [];
-        const coreCost = core.reduce((s, x) => s + tokensOf(x), 0);
+        const coreCost = core.reduce((sum, x) => sum + tokensOf(x), 0);
         if (recallUsed + coreCost > recallBudget) continue;
-        const nextCost = next.reduce((s, x) => s + tokensOf(x), 0);
-        const chosen = recallUsed + coreCost + nextCost <= recallBudget ? [...core, ...next] : core;
-        for (const x of chosen) {
+        for (const x of core) {
           keep[x] = 1;
           recalled.add(x);
         }
-        recallUsed += coreCost + (chosen.length > core.length ? nextCost : 0);
+        recallUsed += coreCost;
         picked++;
-        if (explain.enabled) {
-          const why = `recalled for the query (${hit.terms?.length ? `terms ${hit.terms.join(", ")}; ` : ""}score ${hit.score.toFixed(3)})`;
-          for (const x of chosen) for (const q of units.positions(x)) reasons.set(q, q === p ? why : `recalled with ${hit.id}, the hit of its exchange (${why})`);
-        }
+        const why = explain.enabled ? `recalled for the query (${hit.terms?.length ? `terms ${hit.terms.join(", ")}; ` : ""}score ${hit.score.toFixed(3)}${notes.length ? `; ${notes.join(", ")}` : ""})` : "";
+        if (explain.enabled) for (const x of core) for (const q of units.positions(x)) reasons.set(q, q === p ? why : `recalled with ${hit.id}, the hit of its exchange (${why})`);
+        if (u + 1 < cut && unit.kind !== "plain" && units.units[u + 1]!.kind !== "turn") answers.push({ unit: u + 1, hitAt: p, why });
+      }
+      for (const { unit, hitAt, why } of answers) {
+        if (keep[unit]) continue;
+        const cost = tokensOf(unit);
+        if (recallUsed + cost > recallBudget) continue;
+        keep[unit] = 1;
+        recalled.add(unit);
+        recallUsed += cost;
+        if (explain.enabled) for (const q of units.positions(unit)) reasons.set(q, `recalled with ${messageId(messages[hitAt]!, hitAt)}, the hit of its exchange (${why})`);
       }
     }
 
@@ -254,14 +279,19 @@ export class RecallStrategy implements CompactionStrategy {
       const starts = units.index.turnStarts;
       if (starts.length === 0) return undefined;
       // The user message of the turn (its last member: hook notes stored before it come first).
-      return searchableText(messages[units.units[starts[starts.length - 1]!]!.prompt!.stored]!);
+      return this.#refine(searchableText(messages[units.units[starts[starts.length - 1]!]!.prompt!.stored]!));
     }
-    for (let i = messages.length - 1; i >= 0; i--) if (units.unitOf[i] !== INSTRUCTION) return searchableText(messages[i]!);
+    for (let i = messages.length - 1; i >= 0; i--) if (units.unitOf[i] !== INSTRUCTION) return this.#refine(searchableText(messages[i]!));
     return undefined;
   }
 
-  /** Hits for the query before `firstRecent`; undefined when the index is still catching up (not waited for). */
-  async #hits(query: string, messages: readonly Message[], firstRecent: number, search: HistorySearch | undefined, units: HistoryUnits): Promise<SearchHit[] | undefined> {
+  /** With ranking "recall": the question clauses of a message that asks something among other things. */
+  #refine(text: string): string {
+    return this.options.ranking === "recall" ? recallQuery(text).text : text;
+  }
+
+  /** Hits for the query before `firstRecent`, best first; undefined when the index is still catching up (not waited for). */
+  async #hits(query: string, messages: readonly Message[], firstRecent: number, search: HistorySearch | undefined, units: HistoryUnits): Promise<RecallHit[] | undefined> {
     const id = messages[firstRecent]?.metadata?.id;
     const source = search ?? (this.#transient ??= new HistorySearchIndex(() => this.#input, { module: this.name }));
     // Positions of the strategy's input are only meaningful to an index over that input.
@@ -273,10 +303,16 @@ export class RecallStrategy implements CompactionStrategy {
     }
     const cache = this.#cache;
     if (cache && cache.units === units.index && cache.query === query && cache.before === before) return cache.hits;
-    const hits = await source.search(query, { k: this.options.k * 3, before, filter: { role: ["user", "assistant", "tool"] } });
+    const hits: RecallHit[] = await recallCandidates(source, query, this.options.k * 3, this.options.ranking, { before, filter: { role: ["user", "assistant", "tool"] } });
     this.#cache = { units: units.index, query, before, hits };
     return hits;
   }
+}
+
+/** A hit in recall's order, with what moved it (explain). */
+interface RecallHit {
+  readonly hit: SearchHit;
+  readonly notes: readonly string[];
 }
 
 /** True when every unit fits `available` (walks back from the newest: O(window), not O(history)). */

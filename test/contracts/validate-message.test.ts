@@ -188,20 +188,17 @@ describe("isValidMessage", () => {
   });
 });
 
-describe("validateMessage speed (it runs on every addMessage)", () => {
-  it("checks a typical tool-calling message in a few microseconds", () => {
+// Speed is the bench's job (`npm run bench`: addMessage is inside every agent-loop turn), never a
+// timed unit test: a wall-clock bound fails on a slow or shared machine without any regression.
+describe("validateMessage on the hot path (it runs on every addMessage)", () => {
+  it("returns the very object it was given: no copy per call", () => {
     const message = {
       role: "assistant",
       content: [{ type: "text", text: "Let me look." }],
       tool_calls: [{ id: "call_1", type: "function", function: { name: "read_file", arguments: '{"path":"src/a.ts"}' } }],
       metadata: { id: "m1", timestamp: "2024-05-01T12:00:00.123Z", source: "user", runId: "r1" },
     };
-    for (let i = 0; i < 5_000; i++) validateMessage(message);
-    const runs = 20_000;
-    const start = performance.now();
-    for (let i = 0; i < runs; i++) validateMessage(message);
-    const microseconds = ((performance.now() - start) * 1000) / runs;
-    // About 1 µs on a laptop; the bound only catches a gross regression (lost compilation, a copy per call).
-    expect(microseconds).toBeLessThan(25);
+    expect(validateMessage(message)).toBe(message);
+    expect(validateMessage(message).tool_calls).toBe(message.tool_calls);
   });
 });

@@ -10,14 +10,18 @@
  * did.
  *
  * Methods: the recent window alone (the default assembler: what every recency strategy keeps),
- * `recall` with the default lexical (BM25) ranking, and `recall` with a hashed test embedder fused
- * in (test/eval/hashed-embedder.ts — a stand-in, not a model). Budgets 2k, 4k, 8k tokens.
+ * `recall` with the default lexical (BM25) ranking, `recall` with a hashed test embedder fused
+ * in (test/eval/hashed-embedder.ts — a stand-in, not a model), and an ablation: `recall` with
+ * `ranking: "search"` (the whole message as the query, the search's own order — what recall did
+ * before modules/search/recall-ranking.ts). Budgets 2k, 4k, 8k tokens.
  * Results per budget, per fact kind (at 4k), per distance bucket (60–149, 150–299, 300–400 turns),
  * and the lexical misses at 4k.
  *
- *   npm run eval:recall [-- --seeds 5] [--quick] [--json] [--write]
- * `--write` puts the report into BENCHMARKS.md between `<!-- begin:recall-eval -->` markers (the
- * bench keeps that block when it rewrites the file).
+ *   npm run eval:recall [-- --seeds 5] [--first-seed 1001] [--methods recent,lexical,embedder,ablation] [--quick] [--json] [--write] [--section recall-eval]
+ * Seeds are first-seed, first-seed + 1, … (default 1001…1005; `--quick` 2). `--write` puts the
+ * report into BENCHMARKS.md between `<!-- begin:<section> -->` markers (default section
+ * `recall-eval`; the bench keeps every marked block when it rewrites the file). A held-out run:
+ * `--first-seed 5001 --seeds 10 --methods lexical --write --section recall-eval-holdout`.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
@@ -27,6 +31,8 @@ import { Coordinator } from "../../core/coordinator.js";
 import type { HistoryContextManager } from "../../modules/context/history-context-manager.js";
 import { mount } from "../../modules/context-simple/index.js";
 import { searchableText } from "../../modules/search/message-text.js";
+import { recallQuery } from "../../modules/search/recall-query.js";
+import { recallCandidates } from "../../modules/search/recall-ranking.js";
 import { tokenize } from "../../modules/search/tokenizer.js";
 import { hashedEmbedder } from "./hashed-embedder.js";
 import {
@@ -40,15 +46,18 @@ import {
 } from "./recall-corpus.js";
 
 export interface Method {
+  /** Short name for `--methods`. */
+  id: string;
   label: string;
   strategies: unknown[];
   embedder: boolean;
 }
 
 export const METHODS: readonly Method[] = [
-  { label: "recent window (default, no recall)", strategies: [], embedder: false },
-  { label: "recall, lexical (BM25, default)", strategies: [{ use: "recall" }], embedder: false },
-  { label: "recall + hashed test embedder (RRF)", strategies: [{ use: "recall" }], embedder: true },
+  { id: "recent", label: "recent window (default, no recall)", strategies: [], embedder: false },
+  { id: "lexical", label: "recall, lexical (BM25, default)", strategies: [{ use: "recall" }], embedder: false },
+  { id: "embedder", label: "recall + hashed test embedder (RRF)", strategies: [{ use: "recall" }], embedder: true },
+  { id: "ablation", label: "ablation: recall, lexical, search order (ranking \"search\")", strategies: [{ use: "recall", ranking: "search" }], embedder: false },
 ];
 export const BUDGETS = [2_000, 4_000, 8_000] as const;
 /** The budget the targets, the per-kind table and the miss list are given at. */
@@ -70,9 +79,11 @@ export interface QuestionResult {
   relatedInWindow?: boolean;
   windowMessages: number;
   /**
-   * Methods with recall: the evidence's 1-based rank among `context.search(question, { k: 24 })`
-   * over what precedes the question (recall asks for k × 3 = 24 hits), or null when not among
-   * them. A diagnostic: a miss with rank null is a ranking miss, not a budget one.
+   * Methods with recall: the evidence's 1-based rank among the 24 candidates recall considers for
+   * the question (k × 3; with ranking "recall": its question clauses searched, a pool of
+   * poolSize(24) hits reordered by rankForRecall — with ranking "search": the search's top 24 for
+   * the whole message) over what precedes the question, or null when not among them. A
+   * diagnostic: a miss with rank null is a ranking miss, not a budget one.
    */
   rank?: number | null;
 }
@@ -114,8 +125,8 @@ export async function evaluate(conversation: RecallConversation, method: Method,
       const ids = new Set(window.map((m) => m.metadata?.id));
       let rank: number | null | undefined;
       if (method.strategies.length > 0) {
-        const hits = await context.search(question.text, { k: RANK_DEPTH, before: question.id, filter: { role: ["user", "assistant", "tool"] } });
-        const at = hits.findIndex((h) => question.evidence.includes(h.id));
+        const ids = await recallCandidateIds(context, method, question.text, question.id);
+        const at = ids.findIndex((id) => question.evidence.includes(id));
         rank = at >= 0 ? at + 1 : null;
       }
       const ok = question.evidence.every((id) => ids.has(id));
@@ -142,6 +153,14 @@ export async function evaluate(conversation: RecallConversation, method: Method,
   }
   outcome.msPerWindow = outcome.questions ? windowMs / outcome.questions : 0;
   return outcome;
+}
+
+/** Ids of the RANK_DEPTH candidates recall considers for `text` (as the strategy ranks them), best first. */
+async function recallCandidateIds(context: HistoryContextManager, method: Method, text: string, before: string): Promise<string[]> {
+  const ranking = (method.strategies[0] as { ranking?: "recall" | "search" } | undefined)?.ranking ?? "recall";
+  const query = ranking === "recall" ? recallQuery(text).text : text;
+  const ranked = await recallCandidates(context, query, RANK_DEPTH, ranking, { before, filter: { role: ["user", "assistant", "tool"] } });
+  return ranked.map((r) => r.hit.id);
 }
 
 export interface EvalConfig {
@@ -286,7 +305,7 @@ export function distanceSummary(run: EvalRun): string {
 /** Informational: stale statements of changed minds, same-topic statements, embedded questions. */
 export function renderSideNotes(run: EvalRun, budget: number): string[] {
   const lines: string[] = [];
-  for (const method of run.methods.slice(1)) {
+  for (const method of run.methods.filter((m) => m !== METHODS[0]!.label)) {
     const rs = results(run.outcomes, method, budget);
     const changed = rs.filter((r) => r.staleInWindow !== undefined && r.ok);
     const related = rs.filter((r) => r.relatedInWindow !== undefined && r.ok);
@@ -297,7 +316,7 @@ export function renderSideNotes(run: EvalRun, budget: number): string[] {
       `- ${method} at ${k(budget)}: changed minds answered with the superseded statement(s) also in the window ${changed.filter((r) => r.staleInWindow).length}/${changed.length}; ` +
         `answered with a same-topic other fact also in the window ${related.filter((r) => r.relatedInWindow).length}/${related.length}; ` +
         `questions asked alone ${pct(plain.a, plain.q)} (${plain.a}/${plain.q}), embedded in a request ${pct(embedded.a, embedded.q)} (${embedded.a}/${embedded.q}); ` +
-        `the evidence among the search's top 8 hits for the question ${ranked.filter((r) => r.rank != null && r.rank <= 8).length}/${ranked.length}, top ${RANK_DEPTH} ${ranked.filter((r) => r.rank != null).length}/${ranked.length}.`,
+        `the evidence among recall's top 8 candidates for the question ${ranked.filter((r) => r.rank != null && r.rank <= 8).length}/${ranked.length}, top ${RANK_DEPTH} ${ranked.filter((r) => r.rank != null).length}/${ranked.length}.`,
     );
   }
   return lines;
@@ -313,7 +332,7 @@ export function renderMisses(run: EvalRun, method: string, budget: number, limit
   const unranked = missed.filter(({ r }) => r.rank === null).length;
   const where = (r: QuestionResult) => (r.rank === undefined ? "" : r.rank === null ? `, evidence not in the top ${RANK_DEPTH}` : `, evidence ranked ${r.rank}`);
   return [
-    `Lexical recall misses at ${k(budget)} (${missed.length}; ${unranked} with the evidence not among the search's top ${RANK_DEPTH} hits for the question — a ranking miss no budget fixes — and ${missed.length - unranked} ranked but not placed; by fact: ${facts.join(", ")}):`,
+    `Lexical recall misses at ${k(budget)} (${missed.length}; ${unranked} with the evidence not among recall's top ${RANK_DEPTH} candidates for the question — a ranking miss no budget fixes — and ${missed.length - unranked} among them but not placed — beyond k or over the share; by fact: ${facts.join(", ")}):`,
     ...missed.slice(0, limit).map(({ seed, r }) => `- seed ${seed}: ${r.kind} (${r.fact}, ${r.distance} turns${where(r)}): ${one(r.text)}`),
     ...(missed.length > limit ? [`- … and ${missed.length - limit} more (\`--json\` lists all)`] : []),
   ];
@@ -325,11 +344,15 @@ function rate(run: EvalRun, method: string, budget: number): number {
 }
 
 export function renderReport(run: EvalRun, command: string): string {
-  const lexical = run.methods[1] ?? run.methods[0]!;
-  const recent = run.methods[0]!;
+  const lexical = run.methods.find((m) => m === METHODS[1]!.label);
+  const recent = run.methods.find((m) => m === METHODS[0]!.label);
   const targetBudget = run.budgets.includes(TARGET_BUDGET) ? TARGET_BUDGET : run.budgets[0]!;
-  const recallAt = rate(run, lexical, targetBudget);
-  const recentAt = rate(run, recent, targetBudget);
+  const recallAt = lexical ? rate(run, lexical, targetBudget) : undefined;
+  const recentAt = recent ? rate(run, recent, targetBudget) : undefined;
+  const targets = [
+    recallAt === undefined ? "" : `recall (lexical, model-free) ≥ 90 % at ${k(targetBudget)} — measured ${(100 * recallAt).toFixed(1)} % (${recallAt >= 0.9 ? "PASS" : "MISS"})`,
+    recentAt === undefined ? "" : `the recent window < 20 % at ${k(targetBudget)} — measured ${(100 * recentAt).toFixed(1)} % (${recentAt < 0.2 ? "PASS" : "MISS"})`,
+  ].filter(Boolean);
   const sizes = run.sessions.map((s) => `${s.messages} messages / ${s.turns} turns / ${(s.chars / 1e6).toFixed(1)} M chars`).join("; ");
   return [
     "## Recall evaluation (issue 7)",
@@ -353,8 +376,8 @@ export function renderReport(run: EvalRun, command: string): string {
     "Informational (not targets):",
     ...renderSideNotes(run, targetBudget),
     "",
-    `Targets: recall (lexical, model-free) ≥ 90 % at ${k(targetBudget)} — measured ${(100 * recallAt).toFixed(1)} % (${recallAt >= 0.9 ? "PASS" : "MISS"}); the recent window < 20 % at ${k(targetBudget)} — measured ${(100 * recentAt).toFixed(1)} % (${recentAt < 0.2 ? "PASS" : "MISS"}). The test embedder is a hashed bag of words with a 30-word synonym table (a stand-in for a model, not a claim about one).`,
-    ...(run.methods[1] ? ["", ...renderMisses(run, lexical, targetBudget)] : []),
+    `Targets: ${targets.join("; ")}.${run.methods.includes(METHODS[2]!.label) ? " The test embedder is a hashed bag of words with a 30-word synonym table (a stand-in for a model, not a claim about one)." : ""}`,
+    ...(lexical ? ["", ...renderMisses(run, lexical, targetBudget)] : []),
   ].join("\n");
 }
 
@@ -366,16 +389,44 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write("--seeds expects a whole number ≥ 1\n");
     return 2;
   }
-  const seeds = Array.from({ length: seedCount }, (_, i) => 1001 + i);
-  const run = await runEval({ seeds, log: (line) => process.stderr.write(`${line}\n`) });
+  const firstArg = argv.indexOf("--first-seed");
+  const firstSeed = firstArg >= 0 ? Number(argv[firstArg + 1]) : 1001;
+  if (!Number.isInteger(firstSeed) || firstSeed < 0) {
+    process.stderr.write("--first-seed expects a whole number ≥ 0\n");
+    return 2;
+  }
+  const methodsArg = argv.indexOf("--methods");
+  const ids = methodsArg >= 0 ? String(argv[methodsArg + 1] ?? "").split(",") : METHODS.map((m) => m.id);
+  const unknown = ids.filter((id) => !METHODS.some((m) => m.id === id));
+  if (unknown.length > 0 || ids.length === 0) {
+    process.stderr.write(`--methods expects a comma-separated list of ${METHODS.map((m) => m.id).join(", ")}; unknown: ${unknown.join(", ") || "(empty)"}\n`);
+    return 2;
+  }
+  const methods = METHODS.filter((m) => ids.includes(m.id));
+  const sectionArg = argv.indexOf("--section");
+  const section = sectionArg >= 0 ? String(argv[sectionArg + 1] ?? "") : "recall-eval";
+  if (!/^[\w.-]+$/.test(section)) {
+    process.stderr.write("--section expects a marker name (letters, digits, _ . -)\n");
+    return 2;
+  }
+  const seeds = Array.from({ length: seedCount }, (_, i) => firstSeed + i);
+  const run = await runEval({ seeds, methods, log: (line) => process.stderr.write(`${line}\n`) });
   if (argv.includes("--json")) {
     process.stdout.write(`${JSON.stringify(run, null, 2)}\n`);
     return 0;
   }
-  const flags = [quick ? "--quick" : "", seedsArg >= 0 ? `--seeds ${seedCount}` : ""].filter(Boolean).join(" ");
+  const flags = [
+    quick ? "--quick" : "",
+    seedsArg >= 0 ? `--seeds ${seedCount}` : "",
+    firstArg >= 0 ? `--first-seed ${firstSeed}` : "",
+    methodsArg >= 0 ? `--methods ${ids.join(",")}` : "",
+    sectionArg >= 0 ? `--section ${section}` : "",
+  ]
+    .filter(Boolean)
+    .join(" ");
   const report = renderReport(run, `npm run eval:recall${flags ? ` -- ${flags}` : ""}`);
   process.stdout.write(`${report}\n`);
-  if (argv.includes("--write")) writeSection("BENCHMARKS.md", "recall-eval", report);
+  if (argv.includes("--write")) writeSection("BENCHMARKS.md", section, report);
   return 0;
 }
 

@@ -21,6 +21,49 @@ describe("HistorySearchIndex", () => {
     expect(hits.every((h, i) => i === 0 || h.score <= hits[i - 1]!.score)).toBe(true);
   });
 
+  it("scores are plain BM25 sums: a rare telling term outranks three commoner ones (no bonus per matched term)", async () => {
+    const history: Message[] = [];
+    for (let i = 0; i < 84; i++) history.push(msg("user", `unrelated chatter number ${i}`));
+    for (let i = 0; i < 18; i++) history.splice(i * 5, 0, msg("user", `fix the build and deploy step ${i}`));
+    history.push(msg("user", "the quokka is down"));
+    const { index } = indexOver({ current: history });
+    const hits = await index.search("fix build deploy quokka", { k: 3 });
+    expect(hits[0]!.index).toBe(history.length - 1);
+    expect(hits[0]!.terms).toEqual(["quokka"]);
+    expect(hits[1]!.terms).toEqual(["fix", "build", "deploy"]);
+  });
+
+  it("prose and code are separate fields: a log pasted under a statement does not bury it, tool output weighs half", async () => {
+    const log = Array.from({ length: 60 }, (_, i) => `2026-11-0${(i % 9) + 1}T10:00:00Z INFO [svc] request ${i} handled in ${i * 7} ms`).join("\n");
+    const statement = "Heads up: the pelican service moved to eu-north.";
+    const others = () => Array.from({ length: 10 }, (_, i) => msg("user", `please refactor the pelican service part ${i}`));
+    const withLog = indexOver({ current: [msg("user", `${statement} Also look at this:\n\n\`\`\`\n${log}\n\`\`\``, { metadata: { id: "statement" } }), ...others()] }).index;
+    const without = indexOver({ current: [msg("user", `${statement} Also look at this:`, { metadata: { id: "statement" } }), ...others()] }).index;
+    const query = "where has the pelican service moved";
+    const [a] = await withLog.search(query);
+    const [b] = await without.search(query);
+    expect(a!.id).toBe("statement");
+    expect(a!.terms).toEqual(expect.arrayContaining(["pelican", "servic", "mov"]));
+    // The log is in the code field: the statement scores exactly as it does without it.
+    expect(a!.score).toBeCloseTo(b!.score, 10);
+    // The same words as prose and as a tool result, field statistics alike: the tool result scores half.
+    const twin = indexOver({ current: [msg("user", "pelican moved", { metadata: { id: "prose" } }), { role: "tool", tool_call_id: "c9", content: "pelican moved", metadata: { id: "tool" } }] }).index;
+    const pair = await twin.search("pelican moved");
+    expect(pair.map((h) => h.id)).toEqual(["prose", "tool"]);
+    expect(pair[1]!.score).toBeCloseTo(pair[0]!.score * 0.5, 5);
+  });
+
+  it("drops query terms too common to tell messages apart, unless no rare term is in any message", async () => {
+    const history: Message[] = [];
+    for (let i = 0; i < 100; i++) history.push(msg("user", i % 2 === 0 ? `payments ticket ${i}` : `other ticket ${i}`));
+    history.push(msg("user", "the payments lead is Ines"));
+    const { index } = indexOver({ current: history });
+    // "payments" is in half the messages; "boss" in none: the query keeps "payments" rather than match nothing.
+    expect((await index.search("who is the payments boss")).length).toBeGreaterThan(0);
+    // "lead" is rare: "payments" and "ticket" are pruned, the message with "lead" first.
+    expect((await index.search("payments ticket lead"))[0]!.index).toBe(100);
+  });
+
   it("finds tool calls by name and arguments, and tool results (OpenAI and Anthropic styles)", async () => {
     const history: Message[] = [
       msg("user", "check the config"),
@@ -102,9 +145,9 @@ describe("HistorySearchIndex", () => {
     // A catch-up left registered would make the next catchUp() spin on a settled promise (and a
     // spinning microtask loop blocks timers, so a timeout could not even report it): check the state.
     expect(index.ready()).toBe(true);
-    history.push(msg("user", "one more"));
+    history.push(msg("user", "one extra"));
     await index.catchUp();
-    expect((await index.search("more"))[0]?.index).toBe(300);
+    expect((await index.search("extra"))[0]?.index).toBe(300);
     expect(index.stats.indexed).toBe(301);
   });
 

@@ -4,7 +4,7 @@ import type { HistorySearch, SearchOptions } from "../../contracts/search.js";
 import { checkWindowInvariants } from "../../contracts/testing/index.js";
 import { getTokenCounter } from "../../core/tokens/index.js";
 import { HistoryContextManager } from "../../modules/context/history-context-manager.js";
-import { RECALL_FILL } from "../../modules/strategies/recall.js";
+import { RECALL_FILL, RECALL_STEP } from "../../modules/strategies/recall.js";
 import { createStrategy } from "../../modules/strategies/registry.js";
 import { assistant, contextFor, ids, openaiGroup, system, user } from "./helpers.js";
 
@@ -172,11 +172,69 @@ describe("recall", () => {
     expect(recalledIds(byLast)).toContain(old.metadata!.id);
   });
 
+  it("a question inside a request: only the question is searched (ranking \"recall\"); ranking \"search\" searches the whole message", async () => {
+    const calls: string[] = [];
+    const fact = user("Side note: the heron cluster runs in Oslo.");
+    const search: HistorySearch = {
+      search: (query) => {
+        calls.push(query);
+        return [{ id: fact.metadata!.id as string, index: 0, score: 1, message: fact, terms: ["heron"] }];
+      },
+    };
+    const prompt = user("Please profile the upload service and open a draft PR. Quick question first: where does the heron cluster run?");
+    const history = [fact, assistant("noted"), ...filler(40), prompt];
+    await createStrategy({ use: "recall" }).compact(history, { ...contextFor(BUDGET), search });
+    await createStrategy({ use: "recall", ranking: "search" }).compact(history, { ...contextFor(BUDGET), search });
+    expect(calls).toEqual(["where does the heron cluster run?", prompt.content]);
+  });
+
+  it("ranking \"recall\" asks the search for a larger pool and reorders it: a statement holding a name beats a request on the same topic", async () => {
+    const asked: (number | undefined)[] = [];
+    const request = user("please tidy the walrus module");
+    const statement = user("Ingrid Costa owns the walrus module now.");
+    const history = [request, assistant("tidied"), statement, assistant("noted"), ...filler(40), user("who owns the walrus module?")];
+    const search: HistorySearch = {
+      search: (_query, options) => {
+        asked.push(options?.k);
+        return [
+          { id: request.metadata!.id as string, index: 0, score: 2, message: request, terms: ["walrus", "modul"] },
+          { id: statement.metadata!.id as string, index: 2, score: 1.5, message: statement, terms: ["walrus", "modul"] },
+        ];
+      },
+    };
+    const byRecall = await createStrategy({ use: "recall", k: 1 }).compact(history, { ...contextFor(BUDGET), search });
+    const bySearch = await createStrategy({ use: "recall", k: 1, ranking: "search" }).compact(history, { ...contextFor(BUDGET), search });
+    expect(asked).toEqual([80, 3]);
+    expect(recalledIds(byRecall)[0]).toBe(statement.metadata!.id);
+    expect(recalledIds(bySearch)[0]).toBe(request.metadata!.id);
+  });
+
+  it("places every hit before the replies answering them: a long reply to the best hit does not crowd out the next hits", async () => {
+    const share = 0.3;
+    const recallBudget = (Math.floor(BUDGET * RECALL_FILL) - counter.replyPriming) * RECALL_STEP * share;
+    const first = user("the yak server is called tundra");
+    const second = user("the yak backup goes to glacier, on the cold storage tier, every night at two");
+    // The reply fits the share with its hit, but then the second hit no longer does.
+    let words = 1;
+    const reply = (n: number) => assistant(`Noted. ${"word ".repeat(n)}`);
+    while (counter.countMessage(first) + counter.countMessage(reply(words + 1)) <= recallBudget) words++;
+    const longReply = reply(words);
+    expect(counter.countMessage(first) + counter.countMessage(longReply)).toBeLessThanOrEqual(recallBudget);
+    expect(counter.countMessage(first) + counter.countMessage(longReply) + counter.countMessage(second)).toBeGreaterThan(recallBudget);
+    const history = [first, longReply, second, assistant("ok"), ...filler(40), user("tell me about the yak server and the yak backup")];
+    const out = await createStrategy({ use: "recall", share }).compact(history, contextFor(BUDGET));
+    const recalled = recalledIds(out);
+    expect(recalled).toContain(first.metadata!.id);
+    expect(recalled).toContain(second.metadata!.id);
+    expect(recalled).not.toContain(longReply.metadata!.id); // it does not fit what the hits left
+  });
+
   it("validates its options strictly: unknown option with a hint, bad values with the path", () => {
     expect(() => createStrategy({ use: "recall", topK: 3 })).toThrow(expect.objectContaining({ code: "INVALID_STRATEGY_OPTIONS", details: expect.objectContaining({ path: "strategies[0].topK" }) }));
     expect(() => createStrategy({ use: "recall", Share: 0.3 })).toThrow(expect.objectContaining({ details: expect.objectContaining({ hint: expect.stringContaining("share") }) }));
     expect(() => createStrategy({ use: "recall", share: 1.5 })).toThrow(expect.objectContaining({ code: "INVALID_STRATEGY_OPTIONS", details: expect.objectContaining({ path: "strategies[0].share" }) }));
     expect(() => createStrategy({ use: "recall", query: "everything" })).toThrow(expect.objectContaining({ code: "INVALID_STRATEGY_OPTIONS" }));
+    expect(() => createStrategy({ use: "recall", ranking: "bm25" })).toThrow(expect.objectContaining({ code: "INVALID_STRATEGY_OPTIONS", details: expect.objectContaining({ path: "strategies[0].ranking" }) }));
   });
 
   it("in a context module: windows hold the recalled exchange, explain says recall kept it and why, invariants hold", async () => {

@@ -161,7 +161,7 @@ describe("MessageTokenCache bounds", () => {
 });
 
 describe("hot path", () => {
-  it("recounting a cached 10,000-message history is fast and tokenizes nothing", () => {
+  it("recounting a cached 10,000-message history tokenizes nothing", () => {
     const { counter, tokenized } = setup();
     const history: Message[] = Array.from({ length: 10_000 }, (_, i) => ({
       role: i % 2 ? "assistant" : "user",
@@ -170,10 +170,8 @@ describe("hot path", () => {
     }));
     const total = counter.countMessages(history);
     const calls = tokenized();
-    const start = performance.now();
     for (let round = 0; round < 5; round++) expect(counter.countMessages(history)).toBe(total);
-    const perMessageMicros = ((performance.now() - start) * 1000) / 50_000;
+    // Nothing tokenized again (the cache answers); how fast that is, is the bench's to measure.
     expect(tokenized()).toBe(calls);
-    expect(perMessageMicros).toBeLessThan(20); // typically < 1 µs; generous for slow CI
   });
 });

@@ -39,17 +39,15 @@ describe("exact where runs are short", () => {
 });
 
 describe("long runs are cut: linear time, a slight overcount", () => {
-  it("1 MB of one letter (which crashes tiktoken's WASM) counts in well under a few seconds", () => {
-    const start = performance.now();
+  // How long counting takes is the bench's to measure; here, that it finishes (the test timeout
+  // guards against the quadratic blow-up) and what it returns.
+  it("1 MB of one letter (which crashes tiktoken's WASM) is counted", () => {
     expect(o200k.count("a".repeat(1_000_000))).toBeGreaterThan(100_000);
-    expect(performance.now() - start).toBeLessThan(5_000);
   });
 
-  it("Japanese without spaces: fast and within 1 % above the exact count", () => {
+  it("Japanese without spaces: within 1 % above the exact count", () => {
     const japanese = "日本語の文章です。".repeat(600); // 5,400 characters, one run
-    const start = performance.now();
     const counted = o200k.count(japanese);
-    expect(performance.now() - start).toBeLessThan(1_000);
     const truth = exact("o200k_base", japanese);
     expect(counted).toBeGreaterThanOrEqual(truth);
     expect(counted).toBeLessThanOrEqual(truth * 1.01);

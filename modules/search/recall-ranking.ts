@@ -1,0 +1,185 @@
+/**
+ * Recall ranking: which of a search's hits a window should bring back, best first. `search()`
+ * ranks by BM25 alone — the right answer to "which messages share this query's words". Recall
+ * asks something narrower: "which old messages answer what the user just asked", from a pool of
+ * candidates several times larger than what it keeps:
+ *
+ * | step            | what                                                                                  | why |
+ * |-----------------|---------------------------------------------------------------------------------------|-----|
+ * | query           | the question clauses of the latest user message (recall-query.ts)                    | a request around the question would outrank it |
+ * | pool            | `max(80, 10 × keep)` hits of the search, BM25 (or BM25 + vectors fused)               | the priors below reorder beyond the first few |
+ * | tool output     | tool results and tool-calling assistant messages × 0.5                                | people ask back what was said, not what a tool printed (a tool can be run again); they stay candidates |
+ * | answer type     | "who …" → a name, "when …/what date …" → a date or time, "how many/much …" → a number: a conversation message holding one × 1.5 | the statement answering a question holds its answer; a request on the same topic does not |
+ * | diversity (MMR) | maximal marginal relevance, λ = 0.7: each next hit maximises λ·relevance − (1 − λ)·(its greatest term overlap with a hit already kept) | ten near-identical messages on a topic ("run the payments tests") would take every slot and push out the one that differs |
+ *
+ * Relevance is the prior-weighted score over the pool's best. Overlap is the cosine of the two
+ * messages' term sets (of their first MMR_CHARS characters — a bounded cost per candidate, cached
+ * per message object). Everything is model-free and deterministic: equal inputs give equal orders.
+ */
+import type { Message } from "../../contracts/generated/message.js";
+import type { HistorySearch, SearchHit, SearchOptions } from "../../contracts/search.js";
+import { searchableText } from "./message-text.js";
+import { matchedByQuestionsOnly, questionClauses } from "./recall-query.js";
+import { isStopWord, tokenize } from "./tokenizer.js";
+
+export type AnswerType = "person" | "datetime" | "number";
+
+/** A ranked hit and why it moved (for explanations). */
+export interface RankedHit {
+  readonly hit: SearchHit;
+  /** Prior-weighted score (before diversity). */
+  readonly score: number;
+  /** What changed its score: "tool output ×0.5", "holds a date ×1.5". */
+  readonly notes: readonly string[];
+}
+
+/** Weight of tool results and tool-calling assistant messages. */
+export const TOOL_OUTPUT_WEIGHT = 0.5;
+/** Weight of a message that matched a question query only by what it asked (its question clauses). */
+export const QUESTION_WEIGHT = 0.5;
+/** Weight of a conversation message holding the answer type the question asks for. */
+export const ANSWER_TYPE_WEIGHT = 1.5;
+/** MMR trade-off between relevance (1) and novelty (0). */
+export const MMR_LAMBDA = 0.7;
+/** Characters of a message its diversity term set is taken from. */
+export const MMR_CHARS = 1_000;
+/** Candidates asked of the search for `keep` hits. */
+export function poolSize(keep: number): number {
+  return Math.max(80, keep * 10);
+}
+
+const WHO = /\b(?:who|whom|whose)\b/i;
+const WHEN = /\b(?:when|day|date|deadline|what\s+time|which\s+(?:week|month))\b/i;
+const HOW_MUCH = /\bhow\s+(?:many|much|big|large|long|often|old|fast|high)\b|\b(?:number|count|size|limit|cap|rate|amount|total|percentage|price|cost)\b/i;
+
+/** What kind of answer a question asks for, when it says (who → person, when → date/time, how many → number). */
+export function answerTypeOf(question: string): AnswerType | undefined {
+  const found: [number, AnswerType][] = [];
+  for (const [pattern, type] of [
+    [WHO, "person"],
+    [WHEN, "datetime"],
+    [HOW_MUCH, "number"],
+  ] as const) {
+    const at = question.search(pattern);
+    if (at >= 0) found.push([at, type]);
+  }
+  found.sort((a, b) => a[0] - b[0]);
+  return found[0]?.[1];
+}
+
+const MONTH = "(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)";
+const DATETIME = new RegExp(
+  [
+    `\\b\\d{1,2}(?:st|nd|rd|th)?\\s+${MONTH}\\b`,
+    `\\b${MONTH}\\s+\\d{1,2}(?:st|nd|rd|th)?\\b`,
+    "\\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\\b",
+    "\\b\\d{4}-\\d{2}-\\d{2}\\b",
+    "\\b\\d{1,2}/\\d{1,2}(?:/\\d{2,4})?\\b",
+    "\\b\\d{1,2}(?::\\d{2})?\\s?(?:am|pm)\\b",
+    "\\b\\d{1,2}:\\d{2}\\b",
+  ].join("|"),
+  "i",
+);
+const NUMBER = /\b\d+(?:[.,]\d+)?\b/;
+const CAPITALISED_PAIR = /(?<![\p{L}\p{N}])(\p{Lu}\p{Ll}+)\s+(\p{Lu}\p{Ll}+)(?![\p{L}\p{N}])/gu;
+const HANDLE = /(?<![\p{L}\p{N}])@[\p{L}\p{N}_.-]+/u;
+
+/** True when `text` holds something of the answer type (a name: two capitalised words or an @handle). */
+export function holdsAnswerType(text: string, type: AnswerType): boolean {
+  if (type === "datetime") return DATETIME.test(text);
+  if (type === "number") return NUMBER.test(text);
+  if (HANDLE.test(text)) return true;
+  for (const match of text.matchAll(CAPITALISED_PAIR)) if (!isStopWord(match[1]!.toLowerCase())) return true;
+  return false;
+}
+
+/** Tool results and assistant messages that call tools. */
+export function isToolMessage(message: Message): boolean {
+  if (message.role === "tool") return true;
+  if (message.role === "assistant" && (message.tool_calls?.length ?? 0) > 0) return true;
+  if (Array.isArray(message.content)) return message.content.some((b) => b.type === "tool_result" || b.type === "tool_use");
+  return false;
+}
+
+const diversityTerms = new WeakMap<Message, ReadonlySet<string>>();
+
+function termsFor(message: Message): ReadonlySet<string> {
+  let terms = diversityTerms.get(message);
+  if (!terms) diversityTerms.set(message, (terms = new Set(tokenize(searchableText(message).slice(0, MMR_CHARS)))));
+  return terms;
+}
+
+function overlap(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  if (a.size === 0 || b.size === 0) return 0;
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  let shared = 0;
+  for (const t of small) if (large.has(t)) shared++;
+  return shared / Math.sqrt(a.size * b.size);
+}
+
+/**
+ * Reorders `hits` (a search's candidates for `question`) for recall and returns the best `keep`:
+ * priors first (tool output, answer type), then maximal marginal relevance.
+ */
+export function rankForRecall(question: string, hits: readonly SearchHit[], keep: number): RankedHit[] {
+  if (keep <= 0 || hits.length === 0) return [];
+  const type = answerTypeOf(question);
+  const asking = questionClauses(question).length > 0;
+  const weighted: RankedHit[] = hits.map((hit) => {
+    let score = hit.score;
+    const notes: string[] = [];
+    if (isToolMessage(hit.message)) {
+      score *= TOOL_OUTPUT_WEIGHT;
+      notes.push(`tool output ×${TOOL_OUTPUT_WEIGHT}`);
+      return { hit, score, notes };
+    }
+    const text = searchableText(hit.message);
+    if (asking && matchedByQuestionsOnly(text, hit.terms ?? [])) {
+      score *= QUESTION_WEIGHT;
+      notes.push(`matched by its own question ×${QUESTION_WEIGHT}`);
+    } else if (type && holdsAnswerType(text, type)) {
+      score *= ANSWER_TYPE_WEIGHT;
+      notes.push(`holds a ${type === "datetime" ? "date or time" : type === "person" ? "name" : "number"} ×${ANSWER_TYPE_WEIGHT}`);
+    }
+    return { hit, score, notes };
+  });
+  // Stable: equal scores keep the search's order.
+  const order = weighted.map((w, i) => [w, i] as const).sort((a, b) => b[0].score - a[0].score || a[1] - b[1]).map(([w]) => w);
+  const best = order[0]!.score;
+  if (best <= 0) return order.slice(0, keep);
+  const remaining = order.map((w) => ({ w, relevance: w.score / best, similarity: 0, terms: termsFor(w.hit.message) }));
+  const out: RankedHit[] = [];
+  while (out.length < keep && remaining.length > 0) {
+    let at = 0;
+    let value = -Infinity;
+    for (let i = 0; i < remaining.length; i++) {
+      const r = remaining[i]!;
+      const v = MMR_LAMBDA * r.relevance - (1 - MMR_LAMBDA) * r.similarity;
+      if (v > value) {
+        value = v;
+        at = i;
+      }
+    }
+    const [chosen] = remaining.splice(at, 1);
+    out.push(chosen!.w);
+    // Incremental MMR: each candidate's greatest overlap with the kept ones, updated by the newest.
+    for (const r of remaining) r.similarity = Math.max(r.similarity, overlap(r.terms, chosen!.terms));
+  }
+  return out;
+}
+
+/**
+ * The candidates recall considers for `query`, best first: with ranking "recall" a pool of
+ * poolSize(wanted) hits reordered by rankForRecall; with "search" the search's own top `wanted`.
+ * (The recall strategy and the eval's rank diagnostic both call this, so they rank alike.)
+ */
+export async function recallCandidates(
+  source: Pick<HistorySearch, "search">,
+  query: string,
+  wanted: number,
+  ranking: "recall" | "search",
+  options: Omit<SearchOptions, "k"> = {},
+): Promise<RankedHit[]> {
+  if (ranking === "search") return (await source.search(query, { ...options, k: wanted })).map((hit) => ({ hit, score: hit.score, notes: [] }));
+  return rankForRecall(query, await source.search(query, { ...options, k: poolSize(wanted) }), wanted);
+}
