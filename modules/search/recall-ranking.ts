@@ -9,12 +9,16 @@
  * | query           | the question clauses of the latest user message (recall-query.ts)                    | a request around the question would outrank it |
  * | pool            | `max(80, 10 × keep)` hits of the search, BM25 (or BM25 + vectors fused)               | the priors below reorder beyond the first few |
  * | tool output     | tool results and tool-calling assistant messages × 0.5                                | people ask back what was said, not what a tool printed (a tool can be run again); they stay candidates |
- * | answer type     | "who …" → a name, "when …/what date …" → a date or time, "how many/much …" → a number: a conversation message holding one × 1.5 | the statement answering a question holds its answer; a request on the same topic does not |
+ * | answer type     | "who …"/"which colleague …" → a name, "when …/what date …" → a date or time, "how many/much …" → a number, "which … did we pick/settle on" → a decision ("we went with", "decision:", "rather than"), "what's my preference/how do I like …" → a preference in the speaker's voice ("I prefer", "my rule", "always", "never"): a conversation message holding one × 1.5 | the statement answering a question holds its answer; a request on the same topic does not |
+ * | revision        | a question about the current state ("… now?", "the current slot", "where did it end up", "it changed") → a message revising something said before ("actually", "scratch that", "change of plan", "update:", "moves to", "slips to") × 1.5 | people change their minds; the latest revision answers, and it often says fewer of the question's words than the plan it replaced |
  * | diversity (MMR) | maximal marginal relevance, λ = 0.7: each next hit maximises λ·relevance − (1 − λ)·(its greatest term overlap with a hit already kept) | ten near-identical messages on a topic ("run the payments tests") would take every slot and push out the one that differs |
  *
  * Relevance is the prior-weighted score over the pool's best. Overlap is the cosine of the two
  * messages' term sets (of their first MMR_CHARS characters — a bounded cost per candidate, cached
  * per message object). Everything is model-free and deterministic: equal inputs give equal orders.
+ * The cue words (question words, decision, preference and revision phrases) are English: in other
+ * languages no answer type or revision is recognised, and ranking is BM25 with the tool-output
+ * weight and MMR.
  */
 import type { Message } from "../../contracts/generated/message.js";
 import type { HistorySearch, SearchHit, SearchOptions } from "../../contracts/search.js";
@@ -22,7 +26,7 @@ import { searchableText } from "./message-text.js";
 import { matchedByQuestionsOnly, questionClauses } from "./recall-query.js";
 import { isStopWord, tokenize } from "./tokenizer.js";
 
-export type AnswerType = "person" | "datetime" | "number";
+export type AnswerType = "person" | "datetime" | "number" | "decision" | "preference";
 
 /** A ranked hit and why it moved (for explanations). */
 export interface RankedHit {
@@ -39,6 +43,15 @@ export const TOOL_OUTPUT_WEIGHT = 0.5;
 export const QUESTION_WEIGHT = 0.5;
 /** Weight of a conversation message holding the answer type the question asks for. */
 export const ANSWER_TYPE_WEIGHT = 1.5;
+/** Weight of a conversation message revising something said before, when the question asks for the current state. */
+export const REVISION_WEIGHT = 1.5;
+const ANSWER_TYPE_NAMES: Record<AnswerType, string> = {
+  person: "a name",
+  datetime: "a date or time",
+  number: "a number",
+  decision: "a decision",
+  preference: "a preference",
+};
 /** MMR trade-off between relevance (1) and novelty (0). */
 export const MMR_LAMBDA = 0.7;
 /** Characters of a message its diversity term set is taken from. */
@@ -48,9 +61,15 @@ export function poolSize(keep: number): number {
   return Math.max(80, keep * 10);
 }
 
-const WHO = /\b(?:who|whom|whose)\b/i;
+/** "who …", or "which/what <person> …" ("which colleague signed up", "what engineer owns it"). */
+const WHO = /\b(?:who|whom|whose|(?:which|what)\s+(?:colleague|coworker|co-worker|person|people|teammate|team\s+member|engineer|developer|dev|designer|manager|lead|owner|reviewer|member|contact|human|one\s+of\s+(?:us|them)))s?\b/i;
 const WHEN = /\b(?:when|day|date|deadline|what\s+time|which\s+(?:week|month))\b/i;
 const HOW_MUCH = /\bhow\s+(?:many|much|big|large|long|often|old|fast|high)\b|\b(?:number|count|size|limit|cap|rate|amount|total|percentage|price|cost)\b/i;
+/** Asking what was chosen: "which database did we pick", "what did we go with", "did we settle it". */
+const CHOSEN = /\b(?:decid(?:e|ed|ing)|decision|choose|chose|chosen|choice|pick(?:ed)?|select(?:ed)?|settle(?:d)?|opt(?:ed)?|go(?:ing)?\s+with|went\s+with|end(?:ed)?\s+up|in\s+the\s+end|land(?:ed)?\s+on|agree(?:d)?|vote(?:d)?|adopt(?:ed)?|buy|bought|homegrown|build\s+(?:it|our\s+own))\b/i;
+/** Asking what the user wants: "what's my preference for …", "how do I like …", "any rules from me". */
+const LIKES = /\b(?:prefer(?:s|red)?|preference|preferences|like|likes|liked|want|wanted|taste|style|rule|rules|convention|conventions|how\s+should)\b/i;
+const FIRST_PERSON_QUESTION = /\b(?:i|my|me|mine)\b/i;
 
 /** What kind of answer a question asks for, when it says (who → person, when → date/time, how many → number). */
 export function answerTypeOf(question: string): AnswerType | undefined {
@@ -64,7 +83,35 @@ export function answerTypeOf(question: string): AnswerType | undefined {
     if (at >= 0) found.push([at, type]);
   }
   found.sort((a, b) => a[0] - b[0]);
-  return found[0]?.[1];
+  if (found.length > 0) return found[0]![1];
+  // A choice or a preference is asked for in more ways than a name or a date; the specific
+  // kinds above win when the question names one ("which day did we pick" wants the day).
+  if (LIKES.test(question) && FIRST_PERSON_QUESTION.test(question)) return "preference";
+  if (CHOSEN.test(question)) return "decision";
+  return undefined;
+}
+
+/** A statement of a choice: "we went with Kafka", "decision: MySQL", "final call: …", "rather than building our own". */
+const DECIDED = /\b(?:decided|decision|decide|chose|chosen|choice|picked|selected|settled\s+on|settled|opted|went\s+with|go(?:ing)?\s+with|agreed|voted|final\s+call|adopt(?:ed|ing)?|standardi[sz]e(?:d)?\s+on|signed\s+off|over\s+the\s+alternatives|rather\s+than|instead\s+of)\b/i;
+/** A stated preference, in the speaker's voice: "I prefer …", "my preference: …", "always …", "never …". */
+const PREFERS = /\b(?:i\s+(?:really\s+|much\s+|strongly\s+)?(?:prefer|like|love|hate|want|dislike|favou?r)|i'd\s+(?:rather|prefer|like)|my\s+(?:preference|taste|rule|style|convention|default)|always|never|don't\s+ever|do\s+not\s+ever|rather\s+than|instead\s+of)\b/i;
+/**
+ * Asking for the state of something that changed: "what is it now", "the current slot", "where
+ * did it end up", "it changed a couple of times". The newest statement answers; older ones are
+ * superseded.
+ */
+const CURRENT = /\b(?:now|current(?:ly)?|latest|newest|most\s+recent|these\s+days|at\s+the\s+moment|anymore|still|in\s+the\s+end|end(?:ed)?\s+up|land(?:ed)?\s+on|final(?:ly)?|after\s+all|chang(?:ed|es)|moved|updated|revised)\b/i;
+/** A revision of something said before: "actually …", "scratch that", "change of plan", "update: …", "moves to Thursday". */
+const REVISES = /\b(?:actually|scratch\s+that|change\s+of\s+plans?|update(?:d|\s*:)|correction|correcting|on\s+(?:second\s+thought|reflection)|instead|after\s+all|changed|change\s+it|switch(?:ed)?\s+to|move[sd]?\s+(?:to|again)|moving\s+to|push(?:ed)?\s+(?:to|back)|postponed?|slip(?:s|ped)?|rescheduled?|no\s+longer|not\s+anymore)(?!\w)/i;
+
+/** True when `question` asks for the present state of something that may have changed. */
+export function asksForCurrent(question: string): boolean {
+  return CURRENT.test(question);
+}
+
+/** True when `text` revises something said before ("Scratch that, standup is at 10:15 after all."). */
+export function revisesEarlier(text: string): boolean {
+  return REVISES.test(text);
 }
 
 const MONTH = "(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)";
@@ -88,6 +135,8 @@ const HANDLE = /(?<![\p{L}\p{N}])@[\p{L}\p{N}_.-]+/u;
 export function holdsAnswerType(text: string, type: AnswerType): boolean {
   if (type === "datetime") return DATETIME.test(text);
   if (type === "number") return NUMBER.test(text);
+  if (type === "decision") return DECIDED.test(text);
+  if (type === "preference") return PREFERS.test(text);
   if (HANDLE.test(text)) return true;
   for (const match of text.matchAll(CAPITALISED_PAIR)) if (!isStopWord(match[1]!.toLowerCase())) return true;
   return false;
@@ -125,6 +174,7 @@ export function rankForRecall(question: string, hits: readonly SearchHit[], keep
   if (keep <= 0 || hits.length === 0) return [];
   const type = answerTypeOf(question);
   const asking = questionClauses(question).length > 0;
+  const current = asksForCurrent(question);
   const weighted: RankedHit[] = hits.map((hit) => {
     let score = hit.score;
     const notes: string[] = [];
@@ -137,9 +187,15 @@ export function rankForRecall(question: string, hits: readonly SearchHit[], keep
     if (asking && matchedByQuestionsOnly(text, hit.terms ?? [])) {
       score *= QUESTION_WEIGHT;
       notes.push(`matched by its own question ×${QUESTION_WEIGHT}`);
-    } else if (type && holdsAnswerType(text, type)) {
-      score *= ANSWER_TYPE_WEIGHT;
-      notes.push(`holds a ${type === "datetime" ? "date or time" : type === "person" ? "name" : "number"} ×${ANSWER_TYPE_WEIGHT}`);
+    } else {
+      if (type && holdsAnswerType(text, type)) {
+        score *= ANSWER_TYPE_WEIGHT;
+        notes.push(`holds ${ANSWER_TYPE_NAMES[type]} ×${ANSWER_TYPE_WEIGHT}`);
+      }
+      if (current && revisesEarlier(text)) {
+        score *= REVISION_WEIGHT;
+        notes.push(`revises something said before ×${REVISION_WEIGHT}`);
+      }
     }
     return { hit, score, notes };
   });

@@ -32,7 +32,8 @@
  * (in an agent loop, the latest tool result). With `ranking: "recall"` (default) a message that
  * asks something among other things is searched by its question clauses only
  * (modules/search/recall-query.ts), and a pool of max(80, 10 × 3k) hits is reordered by
- * rankForRecall (modules/search/recall-ranking.ts: tool output down, answer type up, a hit
+ * rankForRecall (modules/search/recall-ranking.ts: tool output down, answer type — name, date,
+ * number, decision, preference — up, revisions up for questions about the current state, a hit
  * matched only by its own question down, maximal marginal relevance); `ranking: "search"` takes
  * the search's top 3k for the whole message. Hits are placed best first, each with the prompt of
  * its turn, up to k; the units answering them (the reply to a prompt, the next step after a tool

@@ -3,7 +3,18 @@ import type { Message } from "../../contracts/generated/message.js";
 import type { SearchHit } from "../../contracts/search.js";
 import { HistorySearchIndex } from "../../modules/search/history-search-index.js";
 import { recallQuery } from "../../modules/search/recall-query.js";
-import { ANSWER_TYPE_WEIGHT, answerTypeOf, holdsAnswerType, poolSize, QUESTION_WEIGHT, rankForRecall, TOOL_OUTPUT_WEIGHT } from "../../modules/search/recall-ranking.js";
+import {
+  ANSWER_TYPE_WEIGHT,
+  answerTypeOf,
+  asksForCurrent,
+  holdsAnswerType,
+  poolSize,
+  QUESTION_WEIGHT,
+  rankForRecall,
+  REVISION_WEIGHT,
+  revisesEarlier,
+  TOOL_OUTPUT_WEIGHT,
+} from "../../modules/search/recall-ranking.js";
 
 let seq = 0;
 function hit(message: Message, score: number, terms: string[] = []): SearchHit {
@@ -23,8 +34,56 @@ describe("recall ranking", () => {
       expect(answerTypeOf("What's the last day for checkout merges?")).toBe("datetime");
       expect(answerTypeOf("How many nodes are in staging?")).toBe("number");
       expect(answerTypeOf("What's the RAM size on the staging box?")).toBe("number");
-      expect(answerTypeOf("Which queue did we choose for notifications?")).toBeUndefined();
+      expect(answerTypeOf("Which colleague signed up to check the design doc?")).toBe("person");
+      expect(answerTypeOf("What engineer owns the importer?")).toBe("person");
       expect(answerTypeOf("What's the logo colour these days?")).toBeUndefined(); // "days" is not "day"
+      expect(answerTypeOf("What is wrong with the importer?")).toBeUndefined();
+    });
+
+    it("a choice asked for → decision; what the user wants → preference; a named kind wins over both", () => {
+      expect(answerTypeOf("Which queue did we choose for notifications?")).toBe("decision");
+      expect(answerTypeOf("What did we end up using for feature flags?")).toBe("decision");
+      expect(answerTypeOf("Are feature flags homegrown or did we buy something?")).toBe("decision");
+      expect(answerTypeOf("What storage engine is invoicing going to use, did we settle it?")).toBe("decision");
+      expect(answerTypeOf("What's my style preference for tests in TypeScript?")).toBe("preference");
+      expect(answerTypeOf("How should Go code be indented for me?")).toBe("preference");
+      expect(answerTypeOf("Any rules from me about commit messages?")).toBe("preference");
+      // "like"/"rules" without the speaker asks for no preference of theirs.
+      expect(answerTypeOf("What rules does the linter enforce?")).toBeUndefined();
+      // The specific kind wins: the day that was picked is a date.
+      expect(answerTypeOf("Which day did we pick for the gateway deploy?")).toBe("datetime");
+      expect(answerTypeOf("Who did we choose as reviewer?")).toBe("person");
+    });
+
+    it("recognises decisions and preferences", () => {
+      for (const text of [
+        "For notifications we chose Kafka over the alternatives.",
+        "We went with MySQL for invoicing after the vote.",
+        "Final call on invoicing: Postgres is the database.",
+        "Decision: we will run the importer on Go.",
+        "We'll use LaunchDarkly rather than building our own.",
+      ]) {
+        expect(holdsAnswerType(text, "decision"), text).toBe(true);
+      }
+      expect(holdsAnswerType("Please rename the methods in the notifications worker.", "decision")).toBe(false);
+      for (const text of ["For TypeScript tests I prefer table-driven cases.", "In Go files use tabs, never spaces.", "Go error handling, my preference: wrap errors.", "I like commit subjects short."]) {
+        expect(holdsAnswerType(text, "preference"), text).toBe(true);
+      }
+      expect(holdsAnswerType("I need you to add tests for the Go build.", "preference")).toBe(false);
+    });
+
+    it("asking for the current state, and revisions of what was said", () => {
+      for (const q of ["When are we doing the orders migration now?", "What's the current slot for the migration?", "What shade did we land on for the logo?", "Remind me of the standup time, it changed a couple of times."]) {
+        expect(asksForCurrent(q), q).toBe(true);
+      }
+      expect(asksForCurrent("When is the orders migration?")).toBe(false);
+      for (const text of ["Scratch that, standup is at 10:15 after all.", "Update: the gateway rollout slips to Tuesday.", "Actually let's push the migration to Sunday.", "Change of plan: the migration moves to Thursday.", "On reflection the logo should be navy."]) {
+        expect(revisesEarlier(text), text).toBe(true);
+      }
+      // A request is not a revision: "update the README", "Okay, now …".
+      for (const text of ["Please update the README section on the gateway.", "Okay, now rename the methods in the logo assets.", "We'll do the orders migration Friday evening."]) {
+        expect(revisesEarlier(text), text).toBe(false);
+      }
     });
 
     it("the first asked wins: 'who … when' asks for a person", () => {
@@ -67,6 +126,28 @@ describe("recall ranking", () => {
     const ranked = rankForRecall("Who manages payments?", [request, statement], 2);
     expect(order(ranked)).toEqual([statement.id, request.id]);
     expect(ranked[0]).toMatchObject({ score: 8 * ANSWER_TYPE_WEIGHT, notes: [expect.stringContaining("name")] });
+  });
+
+  it("a decision or preference statement moves up when the question asks for one", () => {
+    const request = hit(user("Can you profile the notifications worker before the release?"), 10);
+    const decided = hit(user("For notifications we chose Kafka over the alternatives."), 8);
+    expect(order(rankForRecall("Which queue did we pick for notifications?", [request, decided], 2))).toEqual([decided.id, request.id]);
+    const task = hit(user("Could you add tests for the Go build?"), 10);
+    const likes = hit(user("In Go files I prefer tabs; run gofmt."), 8);
+    const ranked = rankForRecall("How do I like Go code indented?", [task, likes], 2);
+    expect(order(ranked)).toEqual([likes.id, task.id]);
+    expect(ranked[0]).toMatchObject({ score: 8 * ANSWER_TYPE_WEIGHT, notes: [expect.stringContaining("preference")] });
+  });
+
+  it("a revision moves up when the question asks for the current state, and only then", () => {
+    const first = hit(user("We'll do the orders migration Friday evening."), 10);
+    const revised = hit(user("Actually let's push the migration to Sunday morning, ops asked."), 8);
+    const now = rankForRecall("When is the orders migration now?", [first, revised], 2);
+    expect(now.find((r) => r.hit === revised)).toMatchObject({ score: 8 * ANSWER_TYPE_WEIGHT * REVISION_WEIGHT, notes: [expect.stringContaining("date"), expect.stringContaining("revises")] });
+    expect(now.find((r) => r.hit === first)).toMatchObject({ score: 10 * ANSWER_TYPE_WEIGHT });
+    expect(order(now)).toEqual([revised.id, first.id]);
+    // Not asking for the current state: no revision weight.
+    expect(rankForRecall("When is the orders migration?", [first, revised], 2).find((r) => r.hit === revised)).toMatchObject({ score: 8 * ANSWER_TYPE_WEIGHT });
   });
 
   it("a message that matched only by its own question moves down when the query asks something", () => {
