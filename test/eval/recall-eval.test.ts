@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DISTANCE_BUCKETS, FACT_KINDS } from "./recall-corpus.js";
-import { METHODS, RANK_DEPTH, renderReport, runEval, writeSection, type EvalRun } from "./recall-eval.js";
+import { METHODS, RANK_DEPTH, renderReport, runEval, SECTION_NOTES, writeSection, type EvalRun } from "./recall-eval.js";
 
 // The harness on a tiny config (one seed, 6 facts, distances 60–120 turns, 4k only: ~1 s). It
 // checks the harness's structure, not recall's score — the score is measured, not asserted
@@ -59,6 +59,13 @@ describe("recall evaluation harness", () => {
     for (const method of METHODS) expect(report).toContain(`| ${method.label} |`);
     const lexical = run.outcomes[1]!;
     if (lexical.answered < lexical.questions) expect(report).toMatch(/Lexical recall misses at 4k \(\d+; \d+ with the evidence not among/);
+  });
+
+  it("heads each BENCHMARKS block with what its seeds were used for", () => {
+    const holdout = renderReport(run, "npm run eval:recall -- --test", "recall-eval-holdout");
+    expect(holdout.startsWith(`## ${SECTION_NOTES["recall-eval-holdout"]!.heading}\n\n${SECTION_NOTES["recall-eval-holdout"]!.note}\n`)).toBe(true);
+    expect(renderReport(run, "x")).toContain(SECTION_NOTES["recall-eval"]!.note);
+    expect(renderReport(run, "x", "my-run")).toMatch(/^## Recall evaluation \(issue 7\): my-run\n\nCommand:/);
   });
 
   describe("writeSection", () => {
