@@ -4,15 +4,8 @@ import { join } from "node:path";
 import { describeContextManagerContract } from "../../contracts/testing/index.js";
 import { createSession } from "../../core/session.js";
 
-// Both built-in context modules run the exported conformance suite, mounted the way users mount
-// them: through createSession and the loader.
-
-describeContextManagerContract("context-simple", async () => {
-  const session = await createSession({ session: { context: { module: "context-simple", config: {} } } });
-  return { context: session.context, hooks: session.hooks, close: session.close };
-});
-
-for (const fsync of ["always", "never"] as const) {
+/** The conformance suite on context-persistent over a JSONL store in a fresh folder, mounted through createSession. */
+export function describePersistentContract(fsync: "always" | "never"): void {
   describeContextManagerContract(`context-persistent (jsonl, fsync ${fsync})`, async () => {
     const dir = await mkdtemp(join(tmpdir(), "amplifier-contract-"));
     const session = await createSession({
