@@ -9,7 +9,7 @@
  * | query           | the question clauses of the latest user message (recall-query.ts)                    | a request around the question would outrank it |
  * | pool            | `max(80, 10 × keep)` hits of the search, BM25 (or BM25 + vectors fused)               | the priors below reorder beyond the first few |
  * | tool output     | tool results and tool-calling assistant messages × 0.5                                | people ask back what was said, not what a tool printed (a tool can be run again); they stay candidates |
- * | answer type     | "who …"/"which colleague …" → a name, "when …/what date …" → a date or time, "how many/much …" → a number, "which … did we pick/settle on" → a decision ("we went with", "decision:", "rather than"), "what's my preference/how do I like …" → a preference in the speaker's voice ("I prefer", "my rule", "always", "never"): a conversation message holding one × 1.5 | the statement answering a question holds its answer; a request on the same topic does not |
+ * | answer type     | "who …"/"which colleague …" → a name, "when …/what date …" → a date or time, "how many/much …" → a number, "which … did we pick/settle on" → a decision ("we went with", "decision:", "rather than"), "what's my preference/how do I like …" → a preference in the speaker's voice ("I prefer", "my rule", "always", "never"): a conversation message holding one × 2.5 | the statement answering a question holds its answer; a request on the same topic does not |
  * | revision        | a question about the current state ("… now?", "the current slot", "where did it end up", "it changed") → a message revising something said before ("actually", "scratch that", "change of plan", "update:", "moves to", "slips to") × 1.5 | people change their minds; the latest revision answers, and it often says fewer of the question's words than the plan it replaced |
  * | diversity (MMR) | maximal marginal relevance, λ = 0.7: each next hit maximises λ·relevance − (1 − λ)·(its greatest term overlap with a hit already kept) | ten near-identical messages on a topic ("run the payments tests") would take every slot and push out the one that differs |
  *
@@ -33,7 +33,7 @@ export interface RankedHit {
   readonly hit: SearchHit;
   /** Prior-weighted score (before diversity). */
   readonly score: number;
-  /** What changed its score: "tool output ×0.5", "holds a date ×1.5". */
+  /** What changed its score: "tool output ×0.5", "holds a date or time ×2.5". */
   readonly notes: readonly string[];
 }
 
@@ -41,8 +41,13 @@ export interface RankedHit {
 export const TOOL_OUTPUT_WEIGHT = 0.5;
 /** Weight of a message that matched a question query only by what it asked (its question clauses). */
 export const QUESTION_WEIGHT = 0.5;
-/** Weight of a conversation message holding the answer type the question asks for. */
-export const ANSWER_TYPE_WEIGHT = 1.5;
+/**
+ * Weight of a conversation message holding the answer type the question asks for. The statement
+ * that answers often shares only the topic word with the question while requests on the topic
+ * share several, so the weight is large (measured on development seeds: 1.5 → 2.5 raised the
+ * evidence's top-8 rate from 95.3 to 96.5 %, flat beyond 3).
+ */
+export const ANSWER_TYPE_WEIGHT = 2.5;
 /** Weight of a conversation message revising something said before, when the question asks for the current state. */
 export const REVISION_WEIGHT = 1.5;
 const ANSWER_TYPE_NAMES: Record<AnswerType, string> = {
