@@ -18,9 +18,11 @@
  * A clause is a question when it ends with "?" and is not a request ("can/could/would/will you …",
  * "please …") — unless it holds a question word (who, what, when, where, which, why, how, whose,
  * whom) — or when it asks to be reminded ("Remind me …", "Do you remember …", "Tell me again …"),
- * whatever its punctuation. Lead-ins before a colon or a dash ("Quick question first:", "Hang on —") are cut off the
- * clause they introduce. Fenced code blocks are never questions. Pure text, no model: it runs on
- * every new prompt.
+ * whatever its punctuation, or when it reads as a question typed without its "?" ("which queue did
+ * we pick", "what's the staging port": a question word, then an auxiliary within two words).
+ * Lead-ins before a colon or a dash ("Quick question first:", "Hang on —") are cut off the clause
+ * they introduce. Fenced code blocks are never questions. Pure text, no model: it runs on every
+ * new prompt.
  */
 import { FENCED } from "./message-text.js";
 import { tokenize } from "./tokenizer.js";
@@ -41,6 +43,15 @@ const QUESTION_WORD = /\b(?:who|whom|whose|what|when|where|which|why|how)\b/i;
 const REQUEST = /^(?:(?:can|could|would|will)\s+you\b|please\b)/i;
 /** Asking to be reminded is a question whatever its punctuation ("Remind me what we picked."). */
 const REMIND = /^(?:remind me|do you (?:still )?remember|tell me again)\b/i;
+/**
+ * A question typed without its "?" (chat often drops it): a question word, at most one word, then
+ * an auxiliary — "who owns invoicing" does not qualify, "who is on call", "which queue did we
+ * pick", "what's the port", "how many nodes does staging have" do; "when you get a chance, …" (no
+ * auxiliary) and "what I want is …" (a subject before the auxiliary: a statement) do not. A
+ * leading "and/also/so/btw/oh/but" is allowed.
+ */
+const UNMARKED_QUESTION =
+  /^(?:(?:and|also|so|btw|oh|but)\b[\s,]*)?(?:who|whom|whose|what|when|where|which|why|how)(?:'s\b|\s+(?:many|much)\b|(?:\s+(?!(?:i|we|you|they|he|she|it)\b)[\p{L}\p{N}'-]+)?\s+(?:is|are|was|were|am|do|does|did|will|would|should|shall|can|could|has|have|had)\b)/iu;
 
 /** The question clauses of `text`, in order (empty when it asks nothing). */
 export function questionClauses(text: string): string[] {
@@ -54,7 +65,10 @@ export function questionClauses(text: string): string[] {
       out.push(clause);
       continue;
     }
-    if (!trimmed.endsWith("?")) continue;
+    if (!trimmed.endsWith("?")) {
+      if (UNMARKED_QUESTION.test(clause) && !trimmed.endsWith("!")) out.push(clause);
+      continue;
+    }
     if (REQUEST.test(clause) && !QUESTION_WORD.test(clause)) continue;
     out.push(clause);
   }

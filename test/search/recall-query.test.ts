@@ -29,6 +29,16 @@ describe("recall query", () => {
     expect(questionClauses("Do you remember the staging password")).toEqual(["Do you remember the staging password"]);
   });
 
+  it("a question typed without its question mark is still a question; statements and requests that start alike are not", () => {
+    expect(recallQuery("Fix the CSV export. Also, which queue did we pick for notifications").text).toBe("Also, which queue did we pick for notifications");
+    for (const q of ["who is on call this week", "what's the staging port", "how many nodes does staging have", "how do I like my PR descriptions", "Which day is the deploy"]) {
+      expect(questionClauses(q), q).toEqual([q]);
+    }
+    for (const s of ["When you get a chance, review the cache layer.", "What I want is a smaller diff.", "Who owns invoicing is not settled.", "How we ship it does not matter!"]) {
+      expect(questionClauses(s), s).toEqual([]);
+    }
+  });
+
   it("questions inside fenced code are not questions; a hyphen inside a word is not a lead-in", () => {
     expect(questionClauses("Look at this:\n```\nwhy?\n```\nThanks.")).toEqual([]);
     expect(questionClauses("Who is the on-call person?")).toEqual(["Who is the on-call person?"]);
