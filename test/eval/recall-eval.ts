@@ -355,7 +355,7 @@ export const SECTION_NOTES: Readonly<Record<string, { heading: string; note: str
   },
   "recall-eval-holdout": {
     heading: "Recall evaluation (issue 7), held-out seeds",
-    note: "Seeds 9001–9020 were not looked at while the recall ranking was built; the eval ran on them once, after the last ranking change. Every figure here is from sessions the ranking never saw (same generator, other seeds).",
+    note: "Seeds 9001–9020 were not looked at while the recall ranking was built; the eval ran on them only after the last ranking change. Every figure here is from sessions the ranking never saw (same generator, other seeds).",
   },
 };
 
