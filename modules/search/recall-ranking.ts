@@ -9,7 +9,7 @@
  * | query           | the question clauses of the latest user message (recall-query.ts)                    | a request around the question would outrank it |
  * | pool            | `max(80, 10 × keep)` hits of the search, BM25 (or BM25 + vectors fused)               | the priors below reorder beyond the first few |
  * | tool output     | tool results and tool-calling assistant messages × 0.5                                | people ask back what was said, not what a tool printed (a tool can be run again); they stay candidates |
- * | answer type     | "who …"/"which colleague …" → a name, "when …/what date …" → a date or time, "how many/much …" → a number, "which … did we pick/settle on" → a decision ("we went with", "decision:", "rather than"), "what's my preference/how do I like …" → a preference in the speaker's voice ("I prefer", "my rule", "always", "never"): a conversation message holding one × 2.5 | the statement answering a question holds its answer; a request on the same topic does not |
+ * | answer type     | "who …"/"which colleague …" → a name (two capitalised words, an @handle, one capitalised word inside a sentence), "when …/what date …" → a date or time, "how many/much …" → a number, "which … did we pick/settle on" → a decision ("we went with", "decision:", "rather than"), "what's my preference/how do I like …" → a preference in the speaker's voice ("I prefer", "my rule", "always", "never"): a conversation message holding one × 2.5 | the statement answering a question holds its answer; a request on the same topic does not |
  * | revision        | a question about the current state ("… now?", "the current slot", "where did it end up", "it changed") → a message revising something said before ("actually", "scratch that", "change of plan", "update:", "moves to", "slips to") × 1.5 | people change their minds; the latest revision answers, and it often says fewer of the question's words than the plan it replaced |
  * | diversity (MMR) | maximal marginal relevance, λ = 0.7: each next hit maximises λ·relevance − (1 − λ)·(its greatest term overlap with a hit already kept) | ten near-identical messages on a topic ("run the payments tests") would take every slot and push out the one that differs |
  *
@@ -135,8 +135,15 @@ const DATETIME = new RegExp(
 const NUMBER = /\b\d+(?:[.,]\d+)?\b/;
 const CAPITALISED_PAIR = /(?<![\p{L}\p{N}])(\p{Lu}\p{Ll}+)\s+(\p{Lu}\p{Ll}+)(?![\p{L}\p{N}])/gu;
 const HANDLE = /(?<![\p{L}\p{N}])@[\p{L}\p{N}_.-]+/u;
+/**
+ * A single capitalised word inside a sentence, after a word in lowercase ("ask Dmitri", "owned by
+ * Priya"; not "The Payments …"): a name or a proper noun. A capitalised word opening a sentence is not taken alone —
+ * "Dmitri owns it" and "Deploy it" look the same without a dictionary.
+ */
+const NAME_IN_SENTENCE = /(?<=(?<![\p{L}\p{N}])\p{Ll}+,?\s+)(\p{Lu}\p{Ll}{2,})(?![\p{L}\p{N}])/gu;
+const NOT_NAMES = new Set(["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "january", "february", "march", "april", "june", "july", "august", "september", "october", "november", "december"]);
 
-/** True when `text` holds something of the answer type (a name: two capitalised words or an @handle). */
+/** True when `text` holds something of the answer type (a name: two capitalised words, an @handle, or one capitalised word inside a sentence). */
 export function holdsAnswerType(text: string, type: AnswerType): boolean {
   if (type === "datetime") return DATETIME.test(text);
   if (type === "number") return NUMBER.test(text);
@@ -144,6 +151,10 @@ export function holdsAnswerType(text: string, type: AnswerType): boolean {
   if (type === "preference") return PREFERS.test(text);
   if (HANDLE.test(text)) return true;
   for (const match of text.matchAll(CAPITALISED_PAIR)) if (!isStopWord(match[1]!.toLowerCase())) return true;
+  for (const match of text.matchAll(NAME_IN_SENTENCE)) {
+    const word = match[1]!.toLowerCase();
+    if (!isStopWord(word) && !NOT_NAMES.has(word)) return true;
+  }
   return false;
 }
 

@@ -4,14 +4,16 @@ import { Coordinator } from "../../core/coordinator.js";
 import type { HistoryContextManager } from "../../modules/context/history-context-manager.js";
 import { mount } from "../../modules/context-simple/index.js";
 
-// A check outside the eval's generator (test/eval/recall-corpus.ts): a hand-written session of a
-// data team — other topics, other phrasings, other filler — with facts stated once and asked
-// about ~100 turns later in other words. The recall ranking's cue words were tuned on generated
-// sessions; this holds them to conversation they never saw. At a 2k-token budget the recent
-// window holds none of the facts; recall with k 3 (stricter than the default 8) must bring each
-// one back although three same-topic requests share more of the question's words than the
-// statement does (with `ranking: "search"` two of the six are missed; with answer types weighted
-// 1.5 instead of 2.5, too).
+// A check outside the eval's generator (test/eval/recall-corpus.ts): hand-written sessions — other
+// topics, other phrasings, other filler — with facts stated once and asked about ~100 turns later
+// in other words. The recall ranking's cue words were tuned on generated sessions; this holds
+// them to conversation they never saw. At a 2k-token budget the recent window holds none of the
+// facts; recall with k 3 (stricter than the default 8) must bring each one back although three
+// same-topic requests share more of the question's words than the statement does. The data team
+// fails with `ranking: "search"` and with answer types weighted 1.5 instead of 2.5 (two of six
+// missed); the mobile team, written afterwards, failed on a single first name ("… belongs to
+// Dmitri") until names inside a sentence counted as names (a name OPENING a sentence still does
+// not: "Dmitri owns it" reads like "Deploy it" without a dictionary).
 
 interface Fact {
   id: string;
@@ -25,7 +27,8 @@ interface Fact {
   revision?: string;
 }
 
-const FACTS: Fact[] = [
+/** A data team: owner, a file-format decision, a PR preference, a moved retro, a count, a deadline. */
+const DATA_TEAM: Fact[] = [
   {
     id: "owner",
     statement: "Heads up: Marta Okafor took over the ingestion pipeline, she is the one to ping now.",
@@ -89,6 +92,50 @@ const FACTS: Fact[] = [
   },
 ];
 
+/**
+ * A mobile team: a single first name inside a sentence, a size cap, a submission day, a decision
+ * without a choice verb ("sticking with"), a rule said with "never", a beta moved by a change of plans.
+ */
+const MOBILE_TEAM: Fact[] = [
+  {
+    id: "owner",
+    statement: "These days the push service belongs to Dmitri, he rewrote most of it.",
+    question: "Who should I ask about the push service?",
+    decoys: ["Can you ask the push service team for their error budget?", "The push service retries too often, please look.", "Should the push service log less? Ask around."],
+  },
+  {
+    id: "upload-cap",
+    statement: "We cap image uploads at 25 MB, anything bigger gets rejected.",
+    question: "What's the max size for an image upload?",
+    decoys: ["Please check the image upload size histogram on the dashboard.", "The image upload screen needs a max size hint in the UI.", "Can you add a test for image upload retries?"],
+  },
+  {
+    id: "submission",
+    statement: "The App Store submission goes in on Monday, build freeze the Friday before.",
+    question: "When do we submit to the App Store?",
+    decoys: ["Please draft the App Store release notes.", "Can you check why the App Store screenshots look blurry?", "We should submit a bug to the App Store review team about the rejection email."],
+  },
+  {
+    id: "framework",
+    statement: "We're sticking with React Native; no rewrite in Swift this year.",
+    question: "Did we decide between React Native and a Swift rewrite?",
+    decoys: ["Can you upgrade React Native to the latest patch?", "The Swift rewrite prototype from the hackathon is in a branch, please archive it.", "Please profile the React Native bridge on older phones."],
+  },
+  {
+    id: "unwraps",
+    statement: "Please never use force unwraps in my Swift code, guard let instead.",
+    question: "What's my rule about force unwraps?",
+    decoys: ["Can you grep for force unwraps in the share extension?", "The force unwraps in the old login code crashed twice this week.", "Please write a lint rule draft that counts force unwraps."],
+  },
+  {
+    id: "beta",
+    statement: "The beta goes out to testers on Tuesday.",
+    revision: "Change of plans: the beta now goes out Thursday, QA needs two more days.",
+    question: "When does the beta go out now?",
+    decoys: ["Can you write the beta testers welcome email?", "The beta feedback form is broken, please fix it.", "Please export the list of beta testers."],
+  },
+];
+
 const TASKS = ["profile", "refactor", "add tests for", "document", "clean up", "review", "speed up", "add metrics to"];
 const PARTS = ["the dbt models", "the Airflow DAGs", "the warehouse loader", "the anomaly detector", "the dashboard queries", "the backfill script", "the schema registry", "the alerting rules", "the notebook exports", "the model registry"];
 
@@ -113,14 +160,14 @@ function fillerTurn(i: number): Message[] {
 }
 
 /** The session: filler, decoys, statements, revisions, ~100 turns of filler, then the questions one by one. */
-function session(): { messages: Message[]; questions: { id: string; evidence: string }[] } {
+function session(facts: readonly Fact[]): { messages: Message[]; questions: { id: string; evidence: string }[] } {
   const messages: Message[] = [];
   let turn = 0;
   const fill = (n: number) => {
     for (let j = 0; j < n; j++) messages.push(...fillerTurn(turn++));
   };
   fill(10);
-  for (const f of FACTS) {
+  for (const f of facts) {
     f.decoys.forEach((d, i) => {
       messages.push(user(`${f.id}-decoy${i}`, d), assistant(`${f.id}-decoy${i}-a`, "Sure, on it."));
       fill(2);
@@ -129,18 +176,18 @@ function session(): { messages: Message[]; questions: { id: string; evidence: st
     fill(6);
   }
   // More of the same topics after the statements (decoys again, later: a recency order would prefer them).
-  for (const f of FACTS) {
+  for (const f of facts) {
     messages.push(user(`${f.id}-decoy-late`, f.decoys[0]!.replace(/^(\w)/, (c) => c.toUpperCase())), assistant(`${f.id}-decoy-late-a`, "On it."));
     fill(2);
   }
-  for (const f of FACTS) {
+  for (const f of facts) {
     if (!f.revision) continue;
     messages.push(user(`${f.id}-revised`, f.revision), assistant(`${f.id}-revised-a`, "Noted, updated."));
     fill(5);
   }
   fill(100);
   const questions: { id: string; evidence: string }[] = [];
-  for (const f of FACTS) {
+  for (const f of facts) {
     messages.push(user(`${f.id}-asked`, `Quick one before you go on: ${f.question}`));
     questions.push({ id: `${f.id}-asked`, evidence: f.revision ? `${f.id}-revised` : `${f.id}-said` });
     messages.push(assistant(`${f.id}-asked-a`, "Let me check."));
@@ -149,12 +196,15 @@ function session(): { messages: Message[]; questions: { id: string; evidence: st
   return { messages, questions };
 }
 
-describe("recall on a hand-written session (outside the eval's generator)", () => {
+describe.each([
+  ["a data team", DATA_TEAM],
+  ["a mobile team", MOBILE_TEAM],
+] as const)("recall on a hand-written session of %s (outside the eval's generator)", (team, facts) => {
   it("brings each fact back into a 2k-token window (k 3) when it is asked about ~100 turns later", async () => {
-    const { messages, questions } = session();
+    const { messages, questions } = session(facts);
     const byId = new Map(questions.map((q) => [q.id, q]));
     for (const strategies of [[], [{ use: "recall", k: 3 }]] as const) {
-      const coordinator = new Coordinator({ sessionId: `natural-${strategies.length}` });
+      const coordinator = new Coordinator({ sessionId: `natural-${team.replace(/\W+/g, "-")}-${strategies.length}` });
       const context = (await mount(coordinator, { strategies: strategies as never })) as HistoryContextManager;
       const found: Record<string, boolean> = {};
       try {

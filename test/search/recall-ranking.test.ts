@@ -96,6 +96,11 @@ describe("recall ranking", () => {
       expect(holdsAnswerType("ask @priya.r about it", "person")).toBe(true);
       expect(holdsAnswerType("The Payments dashboard is slow.", "person")).toBe(false); // "The" is a function word
       expect(holdsAnswerType("nobody owns it", "person")).toBe(false);
+      // One capitalised word inside a sentence is a name; opening a sentence it is not taken alone; weekdays and months are not names.
+      expect(holdsAnswerType("These days the push service belongs to Dmitri.", "person")).toBe(true);
+      expect(holdsAnswerType("ask Priya, she knows", "person")).toBe(true);
+      expect(holdsAnswerType("Dmitri owns it.", "person")).toBe(false);
+      expect(holdsAnswerType("we ship on Monday, or in March", "person")).toBe(false);
       for (const text of ["launch on 14 March", "on March 14th", "deploy it Friday", "from 2026-03-14", "at 9:30", "at 3 pm", "due 3/14"]) {
         expect(holdsAnswerType(text, "datetime"), text).toBe(true);
       }
