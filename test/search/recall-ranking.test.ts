@@ -45,6 +45,7 @@ describe("recall ranking", () => {
       expect(answerTypeOf("What did we end up using for feature flags?")).toBe("decision");
       expect(answerTypeOf("Are feature flags homegrown or did we buy something?")).toBe("decision");
       expect(answerTypeOf("What storage engine is invoicing going to use, did we settle it?")).toBe("decision");
+      expect(answerTypeOf("Are we sticking with React Native for the app?")).toBe("decision");
       expect(answerTypeOf("What's my style preference for tests in TypeScript?")).toBe("preference");
       expect(answerTypeOf("How should Go code be indented for me?")).toBe("preference");
       expect(answerTypeOf("Any rules from me about commit messages?")).toBe("preference");
@@ -62,6 +63,8 @@ describe("recall ranking", () => {
         "Final call on invoicing: Postgres is the database.",
         "Decision: we will run the importer on Go.",
         "We'll use LaunchDarkly rather than building our own.",
+        "We're sticking with React Native; no rewrite in Swift.",
+        "We switched to Redis streams for the queue.",
       ]) {
         expect(holdsAnswerType(text, "decision"), text).toBe(true);
       }
