@@ -72,8 +72,8 @@ const WHEN = /\b(?:when|day|date|deadline|what\s+time|which\s+(?:week|month))\b/
 const HOW_MUCH = /\bhow\s+(?:many|much|big|large|long|often|old|fast|high)\b|\b(?:number|count|size|limit|cap|rate|amount|total|percentage|price|cost)\b/i;
 /** Asking what was chosen: "which database did we pick", "what did we go with", "did we settle it". */
 const CHOSEN = /\b(?:decid(?:e|ed|ing)|decision|stick(?:ing)?\s+with|stay(?:ing)?\s+with|switch(?:ed|ing)?\s+to|choose|chose|chosen|choice|pick(?:ed)?|select(?:ed)?|settle(?:d)?|opt(?:ed)?|go(?:ing)?\s+with|went\s+with|end(?:ed)?\s+up|in\s+the\s+end|land(?:ed)?\s+on|agree(?:d)?|vote(?:d)?|adopt(?:ed)?|buy|bought|homegrown|build\s+(?:it|our\s+own))\b/i;
-/** Asking what the user wants: "what's my preference for …", "how do I like …", "any rules from me". */
-const LIKES = /\b(?:prefer(?:s|red)?|preference|preferences|like|likes|liked|want|wanted|taste|style|rule|rules|convention|conventions|how\s+should)\b/i;
+/** Asking what the user wants or said: "what's my preference for …", "how do I like …", "any rules from me", "what did I say about …". */
+const LIKES = /\b(?:prefer(?:s|red)?|preference|preferences|say|said|tell|told|mention(?:ed)?|like|likes|liked|want|wanted|taste|style|rule|rules|convention|conventions|how\s+should)\b/i;
 const FIRST_PERSON_QUESTION = /\b(?:i|my|me|mine)\b/i;
 
 /** What kind of answer a question asks for, when it says (who → person, when → date/time, how many → number). */

@@ -13,7 +13,9 @@ import { mount } from "../../modules/context-simple/index.js";
 // fails with `ranking: "search"` and with answer types weighted 1.5 instead of 2.5 (two of six
 // missed); the mobile team, written afterwards, failed on a single first name ("… belongs to
 // Dmitri") until names inside a sentence counted as names (a name OPENING a sentence still does
-// not: "Dmitri owns it" reads like "Deploy it" without a dictionary).
+// not: "Dmitri owns it" reads like "Deploy it" without a dictionary); the ops team, written last,
+// failed on "What did I say about …?" until asking what the user said counted as asking for a
+// preference. Each session was written before the fix it led to, and fails without it.
 
 interface Fact {
   id: string;
@@ -136,6 +138,50 @@ const MOBILE_TEAM: Fact[] = [
   },
 ];
 
+/**
+ * An ops team: a question without "?" ("and who's on point …"), "how long" for a number, "when's",
+ * "what did I say about …", a decision asked about without a choice verb, a "these days" revision.
+ */
+const OPS_TEAM: Fact[] = [
+  {
+    id: "point",
+    statement: "Ana Lima is on point for the billing migration, loop her in on every change.",
+    question: "and who's on point for the billing migration",
+    decoys: ["The billing migration dry run failed at step four, can you check the point of failure?", "Please write a runbook for the billing migration rollback.", "Who wrote the billing migration checklist? Please add a step for backups."],
+  },
+  {
+    id: "retention",
+    statement: "Log retention is 30 days in every region, compliance signed off on that.",
+    question: "How long do we keep logs around?",
+    decoys: ["Can you keep the logs from the incident somewhere safe?", "The logs in the EU region look truncated, please check.", "Please rotate the logs on the bastion host, they keep growing."],
+  },
+  {
+    id: "offsite",
+    statement: "The offsite is the week of 3 March in Lisbon.",
+    question: "when's the offsite again?",
+    decoys: ["Can you book a room for the offsite planning call?", "The offsite agenda doc needs a section on on-call.", "Please collect offsite dietary requirements."],
+  },
+  {
+    id: "legacy",
+    statement: "I'd rather you never touch the legacy billing code without asking me first.",
+    question: "What did I say about changes to the legacy billing code?",
+    decoys: ["Can you list the changes to the legacy billing code from last quarter?", "The legacy billing code has no tests, please add a smoke test.", "Please grep the legacy billing code for hard-coded tax rates."],
+  },
+  {
+    id: "platform",
+    statement: "Going forward we'll run everything on Kubernetes, no more hand-built VMs.",
+    question: "What's our hosting platform going forward?",
+    decoys: ["Can you check the hosting bill for last month?", "The hosting status page was down for an hour, please look into it.", "Please document the hosting setup for the new hires going forward."],
+  },
+  {
+    id: "standup",
+    statement: "Standup is at 9 every weekday.",
+    revision: "Scratch that, standup moves to 9:30 so the west coast can join.",
+    question: "What time's standup these days?",
+    decoys: ["Can you post the standup notes to the channel?", "The standup bot posted twice today, please fix it.", "Please add the standup link to the calendar invite."],
+  },
+];
+
 const TASKS = ["profile", "refactor", "add tests for", "document", "clean up", "review", "speed up", "add metrics to"];
 const PARTS = ["the dbt models", "the Airflow DAGs", "the warehouse loader", "the anomaly detector", "the dashboard queries", "the backfill script", "the schema registry", "the alerting rules", "the notebook exports", "the model registry"];
 
@@ -199,6 +245,7 @@ function session(facts: readonly Fact[]): { messages: Message[]; questions: { id
 describe.each([
   ["a data team", DATA_TEAM],
   ["a mobile team", MOBILE_TEAM],
+  ["an ops team", OPS_TEAM],
 ] as const)("recall on a hand-written session of %s (outside the eval's generator)", (team, facts) => {
   it("brings each fact back into a 2k-token window (k 3) when it is asked about ~100 turns later", async () => {
     const { messages, questions } = session(facts);

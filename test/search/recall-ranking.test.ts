@@ -49,6 +49,8 @@ describe("recall ranking", () => {
       expect(answerTypeOf("What's my style preference for tests in TypeScript?")).toBe("preference");
       expect(answerTypeOf("How should Go code be indented for me?")).toBe("preference");
       expect(answerTypeOf("Any rules from me about commit messages?")).toBe("preference");
+      expect(answerTypeOf("What did I say about changes to the legacy billing code?")).toBe("preference");
+      expect(answerTypeOf("When did I say the offsite is?")).toBe("datetime");
       // "like"/"rules" without the speaker asks for no preference of theirs.
       expect(answerTypeOf("What rules does the linter enforce?")).toBeUndefined();
       // The specific kind wins: the day that was picked is a date.
