@@ -71,7 +71,7 @@ const WHO = /\b(?:who|whom|whose|(?:which|what)\s+(?:colleague|coworker|co-worke
 const WHEN = /\b(?:when|day|date|deadline|what\s+time|which\s+(?:week|month))\b/i;
 const HOW_MUCH = /\bhow\s+(?:many|much|big|large|long|often|old|fast|high)\b|\b(?:number|count|size|limit|cap|rate|amount|total|percentage|price|cost)\b/i;
 /** Asking what was chosen: "which database did we pick", "what did we go with", "did we settle it". */
-const CHOSEN = /\b(?:decid(?:e|ed|ing)|decision|stick(?:ing)?\s+with|stay(?:ing)?\s+with|switch(?:ed|ing)?\s+to|choose|chose|chosen|choice|pick(?:ed)?|select(?:ed)?|settle(?:d)?|opt(?:ed)?|go(?:ing)?\s+with|went\s+with|end(?:ed)?\s+up|in\s+the\s+end|land(?:ed)?\s+on|agree(?:d)?|vote(?:d)?|adopt(?:ed)?|buy|bought|homegrown|build\s+(?:it|our\s+own))\b/i;
+const CHOSEN = /\b(?:decid(?:e|ed|ing)|decision|won|wins?|winner|stick(?:ing)?\s+with|stay(?:ing)?\s+with|switch(?:ed|ing)?\s+to|choose|chose|chosen|choice|pick(?:ed)?|select(?:ed)?|settle(?:d)?|opt(?:ed)?|go(?:ing)?\s+with|went\s+with|end(?:ed)?\s+up|in\s+the\s+end|land(?:ed)?\s+on|agree(?:d)?|vote(?:d)?|adopt(?:ed)?|buy|bought|homegrown|build\s+(?:it|our\s+own))\b/i;
 /** Asking what the user wants or said: "what's my preference for …", "how do I like …", "any rules from me", "what did I say about …". */
 const LIKES = /\b(?:prefer(?:s|red)?|preference|preferences|say|said|tell|told|mention(?:ed)?|like|likes|liked|want|wanted|taste|style|rule|rules|convention|conventions|how\s+should)\b/i;
 const FIRST_PERSON_QUESTION = /\b(?:i|my|me|mine)\b/i;
@@ -97,7 +97,7 @@ export function answerTypeOf(question: string): AnswerType | undefined {
 }
 
 /** A statement of a choice: "we went with Kafka", "decision: MySQL", "final call: …", "rather than building our own". */
-const DECIDED = /\b(?:decided|decision|decide|stick(?:ing)?\s+with|stay(?:ing)?\s+with|switch(?:ed|ing)?\s+to|migrat(?:e|ed|ing)\s+to|keep\s+using|chose|chosen|choice|picked|selected|settled\s+on|settled|opted|went\s+with|go(?:ing)?\s+with|agreed|voted|final\s+call|adopt(?:ed|ing)?|standardi[sz]e(?:d)?\s+on|signed\s+off|over\s+the\s+alternatives|rather\s+than|instead\s+of)\b/i;
+const DECIDED = /\b(?:decided|decision|decide|votes?|won|wins|winner|stick(?:ing)?\s+with|stay(?:ing)?\s+with|switch(?:ed|ing)?\s+to|migrat(?:e|ed|ing)\s+to|keep\s+using|chose|chosen|choice|picked|selected|settled\s+on|settled|opted|went\s+with|go(?:ing)?\s+with|agreed|voted|final\s+call|adopt(?:ed|ing)?|standardi[sz]e(?:d)?\s+on|signed\s+off|over\s+the\s+alternatives|rather\s+than|instead\s+of)\b/i;
 /** A stated preference, in the speaker's voice: "I prefer …", "my preference: …", "always …", "never …". */
 const PREFERS = /\b(?:i\s+(?:really\s+|much\s+|strongly\s+)?(?:prefer|like|love|hate|want|dislike|favou?r)|i'd\s+(?:rather|prefer|like)|my\s+(?:preference|taste|rule|style|convention|default)|always|never|don't\s+ever|do\s+not\s+ever|rather\s+than|instead\s+of)\b/i;
 /**

@@ -15,7 +15,8 @@ import { mount } from "../../modules/context-simple/index.js";
 // Dmitri") until names inside a sentence counted as names (a name OPENING a sentence still does
 // not: "Dmitri owns it" reads like "Deploy it" without a dictionary); the ops team, written last,
 // failed on "What did I say about …?" until asking what the user said counted as asking for a
-// preference. Each session was written before the fix it led to, and fails without it.
+// preference; the web team failed on "Which dashboard tool won?" until winning a vote counted as
+// decision language. Each session was written before the fix it led to, and fails without it.
 
 interface Fact {
   id: string;
@@ -182,6 +183,50 @@ const OPS_TEAM: Fact[] = [
   },
 ];
 
+/**
+ * A web team: a root cause found earlier, "how much can we spend", an @handle, "do I want … or …",
+ * a decision by vote ("which … won"), a launch that slipped ("at this point").
+ */
+const WEB_TEAM: Fact[] = [
+  {
+    id: "root-cause",
+    statement: "Found it: the root cause was a race between the session cookie write and the redirect, fixed with an await.",
+    question: "What was the root cause of the flaky login test again?",
+    decoys: ["The login test flaked again on CI, can you rerun it?", "Please quarantine the flaky login test for now.", "Can you find the root cause of the slow build?"],
+  },
+  {
+    id: "budget",
+    statement: "The conference budget is 12,000 euros for the whole team, travel included.",
+    question: "How much can we spend on the conference?",
+    decoys: ["Can you spend an hour on the conference talk slides?", "The conference website lists the talks, please check ours is there.", "Please book the conference tickets before they sell out."],
+  },
+  {
+    id: "notes",
+    statement: "@sam.k volunteered to write the release notes this cycle.",
+    question: "Who's writing the release notes?",
+    decoys: ["Can you start writing the release notes draft from the changelog?", "The release notes template is outdated, please update it.", "Please check the release notes render in the docs site."],
+  },
+  {
+    id: "merges",
+    statement: "Always squash-merge my branches, I hate merge commits in main.",
+    question: "Do I want merge commits or squash?",
+    decoys: ["Can you find which merge commits broke the build?", "The merge queue is stuck on a squash conflict, please look.", "Please rebase the feature branch, there are merge conflicts."],
+  },
+  {
+    id: "dashboards",
+    statement: "The vote went to Grafana over Datadog for our dashboards.",
+    question: "Which dashboard tool won?",
+    decoys: ["Can you fix the dashboard tool tip on the latency panel?", "The dashboard for checkout is missing a panel, please add it.", "Please export the dashboard JSON for the incident review."],
+  },
+  {
+    id: "launch",
+    statement: "The launch is set for 1 June.",
+    revision: "Update: the launch slips to 15 June, legal needs more time.",
+    question: "Remind me, what's the launch date at this point?",
+    decoys: ["Can you draft the launch blog post?", "The launch checklist is missing the status page step, please add it.", "Please prepare the launch dashboard."],
+  },
+];
+
 const TASKS = ["profile", "refactor", "add tests for", "document", "clean up", "review", "speed up", "add metrics to"];
 const PARTS = ["the dbt models", "the Airflow DAGs", "the warehouse loader", "the anomaly detector", "the dashboard queries", "the backfill script", "the schema registry", "the alerting rules", "the notebook exports", "the model registry"];
 
@@ -246,6 +291,7 @@ describe.each([
   ["a data team", DATA_TEAM],
   ["a mobile team", MOBILE_TEAM],
   ["an ops team", OPS_TEAM],
+  ["a web team", WEB_TEAM],
 ] as const)("recall on a hand-written session of %s (outside the eval's generator)", (team, facts) => {
   it("brings each fact back into a 2k-token window (k 3) when it is asked about ~100 turns later", async () => {
     const { messages, questions } = session(facts);

@@ -46,6 +46,7 @@ describe("recall ranking", () => {
       expect(answerTypeOf("Are feature flags homegrown or did we buy something?")).toBe("decision");
       expect(answerTypeOf("What storage engine is invoicing going to use, did we settle it?")).toBe("decision");
       expect(answerTypeOf("Are we sticking with React Native for the app?")).toBe("decision");
+      expect(answerTypeOf("Which dashboard tool won?")).toBe("decision");
       expect(answerTypeOf("What's my style preference for tests in TypeScript?")).toBe("preference");
       expect(answerTypeOf("How should Go code be indented for me?")).toBe("preference");
       expect(answerTypeOf("Any rules from me about commit messages?")).toBe("preference");
@@ -67,6 +68,7 @@ describe("recall ranking", () => {
         "We'll use LaunchDarkly rather than building our own.",
         "We're sticking with React Native; no rewrite in Swift.",
         "We switched to Redis streams for the queue.",
+        "The vote went to Grafana over Datadog for our dashboards.",
       ]) {
         expect(holdsAnswerType(text, "decision"), text).toBe(true);
       }
