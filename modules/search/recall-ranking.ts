@@ -9,7 +9,7 @@
  * | query           | the question clauses of the latest user message (recall-query.ts)                    | a request around the question would outrank it |
  * | pool            | `max(80, 10 × keep)` hits of the search, BM25 (or BM25 + vectors fused)               | the priors below reorder beyond the first few |
  * | tool output     | tool results and tool-calling assistant messages × 0.5                                | people ask back what was said, not what a tool printed (a tool can be run again); they stay candidates |
- * | answer type     | "who …"/"which colleague …" → a name (two capitalised words, an @handle, one capitalised word inside a sentence), "when …/what date …" → a date or time, "how many/much …" → a number, "which … did we pick/settle on" → a decision ("we went with", "decision:", "rather than"), "what's my preference/how do I like …" → a preference in the speaker's voice ("I prefer", "my rule", "always", "never"): a conversation message holding one × 2.5 | the statement answering a question holds its answer; a request on the same topic does not |
+ * | answer type     | "who …"/"which colleague …" → a name (two capitalised words, an @handle, one capitalised word inside a sentence), "when …/what date …" → a date or time, "how many/much …" or a measure (size, limit, budget, uptime, latency, timeout, version, port …) → a number, "which … did we pick/settle on/do we use", "which … won" → a decision ("we went with", "decision:", "rather than", "sticking with", "moved CI to", "the vote went to"), "what's my preference/how do I like …" → a preference in the speaker's voice ("I prefer", "my rule", "always", "never"): a conversation message holding one × 2.5 | the statement answering a question holds its answer; a request on the same topic does not |
  * | revision        | a question about the current state ("… now?", "the current slot", "where did it end up", "it changed") → a message revising something said before ("actually", "scratch that", "change of plan", "update:", "moves to", "slips to") × 1.5 | people change their minds; the latest revision answers, and it often says fewer of the question's words than the plan it replaced |
  * | diversity (MMR) | maximal marginal relevance, λ = 0.7: each next hit maximises λ·relevance − (1 − λ)·(its greatest term overlap with a hit already kept) | ten near-identical messages on a topic ("run the payments tests") would take every slot and push out the one that differs |
  *
@@ -69,9 +69,9 @@ export function poolSize(keep: number): number {
 /** "who …", or "which/what <person> …" ("which colleague signed up", "what engineer owns it"). */
 const WHO = /\b(?:who|whom|whose|(?:which|what)\s+(?:colleague|coworker|co-worker|person|people|teammate|team\s+member|engineer|developer|dev|designer|manager|lead|owner|reviewer|member|contact|human|one\s+of\s+(?:us|them)))s?\b/i;
 const WHEN = /\b(?:when|day|date|deadline|what\s+time|which\s+(?:week|month))\b/i;
-const HOW_MUCH = /\bhow\s+(?:many|much|big|large|long|often|old|fast|high)\b|\b(?:number|count|size|limit|cap|rate|amount|total|percentage|price|cost)\b/i;
+const HOW_MUCH = /\bhow\s+(?:many|much|big|large|long|often|old|fast|high)\b|\b(?:number|count|size|limit|cap|rate|amount|total|percentage|percent|price|cost|budget|uptime|latency|timeout|quota|threshold|capacity|sla|slo|version|port)\b/i;
 /** Asking what was chosen: "which database did we pick", "what did we go with", "did we settle it". */
-const CHOSEN = /\b(?:decid(?:e|ed|ing)|decision|won|wins?|winner|stick(?:ing)?\s+with|stay(?:ing)?\s+with|switch(?:ed|ing)?\s+to|choose|chose|chosen|choice|pick(?:ed)?|select(?:ed)?|settle(?:d)?|opt(?:ed)?|go(?:ing)?\s+with|went\s+with|end(?:ed)?\s+up|in\s+the\s+end|land(?:ed)?\s+on|agree(?:d)?|vote(?:d)?|adopt(?:ed)?|buy|bought|homegrown|build\s+(?:it|our\s+own))\b/i;
+const CHOSEN = /\b(?:decid(?:e|ed|ing)|decision|(?:do|did|are|will)\s+we\s+(?:use|using|run|running)|won|wins?|winner|stick(?:ing)?\s+with|stay(?:ing)?\s+with|switch(?:ed|ing)?\s+to|choose|chose|chosen|choice|pick(?:ed)?|select(?:ed)?|settle(?:d)?|opt(?:ed)?|go(?:ing)?\s+with|went\s+with|end(?:ed)?\s+up|in\s+the\s+end|land(?:ed)?\s+on|agree(?:d)?|vote(?:d)?|adopt(?:ed)?|buy|bought|homegrown|build\s+(?:it|our\s+own))\b/i;
 /** Asking what the user wants or said: "what's my preference for …", "how do I like …", "any rules from me", "what did I say about …". */
 const LIKES = /\b(?:prefer(?:s|red)?|preference|preferences|say|said|tell|told|mention(?:ed)?|like|likes|liked|want|wanted|taste|style|rule|rules|convention|conventions|how\s+should)\b/i;
 const FIRST_PERSON_QUESTION = /\b(?:i|my|me|mine)\b/i;
@@ -97,7 +97,7 @@ export function answerTypeOf(question: string): AnswerType | undefined {
 }
 
 /** A statement of a choice: "we went with Kafka", "decision: MySQL", "final call: …", "rather than building our own". */
-const DECIDED = /\b(?:decided|decision|decide|votes?|won|wins|winner|stick(?:ing)?\s+with|stay(?:ing)?\s+with|switch(?:ed|ing)?\s+to|migrat(?:e|ed|ing)\s+to|keep\s+using|chose|chosen|choice|picked|selected|settled\s+on|settled|opted|went\s+with|go(?:ing)?\s+with|agreed|voted|final\s+call|adopt(?:ed|ing)?|standardi[sz]e(?:d)?\s+on|signed\s+off|over\s+the\s+alternatives|rather\s+than|instead\s+of)\b/i;
+const DECIDED = /\b(?:decided|decision|decide|votes?|won|wins|winner|stick(?:ing)?\s+with|stay(?:ing)?\s+with|(?:switch(?:ed|ing)?|migrat(?:e|ed|ing)|mov(?:e|ed|ing))(?:\s+[\p{L}\p{N}-]+)?\s+to|dropped|keep\s+using|chose|chosen|choice|picked|selected|settled\s+on|settled|opted|went\s+with|go(?:ing)?\s+with|agreed|voted|final\s+call|adopt(?:ed|ing)?|standardi[sz]e(?:d)?\s+on|signed\s+off|over\s+the\s+alternatives|rather\s+than|instead\s+of)\b/iu;
 /** A stated preference, in the speaker's voice: "I prefer …", "my preference: …", "always …", "never …". */
 const PREFERS = /\b(?:i\s+(?:really\s+|much\s+|strongly\s+)?(?:prefer|like|love|hate|want|dislike|favou?r)|i'd\s+(?:rather|prefer|like)|my\s+(?:preference|taste|rule|style|convention|default)|always|never|don't\s+ever|do\s+not\s+ever|rather\s+than|instead\s+of)\b/i;
 /**
@@ -107,7 +107,7 @@ const PREFERS = /\b(?:i\s+(?:really\s+|much\s+|strongly\s+)?(?:prefer|like|love|
  */
 const CURRENT = /\b(?:now|current(?:ly)?|latest|newest|most\s+recent|these\s+days|at\s+the\s+moment|anymore|still|in\s+the\s+end|end(?:ed)?\s+up|land(?:ed)?\s+on|final(?:ly)?|after\s+all|chang(?:ed|es)|moved|updated|revised)\b/i;
 /** A revision of something said before: "actually …", "scratch that", "change of plan", "update: …", "moves to Thursday". */
-const REVISES = /\b(?:actually|scratch\s+that|change\s+of\s+plans?|update(?:d|\s*:)|correction|correcting|on\s+(?:second\s+thought|reflection)|instead|after\s+all|changed|change\s+it|switch(?:ed)?\s+to|move[sd]?\s+(?:to|again)|moving\s+to|push(?:ed)?\s+(?:to|back)|postponed?|slip(?:s|ped)?|rescheduled?|no\s+longer|not\s+anymore)(?!\w)/i;
+const REVISES = /\b(?:actually|dropped|retired|(?:moved|switched|migrated)(?:\s+[\p{L}\p{N}-]+)?\s+to|scratch\s+that|change\s+of\s+plans?|update(?:d|\s*:)|correction|correcting|on\s+(?:second\s+thought|reflection)|instead|after\s+all|changed|change\s+it|switch(?:ed)?\s+to|move[sd]?\s+(?:to|again)|moving\s+to|push(?:ed)?\s+(?:to|back)|postponed?|slip(?:s|ped)?|rescheduled?|no\s+longer|not\s+anymore)(?!\w)/iu;
 
 /** True when `question` asks for the present state of something that may have changed. */
 export function asksForCurrent(question: string): boolean {
@@ -122,7 +122,8 @@ export function revisesEarlier(text: string): boolean {
 const MONTH = "(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)";
 const DATETIME = new RegExp(
   [
-    `\\b\\d{1,2}(?:st|nd|rd|th)?\\s+${MONTH}\\b`,
+    `\\b\\d{1,2}(?:st|nd|rd|th)?\\s+(?:of\\s+)?${MONTH}\\b`,
+    "\\bthe\\s+\\d{1,2}(?:st|nd|rd|th)\\b",
     `\\b${MONTH}\\s+\\d{1,2}(?:st|nd|rd|th)?\\b`,
     "\\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\\b",
     "\\b\\d{4}-\\d{2}-\\d{2}\\b",

@@ -16,7 +16,11 @@ import { mount } from "../../modules/context-simple/index.js";
 // not: "Dmitri owns it" reads like "Deploy it" without a dictionary); the ops team, written last,
 // failed on "What did I say about …?" until asking what the user said counted as asking for a
 // preference; the web team failed on "Which dashboard tool won?" until winning a vote counted as
-// decision language. Each session was written before the fix it led to, and fails without it.
+// decision language. The security team, written last and run blind, got 3 of 6: "what uptime did
+// we promise" (a measure noun asks for a number), "the 18th of November" (a date), "we dropped
+// Jenkins and moved CI to …" asked as "what CI system do we use now" (a change of tool is a
+// decision and a revision). Each session was written before the fixes it led to, and fails
+// without them.
 
 interface Fact {
   id: string;
@@ -227,6 +231,47 @@ const WEB_TEAM: Fact[] = [
   },
 ];
 
+/** A security team: "whose sign-off", an uptime promise, "the 18th of November", "where do I want …", a tool change, a version revised "on second thought". */
+const SECURITY_TEAM: Fact[] = [
+  {
+    id: "approver",
+    statement: "Kenji Watanabe from legal has to approve anything that touches user data.",
+    question: "Whose sign-off do I need for changes touching user data?",
+    decoys: ["Can you list the changes touching user data in this release?", "The user data export job needs a sign-off checklist, please draft one.", "Please mask user data in the staging snapshots."],
+  },
+  {
+    id: "sla",
+    statement: "Our SLA for the public API is 99.95% monthly uptime.",
+    question: "What uptime did we promise for the public API?",
+    decoys: ["Can you graph the public API uptime for last week?", "The public API docs promise a sandbox, please check it still works.", "Please add uptime checks for the public API in the EU region."],
+  },
+  {
+    id: "pentest",
+    statement: "The pen test kicks off on the 18th of November, external firm.",
+    question: "When does the pen test start?",
+    decoys: ["Can you prepare the pen test scope document?", "The pen test findings from last year are in the wiki, please link them.", "Please start a checklist for the pen test."],
+  },
+  {
+    id: "secrets",
+    statement: "For secrets I want everything in Vault, nothing in env files.",
+    question: "Where do I want secrets kept?",
+    decoys: ["Can you find secrets kept in the old env files?", "The secrets rotation job failed, please look at it.", "Please check where the CI secrets are kept."],
+  },
+  {
+    id: "ci",
+    statement: "We dropped Jenkins and moved CI to GitHub Actions last sprint.",
+    question: "What CI system do we use now?",
+    decoys: ["Can you speed up the CI system cache?", "The CI system is red on the main branch now, please check.", "Please document how we use CI secrets."],
+  },
+  {
+    id: "pg-version",
+    statement: "Let's target Postgres 15 for the database upgrade.",
+    revision: "On second thought, go straight to Postgres 16 for the upgrade.",
+    question: "Which Postgres version are we upgrading to in the end?",
+    decoys: ["Can you check the Postgres version on the replicas?", "The Postgres upgrade runbook is missing a rollback step, please add it.", "Please test the extensions against the new Postgres version."],
+  },
+];
+
 const TASKS = ["profile", "refactor", "add tests for", "document", "clean up", "review", "speed up", "add metrics to"];
 const PARTS = ["the dbt models", "the Airflow DAGs", "the warehouse loader", "the anomaly detector", "the dashboard queries", "the backfill script", "the schema registry", "the alerting rules", "the notebook exports", "the model registry"];
 
@@ -292,6 +337,7 @@ describe.each([
   ["a mobile team", MOBILE_TEAM],
   ["an ops team", OPS_TEAM],
   ["a web team", WEB_TEAM],
+  ["a security team", SECURITY_TEAM],
 ] as const)("recall on a hand-written session of %s (outside the eval's generator)", (team, facts) => {
   it("brings each fact back into a 2k-token window (k 3) when it is asked about ~100 turns later", async () => {
     const { messages, questions } = session(facts);

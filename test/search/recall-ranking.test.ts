@@ -47,6 +47,8 @@ describe("recall ranking", () => {
       expect(answerTypeOf("What storage engine is invoicing going to use, did we settle it?")).toBe("decision");
       expect(answerTypeOf("Are we sticking with React Native for the app?")).toBe("decision");
       expect(answerTypeOf("Which dashboard tool won?")).toBe("decision");
+      expect(answerTypeOf("What CI system do we use now?")).toBe("decision");
+      expect(answerTypeOf("What uptime did we promise for the public API?")).toBe("number");
       expect(answerTypeOf("What's my style preference for tests in TypeScript?")).toBe("preference");
       expect(answerTypeOf("How should Go code be indented for me?")).toBe("preference");
       expect(answerTypeOf("Any rules from me about commit messages?")).toBe("preference");
@@ -69,6 +71,7 @@ describe("recall ranking", () => {
         "We're sticking with React Native; no rewrite in Swift.",
         "We switched to Redis streams for the queue.",
         "The vote went to Grafana over Datadog for our dashboards.",
+        "We dropped Jenkins and moved CI to GitHub Actions last sprint.",
       ]) {
         expect(holdsAnswerType(text, "decision"), text).toBe(true);
       }
@@ -87,8 +90,9 @@ describe("recall ranking", () => {
       for (const text of ["Scratch that, standup is at 10:15 after all.", "Update: the gateway rollout slips to Tuesday.", "Actually let's push the migration to Sunday.", "Change of plan: the migration moves to Thursday.", "On reflection the logo should be navy."]) {
         expect(revisesEarlier(text), text).toBe(true);
       }
-      // A request is not a revision: "update the README", "Okay, now …".
-      for (const text of ["Please update the README section on the gateway.", "Okay, now rename the methods in the logo assets.", "We'll do the orders migration Friday evening."]) {
+      expect(revisesEarlier("We dropped Jenkins and moved CI to GitHub Actions.")).toBe(true);
+      // A request is not a revision: "update the README", "Okay, now …"; nor is fixing code ("replaced the loop").
+      for (const text of ["Please update the README section on the gateway.", "Okay, now rename the methods in the logo assets.", "We'll do the orders migration Friday evening.", "I replaced the loop with a batch call."]) {
         expect(revisesEarlier(text), text).toBe(false);
       }
     });
@@ -108,7 +112,7 @@ describe("recall ranking", () => {
       expect(holdsAnswerType("ask Priya, she knows", "person")).toBe(true);
       expect(holdsAnswerType("Dmitri owns it.", "person")).toBe(false);
       expect(holdsAnswerType("we ship on Monday, or in March", "person")).toBe(false);
-      for (const text of ["launch on 14 March", "on March 14th", "deploy it Friday", "from 2026-03-14", "at 9:30", "at 3 pm", "due 3/14"]) {
+      for (const text of ["launch on 14 March", "kicks off on the 18th of November", "due on the 3rd", "on March 14th", "deploy it Friday", "from 2026-03-14", "at 9:30", "at 3 pm", "due 3/14"]) {
         expect(holdsAnswerType(text, "datetime"), text).toBe(true);
       }
       expect(holdsAnswerType("it was slow yesterday", "datetime")).toBe(false);
