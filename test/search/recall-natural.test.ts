@@ -20,7 +20,11 @@ import { mount } from "../../modules/context-simple/index.js";
 // we promise" (a measure noun asks for a number), "the 18th of November" (a date), "we dropped
 // Jenkins and moved CI to …" asked as "what CI system do we use now" (a change of tool is a
 // decision and a revision). Each session was written before the fixes it led to, and fails
-// without them.
+// without them. The support team, run blind after all the fixes, got 4 of 6 with k 3 and with
+// k 8: the two misses share NO word with their question ("If a ticket blows up at 2am, who gets
+// it?" / "Escalations after midnight go to Lucia Fernandes"; "Which helpdesk tool are we on after
+// the migration?" / "We are moving off Zendesk; everything goes into Intercom") — beyond any
+// lexical ranking (an embedder's job), so they are not in the session below.
 
 interface Fact {
   id: string;
@@ -272,6 +276,35 @@ const SECURITY_TEAM: Fact[] = [
   },
 ];
 
+/** A support team (four of the six facts written: see the header): a refund cap, "until when", a tone preference, a KPI corrected. */
+const SUPPORT_TEAM: Fact[] = [
+  {
+    id: "refund-limit",
+    statement: "Agents can refund up to 200 dollars without a manager.",
+    question: "How big a refund can an agent give on their own?",
+    decoys: ["Can you pull the refund stats per agent for last month?", "The refund button is greyed out for some agents, please look.", "Please give the new agents access to the refund tool."],
+  },
+  {
+    id: "survey",
+    statement: "The customer survey closes on Friday the 7th, results the week after.",
+    question: "Until when is the customer survey open?",
+    decoys: ["Can you open a ticket about the customer survey email bounce?", "The customer survey link is broken on mobile, please fix it.", "Please translate the customer survey into Spanish."],
+  },
+  {
+    id: "tone",
+    statement: "In replies to customers I like a warm tone, first names, no corporate phrases.",
+    question: "What tone should replies to customers have, according to me?",
+    decoys: ["Can you check the tone of the auto replies to customers?", "The replies to customers from the bot sound robotic, please review.", "Please tag replies to customers that mention refunds."],
+  },
+  {
+    id: "kpi",
+    statement: "First response time is the KPI we report, target under 4 hours.",
+    revision: "Correction: we report resolution time as the KPI now, not first response.",
+    question: "Which KPI are we reporting these days?",
+    decoys: ["Can you chart the KPI we are reporting for the board deck?", "The KPI dashboard has a broken filter, please fix it.", "Please add the KPI definitions to the wiki."],
+  },
+];
+
 const TASKS = ["profile", "refactor", "add tests for", "document", "clean up", "review", "speed up", "add metrics to"];
 const PARTS = ["the dbt models", "the Airflow DAGs", "the warehouse loader", "the anomaly detector", "the dashboard queries", "the backfill script", "the schema registry", "the alerting rules", "the notebook exports", "the model registry"];
 
@@ -338,6 +371,7 @@ describe.each([
   ["an ops team", OPS_TEAM],
   ["a web team", WEB_TEAM],
   ["a security team", SECURITY_TEAM],
+  ["a support team", SUPPORT_TEAM],
 ] as const)("recall on a hand-written session of %s (outside the eval's generator)", (team, facts) => {
   it("brings each fact back into a 2k-token window (k 3) when it is asked about ~100 turns later", async () => {
     const { messages, questions } = session(facts);
