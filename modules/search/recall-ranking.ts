@@ -9,7 +9,7 @@
  * | query           | the question clauses of the latest user message (recall-query.ts)                    | a request around the question would outrank it |
  * | pool            | `max(80, 10 × keep)` hits of the search, BM25 (or BM25 + vectors fused)               | the priors below reorder beyond the first few |
  * | tool output     | tool results and tool-calling assistant messages × 0.5                                | people ask back what was said, not what a tool printed (a tool can be run again); they stay candidates |
- * | answer type     | "who …"/"which colleague …" → a name (two capitalised words, an @handle, one capitalised word inside a sentence), "when …/what date …" → a date or time, "how many/much …" or a measure (size, limit, budget, uptime, latency, timeout, version, port …) → a number, "which … did we pick/settle on/do we use", "which … won" → a decision ("we went with", "decision:", "rather than", "sticking with", "moved CI to", "the vote went to"), "what's my preference/how do I like …" → a preference in the speaker's voice ("I prefer", "my rule", "always", "never"): a conversation message holding one × 2.5 | the statement answering a question holds its answer; a request on the same topic does not |
+ * | answer type     | "who …"/"which colleague …" → a name (two capitalised words, an @handle, one capitalised word inside a sentence), "when …/what date …" → a date or time, "how many/much …" or a measure (size, limit, budget, uptime, latency, timeout, version, port …) → a number, "which … did we pick/settle on/do we use", "which … won", any other "which …" → a decision ("we went with", "decision:", "rather than", "sticking with", "moved CI to", "the vote went to"), "what's my preference/how do I like …" → a preference in the speaker's voice ("I prefer", "my rule", "always", "never"): a conversation message holding one × 2.5 | the statement answering a question holds its answer; a request on the same topic does not |
  * | revision        | a question about the current state ("… now?", "the current slot", "where did it end up", "it changed") → a message revising something said before ("actually", "scratch that", "change of plan", "update:", "moves to", "slips to") × 1.5 | people change their minds; the latest revision answers, and it often says fewer of the question's words than the plan it replaced |
  * | diversity (MMR) | maximal marginal relevance, λ = 0.7: each next hit maximises λ·relevance − (1 − λ)·(its greatest term overlap with a hit already kept) | ten near-identical messages on a topic ("run the payments tests") would take every slot and push out the one that differs |
  *
@@ -74,6 +74,7 @@ const HOW_MUCH = /\bhow\s+(?:many|much|big|large|long|often|old|fast|high)\b|\b(
 const CHOSEN = /\b(?:decid(?:e|ed|ing)|decision|(?:do|did|are|will)\s+we\s+(?:use|using|run|running)|won|wins?|winner|stick(?:ing)?\s+with|stay(?:ing)?\s+with|switch(?:ed|ing)?\s+to|choose|chose|chosen|choice|pick(?:ed)?|select(?:ed)?|settle(?:d)?|opt(?:ed)?|go(?:ing)?\s+with|went\s+with|end(?:ed)?\s+up|in\s+the\s+end|land(?:ed)?\s+on|agree(?:d)?|vote(?:d)?|adopt(?:ed)?|buy|bought|homegrown|build\s+(?:it|our\s+own))\b/i;
 /** Asking what the user wants or said: "what's my preference for …", "how do I like …", "any rules from me", "what did I say about …". */
 const LIKES = /\b(?:prefer(?:s|red)?|preference|preferences|say|said|tell|told|mention(?:ed)?|like|likes|liked|want|wanted|taste|style|rule|rules|convention|conventions|how\s+should)\b/i;
+const WHICH = /\bwhich\b/i;
 const FIRST_PERSON_QUESTION = /\b(?:i|my|me|mine)\b/i;
 
 /** What kind of answer a question asks for, when it says (who → person, when → date/time, how many → number). */
@@ -93,6 +94,8 @@ export function answerTypeOf(question: string): AnswerType | undefined {
   // kinds above win when the question names one ("which day did we pick" wants the day).
   if (LIKES.test(question) && FIRST_PERSON_QUESTION.test(question)) return "preference";
   if (CHOSEN.test(question)) return "decision";
+  // "Which engine is the spin-off built on?": picking one of several is asked for — a choice.
+  if (WHICH.test(question)) return "decision";
   return undefined;
 }
 

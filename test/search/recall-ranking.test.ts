@@ -48,6 +48,7 @@ describe("recall ranking", () => {
       expect(answerTypeOf("Are we sticking with React Native for the app?")).toBe("decision");
       expect(answerTypeOf("Which dashboard tool won?")).toBe("decision");
       expect(answerTypeOf("What CI system do we use now?")).toBe("decision");
+      expect(answerTypeOf("Which engine is the mobile spin-off built on?")).toBe("decision"); // "which" with no other kind: one of several
       expect(answerTypeOf("What uptime did we promise for the public API?")).toBe("number");
       expect(answerTypeOf("What's my style preference for tests in TypeScript?")).toBe("preference");
       expect(answerTypeOf("How should Go code be indented for me?")).toBe("preference");
