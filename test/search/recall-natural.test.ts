@@ -27,7 +27,8 @@ import { mount } from "../../modules/context-simple/index.js";
 // lexical ranking (an embedder's job), so they are not in the session below. The game studio,
 // blind after that, got 5 of 6 with k 3 (6 of 6 with k 8): "Which engine is the mobile spin-off
 // built on?" names no choice verb, until a "which …" question with no other kind counted as
-// asking for a decision.
+// asking for a decision. The fintech team, blind after that: 5 of 6 with k 3 (6 of 6 with k 8) —
+// "What queue do payouts run on?" likewise, until "what <noun> <auxiliary> …" did too.
 
 interface Fact {
   id: string;
@@ -349,6 +350,47 @@ const GAME_TEAM: Fact[] = [
   },
 ];
 
+/** A fintech team: a compliance reviewer, a refresh interval, an audit date, an "always/never" rule, a queue chosen, a rollout revised. */
+const FINTECH_TEAM: Fact[] = [
+  {
+    id: "compliance",
+    statement: "Anything touching card data needs a review from Olu Bankole on the compliance side.",
+    question: "Who reviews changes that touch card data?",
+    decoys: ["Can you list the services that touch card data?", "The card data vault changes from last week need tests, please add them.", "Please review the card data masking in the logs."],
+  },
+  {
+    id: "fx",
+    statement: "We refresh FX rates every 15 minutes from the provider, never cache longer.",
+    question: "How often do FX rates get refreshed?",
+    decoys: ["Can you check why the FX rates endpoint got slow?", "The FX rates table needs an index on currency, please add it.", "Please add FX rates for the Swiss franc to the fixtures."],
+  },
+  {
+    id: "audit",
+    statement: "The external audit starts on 2 February; freeze on ledger schema changes from then.",
+    question: "When does the external audit begin?",
+    decoys: ["Can you prepare the external audit evidence folder?", "The external audit checklist mentions the ledger, please link the docs.", "Please invite the auditors to the external audit kickoff."],
+  },
+  {
+    id: "money-type",
+    statement: "Please always store amounts as integer cents in my services, never floats.",
+    question: "How do I want amounts stored?",
+    decoys: ["Can you find amounts stored as strings in the exports?", "The amounts in the invoice PDF are rounded wrong, please fix.", "Please check how the partner API sends amounts."],
+  },
+  {
+    id: "queue",
+    statement: "For payouts we went with SQS instead of running our own RabbitMQ.",
+    question: "What queue do payouts run on?",
+    decoys: ["Can you graph the payouts queue depth for last week?", "The payouts queue consumer crashed overnight, please check.", "Please add alerting on the payouts queue age."],
+  },
+  {
+    id: "rollout",
+    statement: "The new ledger rolls out to 10% of accounts first.",
+    revision: "Update: the ledger rollout now starts at 1% of accounts, risk asked for a smaller first step.",
+    question: "What share of accounts gets the new ledger first, after the change?",
+    decoys: ["Can you count the accounts on the new ledger so far?", "The ledger rollout dashboard shows the wrong accounts, please fix.", "Please write the ledger rollout announcement for accounts."],
+  },
+];
+
 const TASKS = ["profile", "refactor", "add tests for", "document", "clean up", "review", "speed up", "add metrics to"];
 const PARTS = ["the dbt models", "the Airflow DAGs", "the warehouse loader", "the anomaly detector", "the dashboard queries", "the backfill script", "the schema registry", "the alerting rules", "the notebook exports", "the model registry"];
 
@@ -417,6 +459,7 @@ describe.each([
   ["a security team", SECURITY_TEAM],
   ["a support team", SUPPORT_TEAM],
   ["a game studio", GAME_TEAM],
+  ["a fintech team", FINTECH_TEAM],
 ] as const)("recall on a hand-written session of %s (outside the eval's generator)", (team, facts) => {
   it("brings each fact back into a 2k-token window (k 3) when it is asked about ~100 turns later", async () => {
     const { messages, questions } = session(facts);

