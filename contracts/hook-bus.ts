@@ -67,4 +67,11 @@ export interface HookBusContract<E extends object = AmplifierEvents> {
   off(event: "*", observer: WildcardObserver<E>): void;
 
   listHandlers(event?: EventName<E>): HookRegistration[];
+
+  /**
+   * Whether emitting `event` now would reach anyone: a handler for it, an observer of it, or a
+   * wildcard observer. Lets an emitter skip building a costly payload nobody reads. Optional:
+   * callers treat a bus without it as always listened to.
+   */
+  hasListeners?(event: EventName<E>): boolean;
 }

@@ -121,6 +121,13 @@ export class HookBus<E extends object = AmplifierEvents> implements HookBusContr
     return lists.flat().map(({ event, name, priority, failClosed, timeoutMs }) => ({ event, name, priority, failClosed, timeoutMs }));
   }
 
+  hasListeners(event: EventName<E>): boolean {
+    assertEventName(event);
+    if ((this.#handlers.get(event)?.length ?? 0) > 0) return true;
+    const observers = this.#observers.all;
+    return (observers.get(event)?.length ?? 0) > 0 || (observers.get("*")?.length ?? 0) > 0;
+  }
+
   async #dispatch(event: string, data: unknown): Promise<FoldedHookResult<unknown>> {
     this.#observers.emit(event, data);
     const entries = this.#handlers.get(event) ?? [];

@@ -290,7 +290,11 @@ export class HistoryContextManager implements ContextManager {
       strategies,
       ...(report.decisions ? { explanation: explainWindow(this.history, run.messages, report.decisions, log) } : {}),
     };
-    if ((report.compacted || wasRepaired(report) || run.changed.length > 0) && this.hooks) await this.emitCompaction(run, messages, report, counter, strategies);
+    // The compaction events carry the stored history's token total: counting the stored messages
+    // the window did not count (originals of compacted copies) is skipped when nobody listens.
+    if ((report.compacted || wasRepaired(report) || run.changed.length > 0) && this.hooks && listensToCompaction(this.hooks)) {
+      await this.emitCompaction(run, messages, report, counter, strategies);
+    }
     for (const message of messages) freezeNested(message);
     return messages;
   }
@@ -428,4 +432,10 @@ export function parseModuleConfig<T>(moduleName: string, schema: ZodType<T>, inp
 
 function wasRepaired(report: WindowReport): boolean {
   return report.repaired.syntheticResults > 0 || report.repaired.orphansDropped > 0 || report.repaired.placeholder;
+}
+
+/** Whether anyone would receive context:pre_compact / context:post_compact (a bus that cannot tell is assumed to). */
+function listensToCompaction(hooks: HookBusContract): boolean {
+  if (!hooks.hasListeners) return true;
+  return hooks.hasListeners("context:pre_compact") || hooks.hasListeners("context:post_compact");
 }

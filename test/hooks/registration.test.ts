@@ -69,6 +69,26 @@ describe("register", () => {
     expect(names[2]).toMatch(/^prompt:submit#\d+$/);
   });
 
+  it("hasListeners: true with a handler, an observer of the event or a wildcard observer; false again once they are gone", () => {
+    const bus = new HookBus();
+    expect(bus.hasListeners("context:pre_compact")).toBe(false);
+    const unregister = bus.register("context:pre_compact", () => undefined);
+    expect(bus.hasListeners("context:pre_compact")).toBe(true);
+    expect(bus.hasListeners("context:post_compact")).toBe(false);
+    unregister();
+    expect(bus.hasListeners("context:pre_compact")).toBe(false);
+    const observer = () => undefined;
+    bus.on("context:pre_compact", observer);
+    expect(bus.hasListeners("context:pre_compact")).toBe(true);
+    bus.off("context:pre_compact", observer);
+    expect(bus.hasListeners("context:pre_compact")).toBe(false);
+    const off = bus.on("*", () => undefined);
+    expect(bus.hasListeners("context:post_compact")).toBe(true);
+    off();
+    expect(bus.hasListeners("context:post_compact")).toBe(false);
+    expect(codeOf(() => bus.hasListeners("not an event" as never))).toBe("INVALID_EVENT_NAME");
+  });
+
   it("listHandlers reports registrations in dispatch order with their options", () => {
     const bus = new HookBus({ timeoutMs: 500 });
     bus.register("tool:pre", () => undefined, { name: "late", priority: 5 });

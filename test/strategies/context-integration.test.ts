@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { HookBus } from "../../core/hooks/index.js";
 import { HistoryContextManager } from "../../modules/context/history-context-manager.js";
@@ -60,6 +60,27 @@ describe("context modules with config strategies", () => {
     await context.setMessages(history());
     await context.getMessagesForRequest(100_000);
     expect(seen[0]).toMatchObject({ strategies: ["tool-result-compaction", "window"], truncated: 1, removed: 0, summarized: 0 });
+  });
+
+  it("with nobody listening the compaction events are not built; a listener added later gets exact figures", async () => {
+    const { getTokenCounter } = await import("../../core/tokens/index.js");
+    const counter = getTokenCounter("gpt-4o");
+    const hooks = new HookBus();
+    const emitted = vi.spyOn(hooks, "emit");
+    const context = manager([{ use: "tool-result-compaction", maxChars: 100 }], hooks);
+    await context.setMessages(history());
+    await context.getMessagesForRequest(100_000);
+    // Building them would count every stored original the window does not hold (the long result's).
+    expect(emitted.mock.calls.map(([event]) => event)).not.toContain("context:pre_compact");
+    expect(emitted.mock.calls.map(([event]) => event)).not.toContain("context:post_compact");
+    // A wildcard observer is a listener too: the events are built again, with the whole history's total.
+    const pre: { messageCount: number; tokens: number }[] = [];
+    hooks.on("*", (event, d) => void (event === "context:pre_compact" && pre.push(d as never)));
+    await context.addMessage(user("q3"));
+    await context.getMessagesForRequest(100_000);
+    const now = await context.getMessages();
+    expect(pre.at(-1)).toMatchObject({ messageCount: now.length, tokens: counter.countRequest(now) });
+    emitted.mockRestore();
   });
 
   it("pre_compact / post_compact figures stay exact across appends, setMessages and clear (kept incrementally)", async () => {
