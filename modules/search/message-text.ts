@@ -9,22 +9,39 @@ import type { Message } from "../../contracts/generated/message.js";
 /** Characters of one message indexed at most. */
 export const MAX_INDEXED_CHARS = 8_000;
 
-export function searchableText(message: Message): string {
-  const parts: string[] = [];
+/**
+ * Calls `piece` with each searchable piece of a message, in order: `writing` for text a person or
+ * the model wrote (text content of a non-tool message — it may hold fenced code), `code` for tool
+ * calls (name + arguments), tool results and a tool message's name. The one definition of what is
+ * searchable: searchableText joins the pieces, searchableParts splits them into fields.
+ */
+function forEachPiece(message: Message, piece: (text: string, kind: "writing" | "code") => void): void {
   const content = message.content;
-  if (typeof content === "string") parts.push(content);
+  const isTool = message.role === "tool";
+  const text = isTool ? "code" : "writing";
+  if (typeof content === "string") piece(content, text);
   else if (Array.isArray(content)) {
     for (const block of content) {
-      if (block.type === "text") parts.push(block.text);
-      else if (block.type === "tool_use") parts.push(block.name, JSON.stringify(block.input ?? {}));
-      else if (block.type === "tool_result") {
-        if (typeof block.content === "string") parts.push(block.content);
-        else if (Array.isArray(block.content)) for (const b of block.content) if (b.type === "text") parts.push(b.text);
+      if (block.type === "text") piece(block.text, text);
+      else if (block.type === "tool_use") {
+        piece(block.name, "code");
+        piece(JSON.stringify(block.input ?? {}), "code");
+      } else if (block.type === "tool_result") {
+        if (typeof block.content === "string") piece(block.content, "code");
+        else if (Array.isArray(block.content)) for (const b of block.content) if (b.type === "text") piece(b.text, "code");
       }
     }
   }
-  for (const call of message.tool_calls ?? []) parts.push(call.function.name, call.function.arguments);
-  if (message.role === "tool" && typeof message.name === "string") parts.push(message.name);
+  for (const call of message.tool_calls ?? []) {
+    piece(call.function.name, "code");
+    piece(call.function.arguments, "code");
+  }
+  if (isTool && typeof message.name === "string") piece(message.name, "code");
+}
+
+export function searchableText(message: Message): string {
+  const parts: string[] = [];
+  forEachPiece(message, (text) => void parts.push(text));
   const text = parts.join("\n");
   return text.length > MAX_INDEXED_CHARS ? text.slice(0, MAX_INDEXED_CHARS) : text;
 }
@@ -39,7 +56,8 @@ export function searchableText(message: Message): string {
 export function searchableParts(message: Message): { prose: string; code: string } {
   const prose: string[] = [];
   const code: string[] = [];
-  const text = (t: string) => {
+  forEachPiece(message, (t, kind) => {
+    if (kind === "code") return void code.push(t);
     if (!t.includes("```")) return void prose.push(t);
     let last = 0;
     for (const m of t.matchAll(FENCED)) {
@@ -48,22 +66,7 @@ export function searchableParts(message: Message): { prose: string; code: string
       last = m.index + m[0].length;
     }
     prose.push(t.slice(last));
-  };
-  const content = message.content;
-  const isTool = message.role === "tool";
-  if (typeof content === "string") (isTool ? code.push(content) : text(content));
-  else if (Array.isArray(content)) {
-    for (const block of content) {
-      if (block.type === "text") (isTool ? code.push(block.text) : text(block.text));
-      else if (block.type === "tool_use") code.push(block.name, JSON.stringify(block.input ?? {}));
-      else if (block.type === "tool_result") {
-        if (typeof block.content === "string") code.push(block.content);
-        else if (Array.isArray(block.content)) for (const b of block.content) if (b.type === "text") code.push(b.text);
-      }
-    }
-  }
-  for (const call of message.tool_calls ?? []) code.push(call.function.name, call.function.arguments);
-  if (isTool && typeof message.name === "string") code.push(message.name);
+  });
   const p = prose.join("\n").slice(0, MAX_INDEXED_CHARS);
   return { prose: p, code: code.join("\n").slice(0, Math.max(0, MAX_INDEXED_CHARS - p.length)) };
 }

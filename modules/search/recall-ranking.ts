@@ -22,6 +22,7 @@
  */
 import type { Message } from "../../contracts/generated/message.js";
 import type { HistorySearch, SearchHit, SearchOptions } from "../../contracts/search.js";
+import { callsOf, isResultCarrier } from "../context/window/message-shape.js";
 import { searchableText } from "./message-text.js";
 import { matchedByQuestionsOnly, questionClauses } from "./recall-query.js";
 import { isStopWord, tokenize } from "./tokenizer.js";
@@ -163,12 +164,9 @@ export function holdsAnswerType(text: string, type: AnswerType): boolean {
   return false;
 }
 
-/** Tool results and assistant messages that call tools. */
+/** Tool results and assistant messages that call tools (the window's shape rules: message-shape.ts). */
 export function isToolMessage(message: Message): boolean {
-  if (message.role === "tool") return true;
-  if (message.role === "assistant" && (message.tool_calls?.length ?? 0) > 0) return true;
-  if (Array.isArray(message.content)) return message.content.some((b) => b.type === "tool_result" || b.type === "tool_use");
-  return false;
+  return isResultCarrier(message) || callsOf(message).length > 0;
 }
 
 const diversityTerms = new WeakMap<Message, ReadonlySet<string>>();

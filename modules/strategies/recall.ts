@@ -57,7 +57,7 @@ import type { HistorySearch, SearchHit } from "../../contracts/search.js";
 import { HistorySearchIndex } from "../search/history-search-index.js";
 import { searchableText } from "../search/message-text.js";
 import { recallQuery } from "../search/recall-query.js";
-import { recallCandidates } from "../search/recall-ranking.js";
+import { recallCandidates, type RankedHit } from "../search/recall-ranking.js";
 import { HistoryUnits, INSTRUCTION, messageId } from "./history-units.js";
 import { defineStrategy } from "./strategy-definition.js";
 
@@ -102,7 +102,7 @@ export class RecallStrategy implements CompactionStrategy {
   #units: HistoryUnits | undefined;
   #input: readonly Message[] = [];
   #transient: HistorySearchIndex | undefined;
-  #cache: { units: HistoryUnits["index"]; query: string; before: string | number; hits: RecallHit[] } | undefined;
+  #cache: { units: HistoryUnits["index"]; query: string; before: string | number; hits: RankedHit[] } | undefined;
   #sticky: (Plan & { index: HistoryUnits["index"]; query: string | undefined; available: number }) | undefined;
   readonly #marked = new WeakMap<Message, Message>();
 
@@ -292,7 +292,7 @@ export class RecallStrategy implements CompactionStrategy {
   }
 
   /** Hits for the query before `firstRecent`, best first; undefined when the index is still catching up (not waited for). */
-  async #hits(query: string, messages: readonly Message[], firstRecent: number, search: HistorySearch | undefined, units: HistoryUnits): Promise<RecallHit[] | undefined> {
+  async #hits(query: string, messages: readonly Message[], firstRecent: number, search: HistorySearch | undefined, units: HistoryUnits): Promise<RankedHit[] | undefined> {
     const id = messages[firstRecent]?.metadata?.id;
     const source = search ?? (this.#transient ??= new HistorySearchIndex(() => this.#input, { module: this.name }));
     // Positions of the strategy's input are only meaningful to an index over that input.
@@ -304,16 +304,10 @@ export class RecallStrategy implements CompactionStrategy {
     }
     const cache = this.#cache;
     if (cache && cache.units === units.index && cache.query === query && cache.before === before) return cache.hits;
-    const hits: RecallHit[] = await recallCandidates(source, query, this.options.k * 3, this.options.ranking, { before, filter: { role: ["user", "assistant", "tool"] } });
+    const hits: RankedHit[] = await recallCandidates(source, query, this.options.k * 3, this.options.ranking, { before, filter: { role: ["user", "assistant", "tool"] } });
     this.#cache = { units: units.index, query, before, hits };
     return hits;
   }
-}
-
-/** A hit in recall's order, with what moved it (explain). */
-interface RecallHit {
-  readonly hit: SearchHit;
-  readonly notes: readonly string[];
 }
 
 /** True when every unit fits `available` (walks back from the newest: O(window), not O(history)). */
