@@ -6,8 +6,20 @@ import { configDefaults, defineConfig } from "vitest/config";
 const runs = Number(process.env.AMPLIFIER_PROPERTY_RUNS) || 1_000;
 const timeout = 20_000 * Math.max(1, runs / 1_000);
 
+// The workspace packages export their TypeScript source under the "source" condition: vitest
+// resolves it (no build needed to test), and the module loader — which resolves packages itself,
+// as Node would — sees it through --conditions in the workers' execArgv.
+export const sourceConditions = {
+  // Vite's defaults (defaultClientConditions / defaultServerConditions) with "source" first.
+  resolve: { conditions: ["source", "module", "browser", "development|production"] },
+  ssr: { resolve: { conditions: ["source", "module", "node", "development|production"] } },
+};
+
 export default defineConfig({
+  ...sourceConditions,
   test: {
+    execArgv: ["--conditions=source"],
+    globalSetup: ["test/support/build-packages.ts"],
     include: ["test/**/*.test.ts"],
     // Fault tests restart the shared servers: they run alone, in vitest.faults.config.ts.
     exclude: [...configDefaults.exclude, "**/*.fault.test.ts"],

@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { sourceConditions } from "./vitest.config.js";
 
 /**
  * Fault tests (`*.fault.test.ts`): they restart PostgreSQL or Redis, so they run one file at a
@@ -6,7 +7,10 @@ import { defineConfig } from "vitest/config";
  * config after the default one.
  */
 export default defineConfig({
+  ...sourceConditions,
   test: {
+    execArgv: ["--conditions=source"],
+    globalSetup: ["test/support/build-packages.ts"],
     include: ["test/**/*.fault.test.ts"],
     fileParallelism: false,
     testTimeout: 120_000,

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import type { ContextManager } from "../contracts/context-manager.js";
+import type { ContextManager } from "@amplifier-ts/contracts";
 import type {
   CoordinatorContract,
   CoordinatorOptions,
@@ -8,12 +8,12 @@ import type {
   MountPoint,
   NamedMountPoint,
   SingleMountPoint,
-} from "../contracts/coordinator.js";
-import type { Message } from "../contracts/generated/message.js";
-import type { AnyHookResult } from "../contracts/hook-result.js";
-import type { Provider } from "../contracts/provider.js";
-import type { Tool } from "../contracts/tool.js";
-import { createError } from "./errors.js";
+} from "@amplifier-ts/contracts";
+import type { Message } from "@amplifier-ts/contracts";
+import type { AnyHookResult } from "@amplifier-ts/contracts";
+import type { Provider } from "@amplifier-ts/contracts";
+import type { Tool } from "@amplifier-ts/contracts";
+import { createError } from "@amplifier-ts/contracts";
 import { resolveAskUser } from "./hooks/ask-user.js";
 import { assertEventName } from "./hooks/event-name.js";
 import { HookBus } from "./hooks/hook-bus.js";
@@ -22,7 +22,7 @@ import { applyInjections, checkInjections, injectionsOf, type InjectionHost } fr
 import { DEFAULT_HOOK_TIMEOUT_MS } from "./hooks/options.js";
 import { assertMountable, resolveMount } from "./mount-points.js";
 
-export type { CoordinatorOptions } from "../contracts/coordinator.js";
+export type { CoordinatorOptions } from "@amplifier-ts/contracts";
 
 export const DEFAULT_MAX_INJECTION_BYTES = 64 * 1024;
 export const DEFAULT_MOUNT_TIMEOUT_MS = 30_000;

@@ -1,8 +1,7 @@
-// Package root of amplifier-ts: the kernel (mechanism) and every contract type.
-// Built-in modules (policy) are reached by name through the loader, or imported from
-// "amplifier-ts/modules/<name>"; core never imports them.
+// @amplifier-ts/core: the kernel (mechanism) and every contract. Built-in modules (policy) are
+// npm packages reached by name through the loader (loader/builtin-modules.ts); core imports none.
 
-export * from "./errors.js";
+export * from "@amplifier-ts/contracts";
 export { Coordinator, DEFAULT_MAX_INJECTION_BYTES, DEFAULT_MOUNT_TIMEOUT_MS } from "./coordinator.js";
 export { MOUNT_POINTS } from "./mount-points.js";
 export * from "./hooks/index.js";
@@ -19,6 +18,6 @@ export {
   type LoadedModule,
 } from "./loader/index.js";
 export { loadConfig, validateConfig, configFromObject, DEFAULT_CONFIG_FILE, type LoadedConfig } from "./config/index.js";
-export { runReplay, type ReplayOptions, type ReplayResult, type ReplayTurn, type ReplaySummary } from "./replay/run-replay.js";
-export { runCli } from "./cli/run-cli.js";
-export type * from "../contracts/index.js";
+export type * from "@amplifier-ts/contracts";
+export { didYouMean } from "./config/suggest-key.js";
+export { type SessionConfigInput } from "./session.js";

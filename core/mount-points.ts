@@ -1,6 +1,6 @@
-import type { MountPoint, NamedMountPoint, SingleMountPoint } from "../contracts/coordinator.js";
-import { isContextManager } from "../contracts/context-manager.js";
-import { createError, describeValue } from "./errors.js";
+import type { MountPoint, NamedMountPoint, SingleMountPoint } from "@amplifier-ts/contracts";
+import { isContextManager } from "@amplifier-ts/contracts";
+import { createError, describeValue } from "@amplifier-ts/contracts";
 
 /**
  * The closed set of mount points and what each holds. A `Record<MountPoint, …>`, so a mount point

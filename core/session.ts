@@ -1,12 +1,12 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import type { ContextManager } from "../contracts/context-manager.js";
-import type { AmplifierConfig } from "../contracts/generated/amplifier-config.js";
+import type { ContextManager } from "@amplifier-ts/contracts";
+import type { AmplifierConfig } from "@amplifier-ts/contracts";
 import { checkOptions } from "./config/check-options.js";
 import { configFromObject, DEFAULT_CONFIG_FILE, loadConfig, type LoadedConfig } from "./config/load-config.js";
 import { Coordinator } from "./coordinator.js";
 import { getTokenCounter } from "./tokens/index.js";
-import { createError } from "./errors.js";
+import { createError } from "@amplifier-ts/contracts";
 import { mountConfiguredModules, type ModuleReport } from "./loader/mount-configured-modules.js";
 
 /** What createSession accepts as a config object: the shape of amplifier.config.json. */

@@ -12,8 +12,8 @@
  */
 import { randomUUID } from "node:crypto";
 import { pathToFileURL } from "node:url";
-import type { Message } from "../contracts/generated/message.js";
-import { createSession } from "../core/session.js";
+import type { Message } from "amplifier-ts";
+import { createSession } from "amplifier-ts";
 import { ScriptedProvider } from "./scripted-provider.js";
 
 export interface EphemeralStepsResult {

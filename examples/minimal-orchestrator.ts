@@ -15,10 +15,10 @@
  * runMinimalOrchestrator() — the tests do.
  */
 import { pathToFileURL } from "node:url";
-import type { Message, ToolCall } from "../contracts/generated/message.js";
-import type { ChatRequest } from "../contracts/provider.js";
-import type { Tool, ToolResult } from "../contracts/tool.js";
-import { createSession, type Session } from "../core/session.js";
+import type { Message, ToolCall } from "amplifier-ts";
+import type { ChatRequest } from "amplifier-ts";
+import type { Tool, ToolResult } from "amplifier-ts";
+import { createSession, type Session } from "amplifier-ts";
 import { ScriptedProvider, type ScriptedReply } from "./scripted-provider.js";
 
 export interface MinimalOrchestratorOptions {

@@ -1,6 +1,6 @@
-import type { Message } from "../contracts/generated/message.js";
-import type { ProviderInfo } from "../contracts/generated/provider-info.js";
-import type { ChatRequest, ChatResponse, Provider } from "../contracts/provider.js";
+import type { Message } from "amplifier-ts";
+import type { ProviderInfo } from "amplifier-ts";
+import type { ChatRequest, ChatResponse, Provider } from "amplifier-ts";
 
 /**
  * One scripted reply: an assistant message, or a function of the request that builds one (so a

@@ -1,5 +1,5 @@
 import type { ZodType } from "zod";
-import { createError, type ErrorCode, type ErrorDetails } from "../../core/errors.js";
+import { createError, type ErrorCode, type ErrorDetails } from "../errors.js";
 import { formatIssues } from "./format-issues.js";
 
 /**

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Message } from "../generated/message.js";
-import { createError } from "../../core/errors.js";
+import { createError } from "../errors.js";
 import { assertValid } from "./assert-valid.js";
 import { dateTimeString, jsonInteger, jsonObject, nonEmptyString } from "./json-schema-types.js";
 

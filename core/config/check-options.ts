@@ -1,4 +1,4 @@
-import { createError } from "../errors.js";
+import { createError } from "@amplifier-ts/contracts";
 import { didYouMean } from "./suggest-key.js";
 
 /** What an option may be: a string, or a number of milliseconds (> 0; Infinity allowed where it means "never"). */

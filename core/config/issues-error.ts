@@ -1,4 +1,4 @@
-import { createError, describeValue, type AmplifierError, type ErrorCode } from "../errors.js";
+import { createError, describeValue, type AmplifierError, type ErrorCode } from "@amplifier-ts/contracts";
 import type { SchemaIssue } from "./schema-issues.js";
 
 /**

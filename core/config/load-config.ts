@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
-import type { AmplifierConfig } from "../../contracts/generated/amplifier-config.js";
-import { createError } from "../errors.js";
+import type { AmplifierConfig } from "@amplifier-ts/contracts";
+import { createError } from "@amplifier-ts/contracts";
 import { parseJson } from "./parse-json.js";
 import { validateConfig } from "./validate-config.js";
 

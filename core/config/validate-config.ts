@@ -1,6 +1,6 @@
 import type { ValidateFunction } from "ajv";
-import type { AmplifierConfig } from "../../contracts/generated/amplifier-config.js";
-import configSchema from "../../contracts/schemas/amplifier-config.schema.json" with { type: "json" };
+import type { AmplifierConfig } from "@amplifier-ts/contracts";
+import configSchema from "@amplifier-ts/contracts/schemas/amplifier-config.schema.json" with { type: "json" };
 import { createAjv } from "./create-ajv.js";
 import { issuesError } from "./issues-error.js";
 import { schemaIssues, type SchemaIssue } from "./schema-issues.js";

@@ -3,10 +3,10 @@ import {
   type ApprovalCapability,
   type ApprovalRequest,
   type HookResultOutcome,
-} from "../../contracts/coordinator.js";
-import type { AmplifierEvents } from "../../contracts/events.js";
-import type { HookBusContract } from "../../contracts/hook-bus.js";
-import type { AnyHookResult } from "../../contracts/hook-result.js";
+} from "@amplifier-ts/contracts";
+import type { AmplifierEvents } from "@amplifier-ts/contracts";
+import type { HookBusContract } from "@amplifier-ts/contracts";
+import type { AnyHookResult } from "@amplifier-ts/contracts";
 
 /** What resolving an `ask_user` result needs from the coordinator. */
 export interface ApprovalHost {

@@ -1,5 +1,5 @@
-import { EVENT_NAME_PATTERN } from "../../contracts/events.js";
-import { createError } from "../errors.js";
+import { EVENT_NAME_PATTERN } from "@amplifier-ts/contracts";
+import { createError } from "@amplifier-ts/contracts";
 
 /**
  * Event names are checked where they enter the bus (register, emit, on/off), so a typo such as

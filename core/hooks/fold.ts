@@ -5,7 +5,7 @@ import {
   type HookHandlerResult,
   type HookInjection,
   type HookUserMessage,
-} from "../../contracts/hook-result.js";
+} from "@amplifier-ts/contracts";
 
 /**
  * The fold: how the results of one dispatch become the one result `emit` returns.

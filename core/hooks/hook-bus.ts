@@ -1,6 +1,6 @@
 import type { Emitter } from "mitt";
 import mittImport from "mitt";
-import type { AmplifierEvents } from "../../contracts/events.js";
+import type { AmplifierEvents } from "@amplifier-ts/contracts";
 import type {
   EventName,
   HookBusContract,
@@ -11,9 +11,9 @@ import type {
   PayloadlessEventName,
   Unregister,
   WildcardObserver,
-} from "../../contracts/hook-bus.js";
-import type { FoldedHookResult } from "../../contracts/hook-result.js";
-import { createError, describeValue, type AmplifierError } from "../errors.js";
+} from "@amplifier-ts/contracts";
+import type { FoldedHookResult } from "@amplifier-ts/contracts";
+import { createError, describeValue, type AmplifierError } from "@amplifier-ts/contracts";
 import { assertEventName } from "./event-name.js";
 import { finishFold, foldResult, startFold } from "./fold.js";
 import { parseRegistrationOptions, parseBusOptions, type HookBusOptions } from "./options.js";

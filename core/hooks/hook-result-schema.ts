@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { AnyHookResult, HookHandlerResult } from "../../contracts/hook-result.js";
-import { createError, type AmplifierError } from "../errors.js";
+import type { AnyHookResult, HookHandlerResult } from "@amplifier-ts/contracts";
+import { createError, type AmplifierError } from "@amplifier-ts/contracts";
 
 /**
  * Runtime validation of what handlers return, mirroring contracts/schemas/hook-result.schema.json

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
-import type { ContextManager } from "../../contracts/context-manager.js";
-import type { AmplifierEvents } from "../../contracts/events.js";
-import type { Message } from "../../contracts/generated/message.js";
-import type { HookBusContract } from "../../contracts/hook-bus.js";
-import type { AnyHookResult, HookInjection } from "../../contracts/hook-result.js";
-import { createError } from "../errors.js";
+import type { ContextManager } from "@amplifier-ts/contracts";
+import type { AmplifierEvents } from "@amplifier-ts/contracts";
+import type { Message } from "@amplifier-ts/contracts";
+import type { HookBusContract } from "@amplifier-ts/contracts";
+import type { AnyHookResult, HookInjection } from "@amplifier-ts/contracts";
+import { createError } from "@amplifier-ts/contracts";
 
 /** What applying injections needs from the coordinator. */
 export interface InjectionHost {

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { HookRegistrationOptions } from "../../contracts/hook-bus.js";
-import { createError, type AmplifierError } from "../errors.js";
+import type { HookRegistrationOptions } from "@amplifier-ts/contracts";
+import { createError, type AmplifierError } from "@amplifier-ts/contracts";
 
 /** Default handler timeout: long enough for a network-bound hook, short enough to notice a hang. */
 export const DEFAULT_HOOK_TIMEOUT_MS = 30_000;

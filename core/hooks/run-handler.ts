@@ -1,6 +1,6 @@
-import type { HookHandler } from "../../contracts/hook-bus.js";
-import type { HookHandlerResult } from "../../contracts/hook-result.js";
-import { createError, type AmplifierError } from "../errors.js";
+import type { HookHandler } from "@amplifier-ts/contracts";
+import type { HookHandlerResult } from "@amplifier-ts/contracts";
+import { createError, type AmplifierError } from "@amplifier-ts/contracts";
 import { validateHookResult } from "./hook-result-schema.js";
 
 /** A registered handler, as the bus keeps it. */

@@ -1,20 +1,22 @@
-import { existsSync } from "node:fs";
+import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
+import { resolvePackage, type PackageResolution } from "./resolve-package.js";
 
 /**
- * The modules amplifier-ts ships, by config name. Data only: adding a built-in is one line here
- * and a folder under modules/. Each entry is a path from the package root without extension:
- * the built package has `.js` files there (dist/modules/…), a source checkout run by a
- * TypeScript-aware runner (vitest, tsx) has `.ts` files. core never imports modules/ statically;
- * the loader imports the file this table points at, like any other module.
+ * The short names amplifier.config.json may use for the modules amplifier-ts publishes, mapped to
+ * their npm packages. Data only: core imports none of them. A built-in is resolved exactly as a
+ * third party's package is (resolve-package.ts: node_modules upwards, `exports`), first from the
+ * config file's folder, then from where this package is installed — so the umbrella package
+ * `amplifier-ts`, which depends on them, makes every name work, and a kernel-only install says
+ * which package to add. Adding a built-in is one line here and a package under modules/.
  */
-export const BUILTIN_MODULES: Readonly<Record<string, string>> = {
-  "context-simple": "modules/context-simple/index",
-  "context-persistent": "modules/context-persistent/index",
-};
+export const BUILTIN_MODULES: Readonly<Record<string, string>> = Object.freeze({
+  "context-simple": "@amplifier-ts/module-context-simple",
+  "context-persistent": "@amplifier-ts/module-context-persistent",
+});
 
-/** Resolved from this file: core/loader/ sits two levels below the package root (dist/ when built). */
-const PACKAGE_ROOT = new URL("../../", import.meta.url);
+/** The folder the built-ins resolve from when the config's folder does not have them. */
+const INSTALL_DIR = dirname(fileURLToPath(import.meta.url));
 
 export function isBuiltinModule(name: string): boolean {
   return Object.hasOwn(BUILTIN_MODULES, name);
@@ -24,16 +26,24 @@ export function builtinModuleNames(): string[] {
   return Object.keys(BUILTIN_MODULES);
 }
 
+/** The package a built-in name stands for; undefined when the name is not a built-in. */
+export function builtinModulePackage(name: string): string | undefined {
+  return isBuiltinModule(name) ? BUILTIN_MODULES[name] : undefined;
+}
+
 /**
- * The file of a built-in module: the `.js` entry when it exists (built package), else the `.ts`
- * one (source checkout). Undefined when the name is not a built-in or its folder is missing.
+ * Where a built-in's package resolves: from `baseDir` (a project may pin its own version), else
+ * from this installation. The failed resolution is returned when neither has it.
  */
-export function builtinModuleFile(name: string): string | undefined {
-  if (!isBuiltinModule(name)) return undefined;
-  const entry = BUILTIN_MODULES[name];
-  for (const extension of [".js", ".ts"]) {
-    const file = fileURLToPath(new URL(`${entry}${extension}`, PACKAGE_ROOT));
-    if (existsSync(file)) return file;
-  }
-  return undefined;
+export function resolveBuiltinModule(name: string, baseDir: string): PackageResolution | undefined {
+  const packageName = builtinModulePackage(name);
+  if (packageName === undefined) return undefined;
+  const local = resolvePackage(packageName, baseDir);
+  return local.ok ? local : resolvePackage(packageName, INSTALL_DIR);
+}
+
+/** The entry file of a built-in module, or undefined when it is not installed. */
+export function builtinModuleFile(name: string, baseDir: string = process.cwd()): string | undefined {
+  const found = resolveBuiltinModule(name, baseDir);
+  return found?.ok ? found.file : undefined;
 }

@@ -5,8 +5,8 @@ import { isBuiltin } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { build, version as esbuildVersion, type Message, type Plugin } from "esbuild";
-import { createError } from "../errors.js";
+import type { Message, Plugin } from "esbuild";
+import { createError } from "@amplifier-ts/contracts";
 
 /**
  * Load-time compilation of `.ts` modules, so a module author needs no build step.
@@ -35,7 +35,31 @@ export interface CompileOptions {
 
 /** Bump when the build options below change meaning: old cache entries then stop matching. */
 const OPTIONS_VERSION = "1";
-const COMPILER_ID = `esbuild@${esbuildVersion}+amplifier-ts/${OPTIONS_VERSION}`;
+
+type Esbuild = typeof import("esbuild");
+let esbuildModule: Promise<Esbuild> | undefined;
+
+/**
+ * esbuild is an optional peer of @amplifier-ts/core (the umbrella package amplifier-ts installs
+ * it): only loading a `.ts` module by path needs it, so a kernel user who loads JavaScript does not
+ * pull a native compiler. Missing → MODULE_COMPILE_FAILED saying what to install.
+ */
+async function loadEsbuild(entry: string): Promise<Esbuild> {
+  esbuildModule ??= import("esbuild").catch((cause: unknown) => {
+    esbuildModule = undefined;
+    throw createError("MODULE_COMPILE_FAILED", "loading a .ts module needs esbuild, which is not installed", {
+      file: entry,
+      expected: "the package esbuild (an optional peer dependency of @amplifier-ts/core)",
+      hint: "npm install esbuild, or build the module to .js first",
+      cause,
+    });
+  });
+  return esbuildModule;
+}
+
+function compilerId(esbuild: Esbuild): string {
+  return `esbuild@${esbuild.version}+amplifier-ts/${OPTIONS_VERSION}`;
+}
 
 interface Manifest {
   compiler: string;
@@ -53,10 +77,12 @@ export async function compileTsModule(file: string, options: CompileOptions = {}
   await mkdir(cacheDir, { recursive: true });
   const manifestFile = join(cacheDir, `${sha256(entry).slice(0, 24)}.json`);
 
-  const reused = await reuse(manifestFile, entry, cacheDir);
+  const esbuild = await loadEsbuild(entry);
+  const COMPILER_ID = compilerId(esbuild);
+  const reused = await reuse(manifestFile, entry, cacheDir, COMPILER_ID);
   if (reused !== undefined) return { file: reused, url: pathToFileURL(reused).href, cached: true };
 
-  const { code, inputs, externals } = await bundle(entry, cacheDir);
+  const { code, inputs, externals } = await bundle(esbuild, entry, cacheDir);
   const hashes: Record<string, string> = {};
   for (const input of inputs) hashes[input] = sha256(await readFile(input));
   const key = sha256([COMPILER_ID, ...Object.keys(hashes).sort().map((path) => `${path}\0${hashes[path]}`)].join("\n"));
@@ -97,7 +123,7 @@ export async function defaultCacheDir(cwd: string = process.cwd()): Promise<stri
   return join(tmpdir(), "amplifier-ts-cache");
 }
 
-async function reuse(manifestFile: string, entry: string, cacheDir: string): Promise<string | undefined> {
+async function reuse(manifestFile: string, entry: string, cacheDir: string, COMPILER_ID: string): Promise<string | undefined> {
   let manifest: Manifest;
   try {
     manifest = JSON.parse(await readFile(manifestFile, "utf8")) as Manifest;
@@ -116,11 +142,11 @@ async function reuse(manifestFile: string, entry: string, cacheDir: string): Pro
   return manifest.output;
 }
 
-async function bundle(entry: string, cacheDir: string): Promise<{ code: string; inputs: string[]; externals: string[] }> {
+async function bundle(esbuild: Esbuild, entry: string, cacheDir: string): Promise<{ code: string; inputs: string[]; externals: string[] }> {
   const workingDir = dirname(entry);
   const externals = new Set<string>();
   try {
-    const result = await build({
+    const result = await esbuild.build({
       entryPoints: [entry],
       absWorkingDir: workingDir,
       bundle: true,

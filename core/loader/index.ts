@@ -2,8 +2,8 @@ export { mountConfiguredModules, type ModuleReport, type ModuleStatus, type Moun
 export { mountModule, type MountModuleOptions } from "./mount-module.js";
 export { loadModule, type LoadedModule, type LoadModuleOptions } from "./load-module.js";
 export { resolveModule, isPathSpecifier, MODULE_EXTENSIONS, type ResolvedModule, type ModuleSource } from "./resolve-module.js";
-export { resolvePackage, parsePackageSpecifier, type PackageResolution } from "./resolve-package.js";
-export { BUILTIN_MODULES, builtinModuleNames, builtinModuleFile, isBuiltinModule } from "./builtin-modules.js";
+export { resolvePackage, parsePackageSpecifier, userConditions, type PackageResolution } from "./resolve-package.js";
+export { BUILTIN_MODULES, builtinModuleNames, builtinModuleFile, builtinModulePackage, isBuiltinModule, resolveBuiltinModule } from "./builtin-modules.js";
 export { compileTsModule, defaultCacheDir, type CompiledModule, type CompileOptions } from "./compile-ts-module.js";
 export { validateModuleConfig, type ModuleConfigLocation } from "./validate-module-config.js";
 export { validateModuleMeta, configValidator } from "./validate-module-meta.js";

@@ -1,7 +1,7 @@
 import { extname } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { ModuleMeta, MountFunction } from "../../contracts/module.js";
-import { createError, describeValue, isAmplifierError } from "../errors.js";
+import type { ModuleMeta, MountFunction } from "@amplifier-ts/contracts";
+import { createError, describeValue, isAmplifierError } from "@amplifier-ts/contracts";
 import { compileTsModule } from "./compile-ts-module.js";
 import { resolveModule, type ResolvedModule } from "./resolve-module.js";
 import { validateModuleMeta } from "./validate-module-meta.js";
@@ -49,9 +49,10 @@ export async function loadModule(specifier: string, options: LoadModuleOptions):
 
 async function importResolved(resolved: ResolvedModule, cacheDir: string | undefined, at: { path?: string }): Promise<Record<string, unknown>> {
   let url = pathToFileURL(resolved.file).href;
-  // Built-in .ts entries exist only in a source checkout, run by a TypeScript-aware runner that
-  // imports them itself; user .ts modules always go through esbuild.
-  if (extname(resolved.file) === ".ts" && resolved.source !== "builtin") {
+  // A .ts module named by path goes through esbuild. A package (built-in or third party) that
+  // resolves to .ts did so under a condition the runner set (`--conditions=source` in a source
+  // checkout run by vitest): that runner imports TypeScript itself.
+  if (extname(resolved.file) === ".ts" && resolved.source === "path") {
     // Node then reads the inline source maps, so stack traces name the .ts lines. Process-wide, so
     // only switched on once a compiled module is about to load.
     process.setSourceMapsEnabled(true);

@@ -1,6 +1,6 @@
-import type { CoordinatorContract, MountPoint } from "../../contracts/coordinator.js";
-import type { HookBusContract } from "../../contracts/hook-bus.js";
-import { createError } from "../errors.js";
+import type { CoordinatorContract, MountPoint } from "@amplifier-ts/contracts";
+import type { HookBusContract } from "@amplifier-ts/contracts";
+import { createError } from "@amplifier-ts/contracts";
 
 /**
  * The coordinator as one module sees it during its mount: the same object, except that what the

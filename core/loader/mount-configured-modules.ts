@@ -1,8 +1,8 @@
-import type { CoordinatorContract } from "../../contracts/coordinator.js";
-import type { AmplifierConfig } from "../../contracts/generated/amplifier-config.js";
+import type { CoordinatorContract } from "@amplifier-ts/contracts";
+import type { AmplifierConfig } from "@amplifier-ts/contracts";
 import { checkOptions } from "../config/check-options.js";
 import { validateConfig } from "../config/validate-config.js";
-import { createError, isAmplifierError, type AmplifierError } from "../errors.js";
+import { createError, isAmplifierError, type AmplifierError } from "@amplifier-ts/contracts";
 import { loadModule, type LoadedModule } from "./load-module.js";
 import { mountModule } from "./mount-module.js";
 import { planModules, type ConfigPoint, type PlannedModule } from "./plan-modules.js";

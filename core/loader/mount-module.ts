@@ -1,5 +1,5 @@
-import type { CoordinatorContract } from "../../contracts/coordinator.js";
-import { createError, isAmplifierError, type AmplifierError } from "../errors.js";
+import type { CoordinatorContract } from "@amplifier-ts/contracts";
+import { createError, isAmplifierError, type AmplifierError } from "@amplifier-ts/contracts";
 import type { LoadedModule } from "./load-module.js";
 import { createModuleScope } from "./module-scope.js";
 import type { PlannedModule } from "./plan-modules.js";

@@ -1,4 +1,4 @@
-import type { AmplifierConfig } from "../../contracts/generated/amplifier-config.js";
+import type { AmplifierConfig } from "@amplifier-ts/contracts";
 import { formatPath, type PathSegment } from "../config/format-path.js";
 
 /** Where a config entry goes. `hooks` is not a mount point: hook modules register on coordinator.hooks. */

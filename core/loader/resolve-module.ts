@@ -2,8 +2,8 @@ import { existsSync, realpathSync, statSync } from "node:fs";
 import { extname, isAbsolute, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { didYouMean } from "../config/suggest-key.js";
-import { createError, type AmplifierError, type ErrorDetails } from "../errors.js";
-import { builtinModuleFile, builtinModuleNames, isBuiltinModule } from "./builtin-modules.js";
+import { createError, type AmplifierError, type ErrorDetails } from "@amplifier-ts/contracts";
+import { builtinModuleNames, builtinModulePackage, resolveBuiltinModule } from "./builtin-modules.js";
 import { parsePackageSpecifier, resolvePackage } from "./resolve-package.js";
 
 /** Where a module came from: the built-in table, a file path, or an installed npm package. */
@@ -24,7 +24,8 @@ const EXPECTED_REFERENCE = `a built-in name (${builtinModuleNames().join(", ")})
 
 /**
  * Resolve a module reference, in this order:
- *   1. a built-in name (the table in builtin-modules.ts) — built-ins shadow npm packages of the same name;
+ *   1. a built-in name (the table in builtin-modules.ts): its npm package, resolved like any other —
+ *      built-in names shadow npm packages of the same name;
  *   2. a path: starts with `./`, `../`, `/` or `file:`; resolved from `baseDir` (the config file's folder);
  *   3. an npm package name, resolved from `baseDir` as Node would (node_modules upwards, `exports`).
  * Throws MODULE_NOT_FOUND saying what was tried and, where it can, what was probably meant.
@@ -34,15 +35,17 @@ export function resolveModule(specifier: string, baseDir: string, path?: string)
   const notFound = (message: string, details: ErrorDetails): AmplifierError =>
     createError("MODULE_NOT_FOUND", message, { module: specifier, ...(path === undefined ? {} : { path }), ...details });
 
-  if (isBuiltinModule(specifier)) {
-    const file = builtinModuleFile(specifier);
-    if (file === undefined) {
-      throw notFound("the built-in module's files are missing from this installation", {
-        expected: "modules/<name>/index.js (built) or index.ts (source checkout)",
-        hint: "run `npm run build`, or reinstall amplifier-ts",
+  const builtin = resolveBuiltinModule(specifier, baseDir);
+  if (builtin !== undefined) {
+    if (!builtin.ok) {
+      const packageName = builtinModulePackage(specifier)!;
+      throw notFound(`the built-in module's package ${packageName} is not installed`, {
+        ...(builtin.packageDir === undefined ? {} : { file: builtin.packageDir }),
+        expected: `${packageName} in node_modules (the amplifier-ts package depends on it)`,
+        hint: `npm install ${packageName}, or install amplifier-ts`,
       });
     }
-    return { specifier, source: "builtin", file };
+    return { specifier, source: "builtin", file: builtin.file };
   }
 
   if (isPathSpecifier(specifier)) {

@@ -4,7 +4,8 @@ import { dirname, join, resolve } from "node:path";
 /**
  * Resolve an npm package specifier (`pkg`, `@scope/pkg`, `pkg/sub/path`) the way Node's ESM
  * loader would from a file in `fromDir`: walk up the node_modules folders, then follow the
- * package's `exports` (conditions "node", "import", "default") or, without `exports`, its `main`.
+ * package's `exports` (conditions "node", "import", "default", plus any this process was started
+ * with by `--conditions`/`-C`, as Node does) or, without `exports`, its `main`.
  *
  * Node offers no stable API for "resolve from another directory" in ESM (import.meta.resolve's
  * parent argument is behind a flag in Node 20, and createRequire applies the "require"
@@ -16,7 +17,18 @@ export type PackageResolution =
   | { ok: true; file: string; packageDir: string }
   | { ok: false; reason: "not-installed" | "not-exported" | "no-entry"; packageDir?: string; subpath: string };
 
-const CONDITIONS = new Set(["node", "import", "default"]);
+const CONDITIONS = new Set(["node", "import", "default", ...userConditions([...process.execArgv, ...(process.env.NODE_OPTIONS ?? "").split(/\s+/)])]);
+
+/** The values of `--conditions=x`, `--conditions x`, `-C x` and `-C=x` among Node's options. */
+export function userConditions(args: readonly string[]): string[] {
+  const found: string[] = [];
+  args.forEach((arg, index) => {
+    const inline = /^(?:--conditions|-C)=(.+)$/.exec(arg);
+    if (inline) found.push(inline[1]!);
+    else if ((arg === "--conditions" || arg === "-C") && args[index + 1] !== undefined) found.push(args[index + 1]!);
+  });
+  return found;
+}
 const PACKAGE_NAME = /^(@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*$/;
 
 /** Split `@scope/pkg/sub` into the package name and the `./sub` subpath; undefined when not a valid npm name. */

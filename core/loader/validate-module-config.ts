@@ -1,4 +1,4 @@
-import type { ModuleMeta } from "../../contracts/module.js";
+import type { ModuleMeta } from "@amplifier-ts/contracts";
 import { issuesError } from "../config/issues-error.js";
 import { schemaIssues } from "../config/schema-issues.js";
 import type { PathSegment } from "../config/format-path.js";

@@ -1,7 +1,7 @@
 import type { AnySchemaObject, ValidateFunction } from "ajv";
-import type { ModuleKind, ModuleMeta } from "../../contracts/module.js";
+import type { ModuleKind, ModuleMeta } from "@amplifier-ts/contracts";
 import { createAjv } from "../config/create-ajv.js";
-import { createError, type AmplifierError } from "../errors.js";
+import { createError, type AmplifierError } from "@amplifier-ts/contracts";
 
 /** The kinds a meta may declare; a Record so a kind added to the contract must be listed here. */
 const MODULE_KINDS: Record<ModuleKind, true> = { orchestrator: true, context: true, provider: true, tool: true, hook: true };

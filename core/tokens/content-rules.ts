@@ -20,9 +20,9 @@
  * Malformed input throws INVALID_MESSAGE with `path` relative to the message
  * (`content[2].text`); the counter prefixes it with the message's index.
  */
-import { createError } from "../errors.js";
-import type { ContentBlock, Message, TextBlock, ImageBlock } from "../../contracts/generated/message.js";
-import type { Tokenizer } from "../../contracts/tokenizer.js";
+import { createError } from "@amplifier-ts/contracts";
+import type { ContentBlock, Message, TextBlock, ImageBlock } from "@amplifier-ts/contracts";
+import type { Tokenizer } from "@amplifier-ts/contracts";
 import type { ChatFormat } from "./chat-format.js";
 import { imageTokens, type ImageDetail, type ImagePricing } from "./image-tokens.js";
 

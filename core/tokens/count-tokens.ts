@@ -5,9 +5,9 @@
  * tiktoken" exactly (test/tokens/cookbook.test.ts). Synchronous; shares the caches of
  * getTokenCounter(), so counting a growing history again only tokenizes the new messages.
  */
-import { createError } from "../errors.js";
-import type { Message } from "../../contracts/generated/message.js";
-import type { ToolDefinition } from "../../contracts/provider.js";
+import { createError } from "@amplifier-ts/contracts";
+import type { Message } from "@amplifier-ts/contracts";
+import type { ToolDefinition } from "@amplifier-ts/contracts";
 import { getTokenCounter, type TokenCounterOptions } from "./token-counter.js";
 
 export interface CountTokensOptions extends TokenCounterOptions {

@@ -1,4 +1,4 @@
-export type { Tokenizer } from "../../contracts/tokenizer.js";
+export type { Tokenizer } from "@amplifier-ts/contracts";
 export { countTokens, type CountTokensOptions } from "./count-tokens.js";
 export { getTokenCounter, DEFAULT_MODEL, type TokenCounter, type TokenCounterOptions } from "./token-counter.js";
 export {

@@ -18,7 +18,7 @@
  *   context managers hand out — hit too.
  * The cache holds references to the snapshot strings of at most `capacity` × 4 id variants.
  */
-import type { Message } from "../../contracts/generated/message.js";
+import type { Message } from "@amplifier-ts/contracts";
 
 export const DEFAULT_MESSAGE_CACHE_CAPACITY = 100_000;
 const VARIANTS_PER_ID = 4;

@@ -13,7 +13,7 @@
  *     `gpt-4.1` never resolves to `gpt-4` (`.` is not a boundary).
  * The registry is process-wide; registerModel() returns its own teardown.
  */
-import { createError } from "../errors.js";
+import { createError } from "@amplifier-ts/contracts";
 import {
   FAMILY_SAFETY_FACTORS,
   KNOWN_MODELS,

@@ -16,8 +16,8 @@
  * worst case becomes linear (~2 µs per character).
  */
 import { createRequire } from "node:module";
-import { createError } from "../errors.js";
-import type { Tokenizer } from "../../contracts/tokenizer.js";
+import { createError } from "@amplifier-ts/contracts";
+import type { Tokenizer } from "@amplifier-ts/contracts";
 
 /** The encodings the built-in tokenizer provides. */
 export type TiktokenEncodingName = "cl100k_base" | "o200k_base";

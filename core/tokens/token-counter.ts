@@ -17,10 +17,10 @@
  * | `options.tokenizer` given       | yours            | 1.0 (yours is assumed to be the model's) |
  * `options.safetyFactor` overrides the default in every case.
  */
-import { AmplifierError, createError, isAmplifierError } from "../errors.js";
-import type { Message } from "../../contracts/generated/message.js";
-import type { ToolDefinition } from "../../contracts/provider.js";
-import type { Tokenizer } from "../../contracts/tokenizer.js";
+import { AmplifierError, createError, isAmplifierError } from "@amplifier-ts/contracts";
+import type { Message } from "@amplifier-ts/contracts";
+import type { ToolDefinition } from "@amplifier-ts/contracts";
+import type { Tokenizer } from "@amplifier-ts/contracts";
 import { chatFormatFor } from "./chat-format.js";
 import { countMessageTokens, type ContentRules } from "./content-rules.js";
 import { imagePricingFor, imagePricingKey } from "./image-tokens.js";

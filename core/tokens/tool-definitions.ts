@@ -19,9 +19,9 @@
  * `required` and `additionalProperties` at the top level only add `?` markers the constants
  * already cover (the verified example has `required`).
  */
-import { createError } from "../errors.js";
-import type { Tokenizer } from "../../contracts/tokenizer.js";
-import type { ToolDefinition } from "../../contracts/provider.js";
+import { createError } from "@amplifier-ts/contracts";
+import type { Tokenizer } from "@amplifier-ts/contracts";
+import type { ToolDefinition } from "@amplifier-ts/contracts";
 import type { ToolDefinitionFormat } from "./chat-format.js";
 
 /** Tokens of the tool definitions alone (without messages or priming); 0 for no tools. */

@@ -1,16 +1,16 @@
-import type { CoordinatorContract } from "../../contracts/coordinator.js";
-import type { Message } from "../../contracts/generated/message.js";
-import type { HistoryStore } from "../../contracts/history-store.js";
-import type { ModuleMeta } from "../../contracts/module.js";
-import configSchema from "../../contracts/schemas/modules/context-persistent.config.schema.json" with { type: "json" };
-import { isAmplifierError } from "../../core/errors.js";
-import { HistoryContextManager, parseModuleConfig } from "../context/history-context-manager.js";
+import type { CoordinatorContract } from "@amplifier-ts/contracts";
+import type { Message } from "@amplifier-ts/contracts";
+import type { HistoryStore } from "@amplifier-ts/contracts";
+import type { ModuleMeta } from "@amplifier-ts/contracts";
+import configSchema from "@amplifier-ts/contracts/schemas/modules/context-persistent.config.schema.json" with { type: "json" };
+import { isAmplifierError } from "@amplifier-ts/contracts";
+import { HistoryContextManager, parseModuleConfig } from "@amplifier-ts/context-manager";
 import { persistentOptionsSchema } from "./persistent-options.js";
-import type { ContextOptionsInput } from "../context/context-options.js";
+import type { ContextOptionsInput } from "@amplifier-ts/context-manager";
 import { openSessionStore, type StoreConfig } from "./open-session-store.js";
-import { HybridStore } from "../stores/hybrid-store.js";
-import { providerLookup } from "../summarizers/configured-summarizer.js";
-import { embedderOf } from "../search/embedder-capability.js";
+import { HybridStore } from "@amplifier-ts/stores";
+import { providerLookup } from "@amplifier-ts/summarizers";
+import { embedderOf } from "@amplifier-ts/search";
 
 export const meta: ModuleMeta = {
   name: "context-persistent",

@@ -1,6 +1,6 @@
-import type { Message } from "../../contracts/generated/message.js";
-import type { HistoryStore, RecoveryReport } from "../../contracts/history-store.js";
-import { createHistoryStore, type HistoryStoreConfig, type HistoryStoreDeps } from "../stores/index.js";
+import type { Message } from "@amplifier-ts/contracts";
+import type { HistoryStore, RecoveryReport } from "@amplifier-ts/contracts";
+import { loadHistoryStore, type HistoryStoreConfig, type HistoryStoreDeps } from "@amplifier-ts/stores";
 
 /** The `store` block of context-persistent's config: which HistoryStore keeps the session. */
 export type StoreConfig = HistoryStoreConfig;
@@ -27,7 +27,7 @@ export interface OpenedSessionStore {
  */
 export async function openSessionStore(options: OpenSessionStoreOptions): Promise<OpenedSessionStore> {
   const config: HistoryStoreConfig = options.store ?? { type: "jsonl", storagePath: options.storagePath, fsync: options.fsync };
-  const store = createHistoryStore(
+  const store = await loadHistoryStore(
     config.type === "jsonl" ? { storagePath: options.storagePath, fsync: options.fsync, ...config } : config,
     options.onEvent ? { onEvent: options.onEvent } : {},
   );

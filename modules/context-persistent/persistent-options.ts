@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { contextOptionsShape } from "../context/context-options.js";
+import { contextOptionsShape } from "@amplifier-ts/context-manager";
 
 /**
  * zod mirror of contracts/schemas/modules/context-persistent.config.schema.json (the source of

@@ -1,10 +1,10 @@
-import type { CoordinatorContract } from "../../contracts/coordinator.js";
-import type { ModuleMeta } from "../../contracts/module.js";
-import configSchema from "../../contracts/schemas/modules/context-simple.config.schema.json" with { type: "json" };
-import { HistoryContextManager } from "../context/history-context-manager.js";
-import type { ContextOptionsInput } from "../context/context-options.js";
-import { providerLookup } from "../summarizers/configured-summarizer.js";
-import { embedderOf } from "../search/embedder-capability.js";
+import type { CoordinatorContract } from "@amplifier-ts/contracts";
+import type { ModuleMeta } from "@amplifier-ts/contracts";
+import configSchema from "@amplifier-ts/contracts/schemas/modules/context-simple.config.schema.json" with { type: "json" };
+import { HistoryContextManager } from "@amplifier-ts/context-manager";
+import type { ContextOptionsInput } from "@amplifier-ts/context-manager";
+import { providerLookup } from "@amplifier-ts/summarizers";
+import { embedderOf } from "@amplifier-ts/search";
 
 export const meta: ModuleMeta = {
   name: "context-simple",

@@ -4,9 +4,9 @@
  * cannot carry an embed() function. A value that is not an Embedder is a typed error at mount,
  * not a failure at the first search.
  */
-import type { CoordinatorContract } from "../../contracts/coordinator.js";
-import { EMBEDDER_CAPABILITY, type Embedder } from "../../contracts/search.js";
-import { createError } from "../../core/errors.js";
+import type { CoordinatorContract } from "@amplifier-ts/contracts";
+import { EMBEDDER_CAPABILITY, type Embedder } from "@amplifier-ts/contracts";
+import { createError } from "@amplifier-ts/contracts";
 
 /** `{ embedder }` when the capability is registered, else `{}` (spread into HistoryContextManagerInit). */
 export function embedderOf(coordinator: CoordinatorContract): { embedder?: Embedder } {

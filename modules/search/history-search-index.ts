@@ -25,9 +25,9 @@
  * reciprocal rank fusion and `score` is the fused score.
  */
 import MiniSearch from "minisearch";
-import type { Message } from "../../contracts/generated/message.js";
-import type { Embedder, SearchFilter, SearchHit, SearchOptions, VectorStore } from "../../contracts/search.js";
-import { createError } from "../../core/errors.js";
+import type { Message } from "@amplifier-ts/contracts";
+import type { Embedder, SearchFilter, SearchHit, SearchOptions, VectorStore } from "@amplifier-ts/contracts";
+import { createError } from "@amplifier-ts/contracts";
 import { InMemoryVectorStore } from "./in-memory-vector-store.js";
 import { recordCallNames, searchableParts, searchableText, toolNamesOf } from "./message-text.js";
 import { reciprocalRankFusion } from "./reciprocal-rank-fusion.js";

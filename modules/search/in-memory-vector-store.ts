@@ -10,8 +10,8 @@
  *
  * Every vector of a collection has the dimension of its first one (else INVALID_ARGUMENT).
  */
-import type { Embedder, MetadataFilter, MetadataValue, VectorDocument, VectorHit, VectorQueryOptions, VectorStore, VectorWriteOptions } from "../../contracts/search.js";
-import { createError } from "../../core/errors.js";
+import type { Embedder, MetadataFilter, MetadataValue, VectorDocument, VectorHit, VectorQueryOptions, VectorStore, VectorWriteOptions } from "@amplifier-ts/contracts";
+import { createError } from "@amplifier-ts/contracts";
 
 interface Stored {
   id: string;

@@ -4,7 +4,7 @@
  * out (it is the model's scratchpad, not the conversation). Very long texts are capped: a tool
  * result of a megabyte must not make every addMessage slow, and its head names what it is.
  */
-import type { Message } from "../../contracts/generated/message.js";
+import type { Message } from "@amplifier-ts/contracts";
 
 /** Characters of one message indexed at most. */
 export const MAX_INDEXED_CHARS = 8_000;

@@ -20,9 +20,9 @@
  * languages no answer type or revision is recognised, and ranking is BM25 with the tool-output
  * weight and MMR.
  */
-import type { Message } from "../../contracts/generated/message.js";
-import type { HistorySearch, SearchHit, SearchOptions } from "../../contracts/search.js";
-import { callsOf, isResultCarrier } from "../context/window/message-shape.js";
+import type { Message } from "@amplifier-ts/contracts";
+import type { HistorySearch, SearchHit, SearchOptions } from "@amplifier-ts/contracts";
+import { callsOf, isResultCarrier } from "@amplifier-ts/window";
 import { searchableText } from "./message-text.js";
 import { matchedByQuestionsOnly, questionClauses } from "./recall-query.js";
 import { isStopWord, tokenize } from "./tokenizer.js";

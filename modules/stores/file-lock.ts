@@ -3,7 +3,7 @@ import { open, readFile, unlink } from "node:fs/promises";
 import { hostname } from "node:os";
 import { resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { createError } from "../../core/errors.js";
+import { createError } from "@amplifier-ts/contracts";
 import { errnoOf, storageUnavailable } from "./storage-errors.js";
 
 /**

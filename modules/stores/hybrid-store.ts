@@ -1,7 +1,7 @@
-import type { HistoryStore, OpenedSession, ReadOptions, SessionSummary } from "../../contracts/history-store.js";
-import type { Message } from "../../contracts/generated/message.js";
+import type { HistoryStore, OpenedSession, ReadOptions, SessionSummary } from "@amplifier-ts/contracts";
+import type { Message } from "@amplifier-ts/contracts";
 import { stringify } from "safe-stable-stringify";
-import { createError } from "../../core/errors.js";
+import { createError } from "@amplifier-ts/contracts";
 import { assertSessionId } from "./session-id.js";
 
 const MODULE = "stores/hybrid";

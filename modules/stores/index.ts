@@ -1,9 +1,12 @@
-// The built-in HistoryStores (contracts/history-store.ts) and what they share.
+// @amplifier-ts/stores: the store factory, the stores without drivers (memory, JSONL, hybrid) and
+// what every HistoryStore implementation shares. PostgreSQL and Redis live in their own packages.
 export { MemoryStore } from "./memory-store.js";
 export { JsonlStore, DEFAULT_STORAGE_PATH, type JsonlStoreOptions, type FsyncMode } from "./jsonl-store.js";
-export { PostgresStore, DEFAULT_PG_URL, type PostgresStoreOptions } from "./postgres-store.js";
-export { RedisStore, DEFAULT_REDIS_URL, type RedisStoreOptions, type RedisRetryPolicy } from "./redis-store.js";
+export type { PostgresStoreOptions, RedisStoreOptions, RedisRetryPolicy, HistoryStoreDriver } from "@amplifier-ts/contracts";
 export { parseStoreUrl } from "./store-url.js";
 export { HybridStore, type HybridStoreOptions, type HybridStoreEvent } from "./hybrid-store.js";
-export { createHistoryStore, HISTORY_STORE_TYPES, type HistoryStoreConfig, type HistoryStoreType, type HistoryStoreDeps } from "./create-store.js";
+export { createHistoryStore, loadHistoryStore, driverTypesOf, HISTORY_STORE_TYPES, DRIVER_PACKAGES, type HistoryStoreConfig, type HistoryStoreType, type HistoryStoreDeps, type StoreDrivers, type DriverStoreType } from "./create-store.js";
 export { assertSessionId, isValidSessionId, SESSION_ID_PATTERN, MAX_SESSION_ID_LENGTH } from "./session-id.js";
+export { encodeMessage, encodeMessages, type EncodedMessage } from "./message-codec.js";
+export { assertRunId, resolvePage } from "./store-arguments.js";
+export { WriteQueue } from "./write-queue.js";

@@ -1,6 +1,6 @@
 import type { FileHandle } from "node:fs/promises";
-import type { Message } from "../../contracts/generated/message.js";
-import type { RecoveryProblem, RecoveryReport } from "../../contracts/history-store.js";
+import type { Message } from "@amplifier-ts/contracts";
+import type { RecoveryProblem, RecoveryReport } from "@amplifier-ts/contracts";
 import { decodeRecord } from "./message-codec.js";
 
 /** Where each record of a session file lives: record i is bytes [starts[i], ends[i]) (no `\n`). */

@@ -1,9 +1,9 @@
 import { constants } from "node:fs";
 import { open, unlink, type FileHandle } from "node:fs/promises";
 import { join } from "node:path";
-import type { Message } from "../../contracts/generated/message.js";
-import type { OpenedSession, RecoveryReport } from "../../contracts/history-store.js";
-import { createError } from "../../core/errors.js";
+import type { Message } from "@amplifier-ts/contracts";
+import type { OpenedSession, RecoveryReport } from "@amplifier-ts/contracts";
+import { createError } from "@amplifier-ts/contracts";
 import { removeTempFiles, syncDirectory, writeFileAtomic } from "./atomic-file.js";
 import { ensureDirectory } from "./ensure-directory.js";
 import { acquireLock, type FileLock } from "./file-lock.js";

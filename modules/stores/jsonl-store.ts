@@ -1,8 +1,8 @@
 import { stat, unlink } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import type { HistoryStore, OpenedSession, ReadOptions, RecoveryReport, SessionSummary } from "../../contracts/history-store.js";
-import type { Message } from "../../contracts/generated/message.js";
-import { createError } from "../../core/errors.js";
+import type { HistoryStore, OpenedSession, ReadOptions, RecoveryReport, SessionSummary } from "@amplifier-ts/contracts";
+import type { Message } from "@amplifier-ts/contracts";
+import { createError } from "@amplifier-ts/contracts";
 import { removeTempFiles, syncDirectory } from "./atomic-file.js";
 import { acquireLock } from "./file-lock.js";
 import { JsonlSession, type FsyncMode } from "./jsonl-session.js";

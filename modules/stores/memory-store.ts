@@ -1,6 +1,6 @@
-import type { HistoryStore, OpenedSession, ReadOptions, SessionSummary } from "../../contracts/history-store.js";
-import type { Message } from "../../contracts/generated/message.js";
-import { createError } from "../../core/errors.js";
+import type { HistoryStore, OpenedSession, ReadOptions, SessionSummary } from "@amplifier-ts/contracts";
+import type { Message } from "@amplifier-ts/contracts";
+import { createError } from "@amplifier-ts/contracts";
 import { encodeMessage, encodeMessages, type EncodedMessage } from "./message-codec.js";
 import { assertSessionId } from "./session-id.js";
 import { assertRunId, resolvePage } from "./store-arguments.js";

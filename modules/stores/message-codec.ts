@@ -1,5 +1,5 @@
-import type { Message, Role } from "../../contracts/generated/message.js";
-import { createError } from "../../core/errors.js";
+import type { Message, Role } from "@amplifier-ts/contracts";
+import { createError } from "@amplifier-ts/contracts";
 
 /**
  * How every built-in store turns a message into its stored form and back: one line of JSON.

@@ -1,4 +1,4 @@
-import { createError } from "../../core/errors.js";
+import { createError } from "@amplifier-ts/contracts";
 
 /**
  * Session ids become file names (JSONL), key suffixes (Redis) and row keys (PostgreSQL), so every

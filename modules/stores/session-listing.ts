@@ -1,6 +1,6 @@
 import { open, readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
-import type { SessionSummary } from "../../contracts/history-store.js";
+import type { SessionSummary } from "@amplifier-ts/contracts";
 import { isValidSessionId } from "./session-id.js";
 import { errnoOf, storageUnavailable } from "./storage-errors.js";
 

@@ -1,4 +1,4 @@
-import { createError, type AmplifierError } from "../../core/errors.js";
+import { createError, type AmplifierError } from "@amplifier-ts/contracts";
 
 /**
  * Failure policy of a file-backed store, by moment:

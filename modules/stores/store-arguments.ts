@@ -1,5 +1,5 @@
-import type { ReadOptions } from "../../contracts/history-store.js";
-import { createError } from "../../core/errors.js";
+import type { ReadOptions } from "@amplifier-ts/contracts";
+import { createError } from "@amplifier-ts/contracts";
 
 /** A validated page: `end` is exclusive and already clamped to the session's length. */
 export interface Page {

@@ -11,7 +11,7 @@
  * Anything else with a scheme (`mysql://…`) → UNKNOWN_STORE with the forms above.
  */
 import { isAbsolute, resolve } from "node:path";
-import { createError } from "../../core/errors.js";
+import { createError } from "@amplifier-ts/contracts";
 import type { HistoryStoreConfig } from "./create-store.js";
 
 const KNOWN = "postgres://…, redis://…, jsonl:<folder>, a folder path, or memory:";

@@ -6,7 +6,7 @@
  * Entries are kept in the order recorded; the LAST entry for a message id wins when the context
  * manager merges them (a later strategy saw the output of an earlier one).
  */
-import type { ExplainDecision, ExplainRecorder } from "../../contracts/compaction-strategy.js";
+import type { ExplainDecision, ExplainRecorder } from "@amplifier-ts/contracts";
 
 export interface ExplainEntry {
   readonly messageId: string;

@@ -18,8 +18,8 @@
  *
  * Strategies output the INPUT message objects (never the index's repaired copies), in input order.
  */
-import type { Message } from "../../contracts/generated/message.js";
-import { HistoryIndex, type Unit } from "../context/window/history-index.js";
+import type { Message } from "@amplifier-ts/contracts";
+import { HistoryIndex, type Unit } from "@amplifier-ts/window";
 
 export const INSTRUCTION = -1;
 export const ORPHAN = -2;

@@ -10,9 +10,9 @@
  * still succeeds (the window assembler enforces the budget and invariants afterwards anyway).
  * An aborted signal is the one exception: it is rethrown.
  */
-import type { CompactionContext, CompactionStrategy } from "../../contracts/compaction-strategy.js";
-import type { Message } from "../../contracts/generated/message.js";
-import { createError, isAmplifierError } from "../../core/errors.js";
+import type { CompactionContext, CompactionStrategy } from "@amplifier-ts/contracts";
+import type { Message } from "@amplifier-ts/contracts";
+import { createError, isAmplifierError } from "@amplifier-ts/contracts";
 
 export interface StrategyFailure {
   readonly strategy: string;

@@ -51,15 +51,15 @@
  * neither recent nor recalled "dropped".
  */
 import { z } from "zod";
-import type { CompactionContext, CompactionStrategy } from "../../contracts/compaction-strategy.js";
-import type { Message } from "../../contracts/generated/message.js";
-import type { HistorySearch, SearchHit } from "../../contracts/search.js";
-import { HistorySearchIndex } from "../search/history-search-index.js";
-import { searchableText } from "../search/message-text.js";
-import { recallQuery } from "../search/recall-query.js";
-import { recallCandidates, type RankedHit } from "../search/recall-ranking.js";
+import type { CompactionContext, CompactionStrategy } from "@amplifier-ts/contracts";
+import type { Message } from "@amplifier-ts/contracts";
+import type { HistorySearch, SearchHit } from "@amplifier-ts/contracts";
+import { HistorySearchIndex } from "@amplifier-ts/search";
+import { searchableText } from "@amplifier-ts/search";
+import { recallQuery } from "@amplifier-ts/search";
+import { recallCandidates, type RankedHit } from "@amplifier-ts/search";
 import { HistoryUnits, INSTRUCTION, messageId } from "./history-units.js";
-import { defineStrategy } from "./strategy-definition.js";
+import { defineStrategy } from "@amplifier-ts/contracts";
 
 export const recallOptions = z
   .object({

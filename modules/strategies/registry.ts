@@ -9,15 +9,15 @@
  * | unknown strategy name           | UNKNOWN_STRATEGY          | path `strategies[i].use`, `did you mean`, the known names |
  * | unknown or bad option           | INVALID_STRATEGY_OPTIONS  | module = strategy, path `strategies[i].maxChars`, expected, given, hint (`max_chars` → `did you mean "maxChars"?`) |
  */
-import type { CompactionStrategy } from "../../contracts/compaction-strategy.js";
-import { didYouMean } from "../../core/config/suggest-key.js";
-import { createError, describeValue } from "../../core/errors.js";
-import { agentStrategies } from "./agents/index.js";
-import { coreStrategies } from "./core/index.js";
+import type { CompactionStrategy } from "@amplifier-ts/contracts";
+import { didYouMean } from "@amplifier-ts/core";
+import { createError, describeValue } from "@amplifier-ts/contracts";
+import { agentStrategies } from "./trimming/index.js";
+import { coreStrategies } from "./summarizing/index.js";
 import { CompactionPipeline, markTrusted } from "./pipeline.js";
 import { selectorStrategies } from "./selectors/index.js";
 import { recallStrategy } from "./recall.js";
-import type { AnyStrategyDefinition, StrategyDeps } from "./strategy-definition.js";
+import type { AnyStrategyDefinition, StrategyDeps } from "@amplifier-ts/contracts";
 
 /** Host services handed to strategies besides their options (keys other than path/createStrategy). */
 export type StrategyServices = Readonly<Record<string, unknown>>;

@@ -5,7 +5,7 @@
  * plus one pass of reference comparisons, not O(history) cache lookups. Any other change (a
  * message replaced, fewer messages, another counter) is measured in full.
  */
-import type { Message } from "../../contracts/generated/message.js";
+import type { Message } from "@amplifier-ts/contracts";
 
 interface MessageCounter {
   countMessage(message: Message): number;

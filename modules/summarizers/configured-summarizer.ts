@@ -13,11 +13,11 @@
  * says why — the request itself never fails because of it.
  */
 import { z } from "zod";
-import type { Summarizer } from "../../contracts/compaction-strategy.js";
-import type { CoordinatorContract } from "../../contracts/coordinator.js";
-import type { Message } from "../../contracts/generated/message.js";
-import type { Provider } from "../../contracts/provider.js";
-import { createError } from "../../core/errors.js";
+import type { Summarizer } from "@amplifier-ts/contracts";
+import type { CoordinatorContract } from "@amplifier-ts/contracts";
+import type { Message } from "@amplifier-ts/contracts";
+import type { Provider } from "@amplifier-ts/contracts";
+import { createError } from "@amplifier-ts/contracts";
 import { ProviderSummarizer } from "./provider-summarizer.js";
 
 export const summarizerConfigSchema = z.union([

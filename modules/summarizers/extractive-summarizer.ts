@@ -19,8 +19,8 @@
  * facts already chosen once), so repeated summaries update one text instead of stacking.
  * The result always fits `maxTokens` as counted by `counter` (default: ⌈chars / 4⌉).
  */
-import type { Summarizer } from "../../contracts/compaction-strategy.js";
-import type { Message } from "../../contracts/generated/message.js";
+import type { Summarizer } from "@amplifier-ts/contracts";
+import type { Message } from "@amplifier-ts/contracts";
 import { messageText } from "./message-text.js";
 
 export interface TextCounter {

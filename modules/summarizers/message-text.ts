@@ -3,7 +3,7 @@
  * and the results it carries — images, thinking and redacted blocks are left out (a summary is
  * about what was said and done, not about the model's scratchpad).
  */
-import type { Message } from "../../contracts/generated/message.js";
+import type { Message } from "@amplifier-ts/contracts";
 
 export interface MessageText {
   readonly role: Message["role"];

@@ -8,10 +8,10 @@
  * `counter`) in case the model ignores the limit. An empty reply, or a provider error, rejects:
  * the strategy's guard (summarizer-guard.ts) then falls back to dropping.
  */
-import type { Summarizer } from "../../contracts/compaction-strategy.js";
-import type { Message } from "../../contracts/generated/message.js";
-import type { Provider } from "../../contracts/provider.js";
-import { createError } from "../../core/errors.js";
+import type { Summarizer } from "@amplifier-ts/contracts";
+import type { Message } from "@amplifier-ts/contracts";
+import type { Provider } from "@amplifier-ts/contracts";
+import { createError } from "@amplifier-ts/contracts";
 import type { TextCounter } from "./extractive-summarizer.js";
 import { transcript } from "./message-text.js";
 

@@ -12,10 +12,10 @@
  * | empty or not a string         | `{ ok: false }`, SUMMARIZER_FAILED | context:summary_failed |
  * | no answer within `timeoutMs`  | `{ ok: false }`, SUMMARIZER_TIMEOUT; its signal is aborted | context:summary_failed |
  */
-import type { Summarizer } from "../../contracts/compaction-strategy.js";
-import type { Message } from "../../contracts/generated/message.js";
-import type { HookBusContract } from "../../contracts/hook-bus.js";
-import { createError, isAmplifierError } from "../../core/errors.js";
+import type { Summarizer } from "@amplifier-ts/contracts";
+import type { Message } from "@amplifier-ts/contracts";
+import type { HookBusContract } from "@amplifier-ts/contracts";
+import { createError, isAmplifierError } from "@amplifier-ts/contracts";
 
 export const DEFAULT_SUMMARIZER_TIMEOUT_MS = 30_000;
 

@@ -8,7 +8,7 @@
  */
 import type { Message } from "../../contracts/generated/message.js";
 import { Coordinator } from "../../core/coordinator.js";
-import { prefixKept } from "../../core/replay/prefix-kept.js";
+import { prefixKept } from "../../src/replay/prefix-kept.js";
 import { getModelInfo, getTokenCounter } from "../../core/tokens/index.js";
 import { mount as mountSimple } from "../../modules/context-simple/index.js";
 import { historyFor, isModelCall, turnMessages, TURN_TARGET_MS } from "./agent-loop-turn.js";

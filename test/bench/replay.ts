@@ -6,7 +6,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { SessionConfigInput } from "../../core/session.js";
-import { runReplay, type ReplaySummary, type ReplayTurn } from "../../core/replay/run-replay.js";
+import { runReplay, type ReplaySummary, type ReplayTurn } from "../../src/replay/run-replay.js";
 import { count, ms, percent } from "./measure.js";
 import { check, type BenchContext, type Check, type Scenario, type ScenarioResult } from "./scenario.js";
 

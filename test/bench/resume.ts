@@ -9,7 +9,7 @@ import type { ContextManager } from "../../contracts/context-manager.js";
 import type { SessionConfigInput } from "../../core/session.js";
 import { createSession } from "../../core/session.js";
 import { getTokenCounter } from "../../core/tokens/index.js";
-import { JsonlStore } from "../../modules/stores/index.js";
+import { JsonlStore } from "../../src/modules/stores.js";
 import { HISTORY_SEED } from "./agent-loop-turn.js";
 import { reportToParent, runChild } from "./child.js";
 import { openContext } from "./contexts.js";

@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import type { Message } from "../../contracts/generated/message.js";
-import { PostgresStore } from "../../modules/stores/index.js";
+import { PostgresStore } from "../../src/modules/stores.js";
 import { generateHistory, rawJsonBytes } from "./history-generator.js";
 import { bytes, count, distribution, ms } from "./measure.js";
 import { chatMessages, timedAppends } from "./store-workload.js";

@@ -11,7 +11,7 @@ import { createClient } from "redis";
 import type { Message } from "../../contracts/generated/message.js";
 import { Coordinator } from "../../core/coordinator.js";
 import { mount as mountPersistent } from "../../modules/context-persistent/index.js";
-import { RedisStore, type HistoryStoreConfig } from "../../modules/stores/index.js";
+import { RedisStore, type HistoryStoreConfig } from "../../src/modules/stores.js";
 import { historyFor, turnMessages, TURN_TARGET_MS } from "./agent-loop-turn.js";
 import { generateHistory, rawJsonBytes } from "./history-generator.js";
 import { bytes, count, distribution, fullGc, ms } from "./measure.js";

@@ -9,7 +9,7 @@
  * - After the system messages, the first message is a user message (when the window has any).
  */
 import type { Message } from "../../contracts/generated/message.js";
-import { checkWindowInvariants, type WindowCheckCounter } from "../../contracts/testing/window-invariants.js";
+import { checkWindowInvariants, type WindowCheckCounter } from "../../testing/window-invariants.js";
 
 /**
  * Everything wrong with one window: the contract's checker (every invariant of contracts/WINDOW.md,

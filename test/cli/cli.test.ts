@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { beforeEach, describe, expect, it } from "vitest";
 import { compileTsModule } from "../../core/loader/compile-ts-module.js";
-import { runCli } from "../../core/cli/main.js";
+import { runCli } from "../../src/cli/main.js";
 import { resetFixtureLog, fixtureLog } from "../loader/support.js";
 
 const CONFIGS = fileURLToPath(new URL("../fixtures/configs", import.meta.url));
@@ -190,7 +190,7 @@ describe("help and usage errors", () => {
 
 describe("the executable", () => {
   it("starts with a node shebang and runs as a program (exit code and streams)", async () => {
-    const source = fileURLToPath(new URL("../../core/cli/main.ts", import.meta.url));
+    const source = fileURLToPath(new URL("../../src/cli/main.ts", import.meta.url));
     const { readFile } = await import("node:fs/promises");
     expect((await readFile(source, "utf8")).startsWith("#!/usr/bin/env node\n")).toBe(true);
     // Compiled like a user's .ts module: a real Node process, no vitest in between.

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { runCli } from "../../core/cli/main.js";
+import { runCli } from "../../src/cli/main.js";
 
 // A built-in table whose only entry cannot be loaded: a broken installation.
 vi.mock("../../core/loader/builtin-modules.js", async (importOriginal) => {

@@ -7,8 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Message } from "../../contracts/generated/message.js";
-import { runCli } from "../../core/cli/main.js";
-import { contentHash } from "../../core/cli/commands/sessions.js";
+import { runCli } from "../../src/cli/main.js";
+import { contentHash } from "../../src/cli/commands/sessions.js";
 import { JsonlStore } from "../../modules/stores/jsonl-store.js";
 import { dropSchemas, PG_URL, testSchemaName } from "../stores/postgres-support.js";
 

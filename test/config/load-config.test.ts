@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { loadConfig, parseConfigText, validateConfig } from "../../core/config/index.js";
-import { AmplifierError, type ErrorCode } from "../../core/errors.js";
+import { AmplifierError, type ErrorCode } from "../../contracts/errors.js";
 
 const configs = fileURLToPath(new URL("../fixtures/configs/", import.meta.url));
 

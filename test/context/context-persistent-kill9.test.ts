@@ -6,7 +6,7 @@ import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Coordinator } from "../../core/coordinator.js";
 import { mount } from "../../modules/context-persistent/index.js";
-import { checkWindowInvariants } from "../../contracts/testing/index.js";
+import { checkWindowInvariants } from "../../testing/index.js";
 import { getTokenCounter } from "../../core/tokens/index.js";
 import { makeTempDir, startWriter } from "../stores/support.js";
 

@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createSession, type Session } from "../../core/session.js";
 import type { HistoryStore } from "../../contracts/history-store.js";
-import { HistoryContextManager } from "../../modules/context/history-context-manager.js";
-import { MemoryStore } from "../../modules/stores/index.js";
+import { HistoryContextManager } from "../../modules/context-manager/history-context-manager.js";
+import { MemoryStore } from "../../src/modules/stores.js";
 import { mount as mountPersistent } from "../../modules/context-persistent/index.js";
 import { Coordinator } from "../../core/coordinator.js";
 

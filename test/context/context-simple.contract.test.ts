@@ -1,4 +1,4 @@
-import { describeContextManagerContract } from "../../contracts/testing/index.js";
+import { describeContextManagerContract } from "../../testing/index.js";
 import { createSession } from "../../core/session.js";
 
 // The built-in context modules run the exported conformance suite, mounted the way users mount

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describeContextManagerContract } from "../../contracts/testing/index.js";
+import { describeContextManagerContract } from "../../testing/index.js";
 import { createSession } from "../../core/session.js";
 
 /** The conformance suite on context-persistent over a JSONL store in a fresh folder, mounted through createSession. */

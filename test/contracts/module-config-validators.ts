@@ -1,5 +1,5 @@
 import type { ZodType } from "zod";
-import { contextOptionsSchema } from "../../modules/context/context-options.js";
+import { contextOptionsSchema } from "../../modules/context-manager/context-options.js";
 import { persistentOptionsSchema } from "../../modules/context-persistent/persistent-options.js";
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AmplifierError } from "../../core/errors.js";
+import { AmplifierError } from "../../contracts/errors.js";
 import { isValidMessage, validateMessage, validateMessages } from "../../contracts/validators/index.js";
 
 /** What validateMessage throws for `value`: code and the details a user acts on. */

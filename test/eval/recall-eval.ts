@@ -29,7 +29,7 @@ import { cpus } from "node:os";
 import type { Message } from "../../contracts/generated/message.js";
 import { EMBEDDER_CAPABILITY } from "../../contracts/search.js";
 import { Coordinator } from "../../core/coordinator.js";
-import type { HistoryContextManager } from "../../modules/context/history-context-manager.js";
+import type { HistoryContextManager } from "../../modules/context-manager/history-context-manager.js";
 import { mount } from "../../modules/context-simple/index.js";
 import { searchableText } from "../../modules/search/message-text.js";
 import { recallQuery } from "../../modules/search/recall-query.js";

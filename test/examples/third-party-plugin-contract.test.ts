@@ -1,5 +1,5 @@
 import { mount } from "amplifier-module-context-example";
-import { describeContextManagerContract } from "../../contracts/testing/context-manager-contract.js";
+import { describeContextManagerContract } from "../../testing/context-manager-contract.js";
 import { Coordinator } from "../../core/coordinator.js";
 import { createSession } from "../../core/session.js";
 import { getTokenCounter } from "../../core/tokens/index.js";

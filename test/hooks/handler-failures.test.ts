@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import type { AmplifierEvents } from "../../contracts/events.js";
-import { AmplifierError, isAmplifierError } from "../../core/errors.js";
+import { AmplifierError, isAmplifierError } from "../../contracts/errors.js";
 import { HookBus } from "../../core/hooks/index.js";
 
 /** Failure policy at the hook boundary: report as hook:error and skip, or deny when fail-closed. */

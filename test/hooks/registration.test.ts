@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { AmplifierError } from "../../core/errors.js";
+import { AmplifierError } from "../../contracts/errors.js";
 import { HookBus } from "../../core/hooks/index.js";
 
 const prompt = { prompt: "hello" };

@@ -1,7 +1,7 @@
 import { describe, expect, it, beforeEach } from "vitest";
 import { loadConfig } from "../../core/config/load-config.js";
 import { Coordinator } from "../../core/coordinator.js";
-import type { AmplifierError } from "../../core/errors.js";
+import type { AmplifierError } from "../../contracts/errors.js";
 import { mountConfiguredModules } from "../../core/loader/mount-configured-modules.js";
 import type { AmplifierConfig } from "../../contracts/generated/amplifier-config.js";
 import { CONFIGS, fixtureLog, resetFixtureLog } from "./support.js";

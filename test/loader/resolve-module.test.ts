@@ -15,8 +15,20 @@ describe("resolveModule", () => {
     expect(resolved.file).toMatch(/modules\/context-simple\/index\.(js|ts)$/);
   });
 
-  it("the built-in table is data: every entry points at modules/<name>/index", () => {
-    for (const [name, entry] of Object.entries(BUILTIN_MODULES)) expect(entry).toBe(`modules/${name}/index`);
+  it("the built-in table is data: every name is an npm package @amplifier-ts/module-<name>, resolved like a third party's", () => {
+    for (const [name, entry] of Object.entries(BUILTIN_MODULES)) {
+      expect(entry).toBe(`@amplifier-ts/module-${name}`);
+      // The same resolver a third-party package goes through, from the config's folder.
+      expect(resolvePackage(entry, process.cwd())).toMatchObject({ ok: true, file: builtinModuleFile(name) });
+    }
+  });
+
+  it("a built-in resolves from core's own installation when the config's folder has no node_modules", async () => {
+    const { resolveBuiltinModule } = await import("../../core/loader/builtin-modules.js");
+    const root = await mkdtemp(join(tmpdir(), "amplifier-no-builtins-"));
+    // From an empty folder the package still resolves from core's own installation.
+    expect(resolveBuiltinModule("context-simple", root)).toMatchObject({ ok: true });
+    expect(resolveBuiltinModule("not-a-builtin", root)).toBeUndefined();
   });
 
   it.each([

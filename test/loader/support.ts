@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { expect } from "vitest";
-import { AmplifierError, type ErrorCode } from "../../core/errors.js";
+import { AmplifierError, type ErrorCode } from "../../contracts/errors.js";
 
 /** Folders of the loader fixtures (absolute, no trailing slash). */
 export const FIXTURES = fileURLToPath(new URL("../fixtures", import.meta.url));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { loadModule } from "../../core/loader/load-module.js";
 import { validateModuleConfig } from "../../core/loader/validate-module-config.js";
-import type { AmplifierError } from "../../core/errors.js";
+import type { AmplifierError } from "../../contracts/errors.js";
 import { CONFIGS, rejection } from "./support.js";
 
 const where = { module: "context-simple", at: ["session", "context", "config"], file: "/app/amplifier.config.json" };

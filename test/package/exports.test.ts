@@ -1,59 +1,47 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 /**
  * The published shape of amplifier-ts: what `import "amplifier-ts"` and
  * `import "amplifier-ts/testing"` get, checked the way a consumer gets it — Node's and
  * TypeScript's own resolution through package.json "exports" (self-reference), against the built
- * dist/. Builds first when dist/ is missing or older than the sources, so the test is right
- * whether CI runs it before or after `npm run build`.
+ * dist/ (test/support/build-packages.ts builds every package before the run).
  */
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
   name: string;
-  exports: Record<string, string | { types: string; import: string }>;
+  exports: Record<string, string | { source: string; types: string; default: string }>;
   bin: Record<string, string>;
   files: string[];
   main: string;
   types: string;
 };
-const SOURCE_DIRS = ["core", "modules", "contracts", "hooks"];
-const BUILD_TIMEOUT_MS = 300_000;
 
 /** Every file the manifest points at in dist/ (export targets, their types, the bin). */
 const distEntries = (): string[] => [
-  ...Object.values(manifest.exports).flatMap((target) => (typeof target === "string" ? [] : [target.import, target.types])),
+  ...Object.values(manifest.exports).flatMap((target) => (typeof target === "string" ? [] : [target.default, target.types])),
   ...Object.values(manifest.bin),
 ].filter((file) => file.startsWith("./dist/"));
 
 describe("package.json", () => {
-  it("is an ES module package named amplifier-ts whose exports point at built JS with types next to it", () => {
+  it("is an ES module package named amplifier-ts whose exports point at built JS with types next to it (source only under the 'source' condition)", () => {
     expect(manifest.name).toBe("amplifier-ts");
-    for (const subpath of [".", "./testing"]) {
+    for (const subpath of [".", "./testing", "./modules/context-simple", "./modules/context-persistent", "./modules/strategies", "./modules/summarizers", "./modules/search", "./modules/stores"]) {
       const target = manifest.exports[subpath];
-      expect(target, subpath).toMatchObject({ types: expect.stringMatching(/^\.\/dist\/.*\.d\.ts$/), import: expect.stringMatching(/^\.\/dist\/.*\.js$/) });
-      const { types, import: js } = target as { types: string; import: string };
+      expect(target, subpath).toMatchObject({ source: expect.stringMatching(/^\.\/src\/.*\.ts$/), types: expect.stringMatching(/^\.\/dist\/.*\.d\.ts$/), default: expect.stringMatching(/^\.\/dist\/.*\.js$/) });
+      const { types, default: js } = target as { types: string; default: string };
       expect(types).toBe(js.replace(/\.js$/, ".d.ts"));
     }
-    expect(manifest.main).toBe((manifest.exports["."] as { import: string }).import);
+    expect(manifest.main).toBe((manifest.exports["."] as { default: string }).default);
     expect(manifest.types).toBe((manifest.exports["."] as { types: string }).types);
     expect(manifest.files).toContain("dist");
   });
 });
 
 describe("after the build", () => {
-  beforeAll(() => {
-    if (!needsBuild()) return;
-    const tsc = join(ROOT, "node_modules", ".bin", process.platform === "win32" ? "tsc.cmd" : "tsc");
-    const build = spawnSync(tsc, ["-p", "tsconfig.build.json"], { cwd: ROOT, encoding: "utf8", timeout: BUILD_TIMEOUT_MS });
-    if (build.status !== 0) {
-      throw new Error(`npm run build (tsc -p tsconfig.build.json) failed with status ${build.status}:\n${build.stdout}${build.stderr}${build.error ?? ""}`);
-    }
-  }, BUILD_TIMEOUT_MS + 10_000);
-
   it("every export target, its .d.ts and the bin exist in dist/", () => {
     for (const file of distEntries()) expect(existsSync(join(ROOT, file)), file).toBe(true);
   });
@@ -68,8 +56,8 @@ describe("after the build", () => {
     const out = execFileSync(process.execPath, ["--input-type=module", "-e", probe], { cwd: ROOT, encoding: "utf8", timeout: 60_000 });
     const { resolved, exports } = JSON.parse(out.trim().split("\n").at(-1)!) as { resolved: Record<string, string>; exports: string[] };
 
-    expect(resolved.root).toBe(pathToFileURL(join(ROOT, "dist/core/index.js")).href);
-    expect(resolved.testing).toBe(pathToFileURL(join(ROOT, "dist/contracts/testing/index.js")).href);
+    expect(resolved.root).toBe(pathToFileURL(join(ROOT, "dist/index.js")).href);
+    expect(resolved.testing).toBe(pathToFileURL(join(ROOT, "dist/testing.js")).href);
     expect(resolved.schema).toBe(pathToFileURL(join(ROOT, "contracts/schemas/message.schema.json")).href);
     for (const url of [resolved.root!, resolved.testing!]) expect(existsSync(fileURLToPath(url).replace(/\.js$/, ".d.ts")), url).toBe(true);
     expect(exports).toEqual(expect.arrayContaining(["Coordinator", "createSession", "HookBus", "createError", "getTokenCounter"]));
@@ -95,7 +83,7 @@ describe("after the build", () => {
   });
 
   it("amplifier-ts/testing exports describeContextManagerContract", async () => {
-    const testing = (await import(pathToFileURL(join(ROOT, "dist/contracts/testing/index.js")).href)) as Record<string, unknown>;
+    const testing = (await import(pathToFileURL(join(ROOT, "dist/testing.js")).href)) as Record<string, unknown>;
     expect(typeof testing.describeContextManagerContract).toBe("function");
   });
 
@@ -124,14 +112,15 @@ describe("after the build", () => {
     const result = spawnSync(tsc, args, { cwd: ROOT, encoding: "utf8", timeout: 120_000 });
     expect(result.status, `${result.stdout}${result.stderr}`).toBe(0);
     const files = result.stdout.split("\n").map((line) => line.trim().replaceAll("\\", "/"));
-    expect(files).toContain(join(ROOT, "dist/core/index.d.ts").replaceAll("\\", "/"));
-    expect(files).toContain(join(ROOT, "dist/contracts/testing/index.d.ts").replaceAll("\\", "/"));
-    expect(files.some((file) => file.startsWith(join(ROOT, "core/").replaceAll("\\", "/")))).toBe(false);
+    expect(files).toContain(join(ROOT, "dist/index.d.ts").replaceAll("\\", "/"));
+    expect(files).toContain(join(ROOT, "dist/testing.d.ts").replaceAll("\\", "/"));
+    // Only built declarations: no TypeScript source of any workspace package is read.
+    expect(files.filter((file) => file.startsWith(ROOT.replaceAll("\\", "/")) && file.endsWith(".ts") && !file.endsWith(".d.ts") && !file.includes("/.cache/"))).toEqual([]);
   });
 
-  it("the bin dist/core/cli/main.js starts with a shebang and runs", () => {
-    expect(manifest.bin["amplifier-ts"]).toBe("./dist/core/cli/main.js");
-    const bin = join(ROOT, "dist/core/cli/main.js");
+  it("the bin dist/cli/main.js starts with a shebang and runs", () => {
+    expect(manifest.bin["amplifier-ts"]).toBe("./dist/cli/main.js");
+    const bin = join(ROOT, "dist/cli/main.js");
     expect(readFileSync(bin, "utf8").split("\n")[0]).toBe("#!/usr/bin/env node");
     const help = spawnSync(process.execPath, [bin, "--help"], { cwd: ROOT, encoding: "utf8", timeout: 60_000 });
     expect(help.status, help.stderr).toBe(0);
@@ -146,22 +135,3 @@ describe("after the build", () => {
     expect([...shipped].some((path) => path.startsWith("test/") || path.endsWith(".test.js"))).toBe(false);
   });
 });
-
-/** dist/ is missing an entry, or a source file changed after the oldest entry was built. */
-function needsBuild(): boolean {
-  const entries = distEntries().map((file) => join(ROOT, file));
-  if (entries.some((file) => !existsSync(file))) return true;
-  const builtAt = Math.min(...entries.map((file) => statSync(file).mtimeMs));
-  return SOURCE_DIRS.some((dir) => newestMtime(join(ROOT, dir)) > builtAt);
-}
-
-function newestMtime(dir: string): number {
-  if (!existsSync(dir)) return 0;
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestMtime(path));
-    else if (entry.name.endsWith(".ts") || entry.name.endsWith(".json")) newest = Math.max(newest, statSync(path).mtimeMs);
-  }
-  return newest;
-}

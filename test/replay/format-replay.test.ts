@@ -9,9 +9,9 @@ import {
   formatReplay,
   formatReplayJson,
   selectRows,
-} from "../../core/replay/format-replay.js";
-import { createProgressBar, renderProgressLine } from "../../core/replay/progress-bar.js";
-import type { ReplayResult, ReplayTurn } from "../../core/replay/run-replay.js";
+} from "../../src/replay/format-replay.js";
+import { createProgressBar, renderProgressLine } from "../../src/replay/progress-bar.js";
+import type { ReplayResult, ReplayTurn } from "../../src/replay/run-replay.js";
 
 const turn = (n: number, over: Partial<ReplayTurn> = {}): ReplayTurn => ({
   turn: n,

@@ -6,7 +6,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { runReplay } from "../../core/replay/run-replay.js";
+import { runReplay } from "../../src/replay/run-replay.js";
 import { assistantCount, cli, SAMPLE, TRANSCRIPTS, turnRows, writeConfigs } from "./support.js";
 
 /** Keeps the newest messages whose rough cost fits half the budget; explains every decision. */

@@ -2,7 +2,7 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { runCli } from "../../core/cli/run-cli.js";
+import { runCli } from "../../src/cli/run-cli.js";
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export const TRANSCRIPTS = fileURLToPath(new URL("../fixtures/transcripts/", import.meta.url));

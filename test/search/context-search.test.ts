@@ -6,7 +6,7 @@ import type { Message } from "../../contracts/generated/message.js";
 import { EMBEDDER_CAPABILITY, type Embedder } from "../../contracts/search.js";
 import { Coordinator } from "../../core/coordinator.js";
 import { createSession, type Session } from "../../core/session.js";
-import { HistoryContextManager } from "../../modules/context/history-context-manager.js";
+import { HistoryContextManager } from "../../modules/context-manager/history-context-manager.js";
 import { mount as mountSimple } from "../../modules/context-simple/index.js";
 
 let dir: string;

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { describeVectorStoreContract } from "../../contracts/testing/index.js";
-import { PgVectorStore } from "../../modules/search/pgvector-store.js";
+import { describeVectorStoreContract } from "../../testing/index.js";
+import { PgVectorStore } from "../../modules/vector-store-postgres/pgvector-store.js";
 
 // The server of the store tests (AMPLIFIER_PG_URL overrides). pgvector is optional: where
 // `CREATE EXTENSION vector` fails (Debian without postgresql-15-pgvector), the contract suite is

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Message } from "../../contracts/generated/message.js";
 import { Coordinator } from "../../core/coordinator.js";
-import type { HistoryContextManager } from "../../modules/context/history-context-manager.js";
+import type { HistoryContextManager } from "../../modules/context-manager/history-context-manager.js";
 import { mount } from "../../modules/context-simple/index.js";
 
 // A check outside the eval's generator (test/eval/recall-corpus.ts): hand-written sessions — other

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createHistoryStore, HISTORY_STORE_TYPES, JsonlStore, MemoryStore, PostgresStore } from "../../modules/stores/index.js";
+import { createHistoryStore, HISTORY_STORE_TYPES, JsonlStore, MemoryStore, PostgresStore } from "../../src/modules/stores.js";
 
 const thrown = (fn: () => unknown) => {
   try {

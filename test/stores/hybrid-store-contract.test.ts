@@ -1,6 +1,6 @@
 import { afterAll } from "vitest";
-import { describeHistoryStoreContract } from "../../contracts/testing/history-store-contract.js";
-import { createHistoryStore } from "../../modules/stores/index.js";
+import { describeHistoryStoreContract } from "../../testing/history-store-contract.js";
+import { createHistoryStore } from "../../src/modules/stores.js";
 import { dropSchemas, PG_URL, testSchemaName } from "./postgres-support.js";
 import { dropPrefixes, REDIS_URL, testKeyPrefix } from "./redis-support.js";
 

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { Message } from "../../contracts/generated/message.js";
 import { Coordinator } from "../../core/coordinator.js";
 import { mount as mountPersistent } from "../../modules/context-persistent/index.js";
-import { createHistoryStore, HybridStore, RedisStore } from "../../modules/stores/index.js";
+import { createHistoryStore, HybridStore, RedisStore } from "../../src/modules/stores.js";
 import type { HybridStoreEvent } from "../../modules/stores/hybrid-store.js";
 import { dropSchemas, PG_URL, testSchemaName } from "./postgres-support.js";
 import { dropPrefixes, REDIS_URL, startPrivateRedis, testKeyPrefix } from "./redis-support.js";

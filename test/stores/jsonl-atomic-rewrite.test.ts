@@ -1,7 +1,7 @@
 import { readFile, readdir, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { JsonlStore } from "../../modules/stores/index.js";
+import { JsonlStore } from "../../src/modules/stores.js";
 import { bundleWriter, makeTempDir, startWriter } from "./support.js";
 
 const failure = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e as { code?: string; message: string });

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { JsonlStore, type FsyncMode } from "../../modules/stores/index.js";
+import { JsonlStore, type FsyncMode } from "../../src/modules/stores.js";
 import { bundleWriter, makeTempDir, startWriter } from "./support.js";
 
 /**

@@ -2,7 +2,7 @@ import { access, readFile, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { JsonlStore } from "../../modules/stores/index.js";
+import { JsonlStore } from "../../src/modules/stores.js";
 import { bundleWriter, deadPid, makeTempDir, startWriter, type Writer } from "./support.js";
 
 const failure = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e as { code?: string; message: string; details: Record<string, unknown> });

@@ -2,7 +2,7 @@ import { appendFile, mkdir, readFile, readdir, writeFile } from "node:fs/promise
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { RecoveryReport } from "../../contracts/history-store.js";
-import { JsonlStore } from "../../modules/stores/index.js";
+import { JsonlStore } from "../../src/modules/stores.js";
 import { makeTempDir } from "./support.js";
 
 const line = (text: string) => JSON.stringify({ role: "user", content: text, metadata: { id: text } });

@@ -1,7 +1,7 @@
 import { access, mkdir, readFile, readdir, symlink, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createHistoryStore, JsonlStore } from "../../modules/stores/index.js";
+import { createHistoryStore, JsonlStore } from "../../src/modules/stores.js";
 import { makeTempDir } from "./support.js";
 
 type Failure = { code?: string; message: string; details: { errno?: string; file?: string; hint?: string; cause?: unknown } };

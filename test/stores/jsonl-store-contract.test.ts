@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describeHistoryStoreContract } from "../../contracts/testing/history-store-contract.js";
-import { JsonlStore, type FsyncMode } from "../../modules/stores/index.js";
+import { describeHistoryStoreContract } from "../../testing/history-store-contract.js";
+import { JsonlStore, type FsyncMode } from "../../src/modules/stores.js";
 
 for (const fsync of ["always", "batch", "never"] satisfies FsyncMode[]) {
   describeHistoryStoreContract(`jsonl (fsync ${fsync})`, async () => {

@@ -1,7 +1,7 @@
 import { access, readFile, readdir, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { JsonlStore } from "../../modules/stores/index.js";
+import { JsonlStore } from "../../src/modules/stores.js";
 import { makeTempDir } from "./support.js";
 
 const msg = (text: string) => ({ role: "user" as const, content: text, metadata: { id: text } });

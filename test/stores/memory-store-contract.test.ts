@@ -1,4 +1,4 @@
-import { describeHistoryStoreContract } from "../../contracts/testing/history-store-contract.js";
-import { MemoryStore } from "../../modules/stores/index.js";
+import { describeHistoryStoreContract } from "../../testing/history-store-contract.js";
+import { MemoryStore } from "../../src/modules/stores.js";
 
 describeHistoryStoreContract("memory", async () => ({ store: new MemoryStore() }));

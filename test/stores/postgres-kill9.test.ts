@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PostgresStore } from "../../modules/stores/index.js";
+import { PostgresStore } from "../../src/modules/stores.js";
 import { startWriter } from "./support.js";
 import { bundlePostgresWriter, dropSchemas, PG_URL, testSchemaName } from "./postgres-support.js";
 

@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
-import { PostgresStore } from "../../modules/stores/index.js";
+import { PostgresStore } from "../../src/modules/stores.js";
 import { appendStream } from "./append-stream.js";
 import { dropSchemas, PG_URL, queryOnce, testSchemaName } from "./postgres-support.js";
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll } from "vitest";
-import { describeHistoryStoreContract } from "../../contracts/testing/history-store-contract.js";
-import { PostgresStore } from "../../modules/stores/index.js";
+import { describeHistoryStoreContract } from "../../testing/history-store-contract.js";
+import { PostgresStore } from "../../src/modules/stores.js";
 import { startWriter } from "./support.js";
 import { bundlePostgresWriter, dropSchemas, PG_URL, testSchemaName } from "./postgres-support.js";
 

@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { createHistoryStore, PostgresStore } from "../../modules/stores/index.js";
-import { livePoolCount } from "../../modules/stores/pg-pools.js";
-import { migrate, SCHEMA_VERSION, tableNames } from "../../modules/stores/postgres-migrations.js";
-import { acquirePool } from "../../modules/stores/pg-pools.js";
+import { createHistoryStore, PostgresStore } from "../../src/modules/stores.js";
+import { livePoolCount } from "../../modules/store-postgres/pg-pools.js";
+import { migrate, SCHEMA_VERSION, tableNames } from "../../modules/store-postgres/postgres-migrations.js";
+import { acquirePool } from "../../modules/store-postgres/pg-pools.js";
 import { startWriter } from "./support.js";
 import { bundlePostgresWriter, dropSchemas, PG_URL, queryOnce, testSchemaName } from "./postgres-support.js";
 

@@ -5,7 +5,7 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { Coordinator } from "../../core/coordinator.js";
 import { createSession, type Session } from "../../core/session.js";
 import { mount as mountPersistent } from "../../modules/context-persistent/index.js";
-import { openRedisClients } from "../../modules/stores/redis-clients.js";
+import { openRedisClients } from "../../modules/store-redis/redis-clients.js";
 import { dropPrefixes, REDIS_URL, startPrivateRedis, testKeyPrefix } from "./redis-support.js";
 
 /** context-persistent with `store: { type: "redis" }`: resume through Redis, fallback and strict, a server lost after mount. */

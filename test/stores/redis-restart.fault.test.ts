@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { RedisStore } from "../../modules/stores/index.js";
+import { RedisStore } from "../../src/modules/stores.js";
 import { appendStream } from "./append-stream.js";
 import { startPrivateRedis } from "./redis-support.js";
 

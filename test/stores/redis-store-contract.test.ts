@@ -1,6 +1,6 @@
 import { beforeAll } from "vitest";
-import { describeHistoryStoreContract } from "../../contracts/testing/history-store-contract.js";
-import { RedisStore } from "../../modules/stores/index.js";
+import { describeHistoryStoreContract } from "../../testing/history-store-contract.js";
+import { RedisStore } from "../../src/modules/stores.js";
 import { startWriter } from "./support.js";
 import { bundleRedisWriter, dropPrefixes, REDIS_URL, testKeyPrefix } from "./redis-support.js";
 

@@ -5,8 +5,8 @@
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { createClient } from "redis";
 import type { Message } from "../../contracts/generated/message.js";
-import { RedisStore } from "../../modules/stores/index.js";
-import { openRedisClients } from "../../modules/stores/redis-clients.js";
+import { RedisStore } from "../../src/modules/stores.js";
+import { openRedisClients } from "../../modules/store-redis/redis-clients.js";
 import { startWriter } from "./support.js";
 import { bundleRedisWriter, dropPrefixes, keysUnder, REDIS_URL, startPrivateRedis, testKeyPrefix } from "./redis-support.js";
 

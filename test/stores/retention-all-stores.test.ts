@@ -7,9 +7,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Coordinator } from "../../core/coordinator.js";
-import type { HistoryContextManager } from "../../modules/context/history-context-manager.js";
+import type { HistoryContextManager } from "../../modules/context-manager/history-context-manager.js";
 import { mount } from "../../modules/context-persistent/index.js";
-import { createHistoryStore, type HistoryStoreConfig } from "../../modules/stores/index.js";
+import { createHistoryStore, type HistoryStoreConfig } from "../../src/modules/stores.js";
 import { dropSchemas, PG_URL, testSchemaName } from "./postgres-support.js";
 import { dropPrefixes, REDIS_URL, testKeyPrefix } from "./redis-support.js";
 

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { HookBus } from "../../core/hooks/index.js";
-import { HistoryContextManager } from "../../modules/context/history-context-manager.js";
+import { HistoryContextManager } from "../../modules/context-manager/history-context-manager.js";
 import { strategyRegistry } from "../../modules/strategies/registry.js";
-import { defineStrategy } from "../../modules/strategies/strategy-definition.js";
+import { defineStrategy } from "../../contracts/strategy-definition.js";
 import { assistant, openaiGroup, system, user } from "./helpers.js";
 
 const big = Array.from({ length: 400 }, (_, i) => `v${i * 31}`).join(" ");

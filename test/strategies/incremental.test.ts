@@ -5,8 +5,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Message } from "../../contracts/generated/message.js";
-import { propertyRuns } from "../../contracts/testing/property-runs.js";
-import { toolHistoryArbitrary } from "../../contracts/testing/arbitraries.js";
+import { propertyRuns } from "../../testing/property-runs.js";
+import { toolHistoryArbitrary } from "../../testing/arbitraries.js";
 import { HistoryUnits } from "../../modules/strategies/history-units.js";
 import { createStrategy } from "../../modules/strategies/registry.js";
 import { ExplainLog } from "../../modules/strategies/explain-recorder.js";

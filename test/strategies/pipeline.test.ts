@@ -43,7 +43,7 @@ describe("output checks: built-ins trusted, third parties checked per message", 
   it("a registered third-party strategy returning an array with a non-message is skipped with STRATEGY_FAILED", async () => {
     const { z } = await import("zod");
     const { StrategyRegistry } = await import("../../modules/strategies/registry.js");
-    const { defineStrategy } = await import("../../modules/strategies/strategy-definition.js");
+    const { defineStrategy } = await import("../../contracts/strategy-definition.js");
     const registry = new StrategyRegistry();
     registry.register(
       defineStrategy({ name: "bad-elements", description: "returns a non-message", optionsSchema: z.object({}).strict(), create: () => ({ name: "bad-elements", compact: () => [{ nope: true }] as never }) }),

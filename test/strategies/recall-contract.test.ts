@@ -1,5 +1,5 @@
 import { EMBEDDER_CAPABILITY } from "../../contracts/search.js";
-import { describeContextManagerContract, keywordEmbedder, propertyRuns } from "../../contracts/testing/index.js";
+import { describeContextManagerContract, keywordEmbedder, propertyRuns } from "../../testing/index.js";
 import { Coordinator } from "../../core/coordinator.js";
 import { createSession } from "../../core/session.js";
 import { mount as mountSimple } from "../../modules/context-simple/index.js";

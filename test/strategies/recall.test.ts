@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { Message } from "../../contracts/generated/message.js";
 import type { HistorySearch, SearchOptions } from "../../contracts/search.js";
-import { checkWindowInvariants } from "../../contracts/testing/index.js";
+import { checkWindowInvariants } from "../../testing/index.js";
 import { getTokenCounter } from "../../core/tokens/index.js";
-import { HistoryContextManager } from "../../modules/context/history-context-manager.js";
+import { HistoryContextManager } from "../../modules/context-manager/history-context-manager.js";
 import { RECALL_FILL, RECALL_STEP } from "../../modules/strategies/recall.js";
 import { createStrategy } from "../../modules/strategies/registry.js";
 import { assistant, contextFor, ids, openaiGroup, system, user } from "./helpers.js";

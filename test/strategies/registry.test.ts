@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createPipeline, createStrategy, StrategyRegistry } from "../../modules/strategies/registry.js";
-import { defineStrategy } from "../../modules/strategies/strategy-definition.js";
+import { defineStrategy } from "../../contracts/strategy-definition.js";
 
 const fail = (f: () => unknown) => {
   try {

@@ -1,4 +1,4 @@
-import { describeContextManagerContract, propertyRuns } from "../../contracts/testing/index.js";
+import { describeContextManagerContract, propertyRuns } from "../../testing/index.js";
 import { createSession } from "../../core/session.js";
 
 // Every agents strategy alone, and the documented pipelines (contracts/STRATEGIES.md), run inside

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import type { Message } from "../../contracts/generated/message.js";
 import { Coordinator } from "../../core/coordinator.js";
-import { isAmplifierError } from "../../core/errors.js";
+import { isAmplifierError } from "../../contracts/errors.js";
 import { mount as mountSimple } from "../../modules/context-simple/index.js";
 import { mount as mountPersistent } from "../../modules/context-persistent/index.js";
 import { EXTRACTIVE_HEADING } from "../../modules/summarizers/index.js";

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { getTokenCounter } from "../../core/tokens/index.js";
-import { isAmplifierError } from "../../core/errors.js";
+import { isAmplifierError } from "../../contracts/errors.js";
 import type { Message } from "../../contracts/generated/message.js";
 import { wordTokenizer } from "./fixtures.js";
 

@@ -31,7 +31,7 @@ import {
   type ValidationIssue,
 } from "../../contracts/validators/index.js";
 import type * as contracts from "../../contracts/index.js";
-import type { contextOptionsSchema } from "../../modules/context/context-options.js";
+import type { contextOptionsSchema } from "../../modules/context-manager/context-options.js";
 
 /** Two-way assignability, a second opinion next to toEqualTypeOf's structural identity. */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { explainBudget, resolveBudget } from "../../modules/context/window/index.js";
+import { explainBudget, resolveBudget } from "../../modules/window/index.js";
 
 const provider = (defaults: Record<string, unknown>) => ({ id: "fake", defaults });
 const error = (f: () => unknown) => {

@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Message } from "../../contracts/generated/message.js";
-import { checkWindowInvariants } from "../../contracts/testing/window-invariants.js";
-import { WindowAssembler } from "../../modules/context/window/index.js";
+import { checkWindowInvariants } from "../../testing/window-invariants.js";
+import { WindowAssembler } from "../../modules/window/index.js";
 import { assistant, call, chars, result, system, user } from "./builders.js";
 import { fakeCounter } from "./fake-counter.js";
 

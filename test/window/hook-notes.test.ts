@@ -7,14 +7,14 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Message } from "../../contracts/generated/message.js";
-import { checkWindowInvariants, isInstruction, isTurnNote } from "../../contracts/testing/window-invariants.js";
+import { checkWindowInvariants, isInstruction, isTurnNote } from "../../testing/window-invariants.js";
 import { Coordinator } from "../../core/coordinator.js";
 import { getTokenCounter } from "../../core/tokens/index.js";
 import { mount as mountSimple } from "../../modules/context-simple/index.js";
-import { HistoryIndex } from "../../modules/context/window/history-index.js";
-import { WindowAssembler, type AssembleOptions } from "../../modules/context/window/index.js";
+import { HistoryIndex } from "../../modules/window/history-index.js";
+import { WindowAssembler, type AssembleOptions } from "../../modules/window/index.js";
 import { HistoryUnits } from "../../modules/strategies/history-units.js";
-import { SlidingWindowCompaction } from "../../modules/strategies/agents/sliding-window.js";
+import { SlidingWindowCompaction } from "../../modules/strategies/trimming/sliding-window.js";
 import { assistant, call, chars, result, system, user } from "./builders.js";
 import { fakeCounter } from "./fake-counter.js";
 

@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Message } from "../../contracts/generated/message.js";
-import { checkWindowInvariants } from "../../contracts/testing/window-invariants.js";
-import { WindowAssembler, type WindowReport } from "../../modules/context/window/index.js";
+import { checkWindowInvariants } from "../../testing/window-invariants.js";
+import { WindowAssembler, type WindowReport } from "../../modules/window/index.js";
 import { assistant, chars, conversation, system, user } from "./builders.js";
 import { fakeCounter } from "./fake-counter.js";
 

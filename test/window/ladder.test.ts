@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Message } from "../../contracts/generated/message.js";
-import { checkWindowInvariants } from "../../contracts/testing/window-invariants.js";
-import { OMITTED_HISTORY_TEXT, TRUNCATION_MARKER_PATTERN, WindowAssembler, type AssembleOptions } from "../../modules/context/window/index.js";
+import { checkWindowInvariants } from "../../testing/window-invariants.js";
+import { OMITTED_HISTORY_TEXT, TRUNCATION_MARKER_PATTERN, WindowAssembler, type AssembleOptions } from "../../modules/window/index.js";
 import { assistant, call, chars, conversation, ids, result, system, use, results, user } from "./builders.js";
 import { fakeCounter } from "./fake-counter.js";
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { TRUNCATION_MARKER_PATTERN, truncateText, truncationMarker } from "../../modules/context/window/index.js";
+import { TRUNCATION_MARKER_PATTERN, truncateText, truncationMarker } from "../../modules/window/index.js";
 import { getTokenCounter } from "../../core/tokens/index.js";
 import { chars } from "./builders.js";
-import { propertyRuns } from "../../contracts/testing/property-runs.js";
+import { propertyRuns } from "../../testing/property-runs.js";
 
 const quarter = (t: string) => Math.ceil(t.length / 4);
 

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Message } from "../../contracts/generated/message.js";
-import { checkWindowInvariants } from "../../contracts/testing/window-invariants.js";
+import { checkWindowInvariants } from "../../testing/window-invariants.js";
 import { assistant, call, chars, result, results, system, use, user } from "./builders.js";
 import { fakeCounter } from "./fake-counter.js";
 

@@ -7,11 +7,11 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import type { Message } from "../../contracts/generated/message.js";
 import type { ToolDefinition } from "../../contracts/provider.js";
-import { toolHistoryArbitrary } from "../../contracts/testing/arbitraries.js";
-import { propertyRuns } from "../../contracts/testing/property-runs.js";
-import { checkWindowInvariants, isInstruction } from "../../contracts/testing/window-invariants.js";
+import { toolHistoryArbitrary } from "../../testing/arbitraries.js";
+import { propertyRuns } from "../../testing/property-runs.js";
+import { checkWindowInvariants, isInstruction } from "../../testing/window-invariants.js";
 import { getTokenCounter } from "../../core/tokens/index.js";
-import { WindowAssembler, type AssembledWindow, type WindowCounter } from "../../modules/context/window/index.js";
+import { WindowAssembler, type AssembledWindow, type WindowCounter } from "../../modules/window/index.js";
 import { fakeCounter } from "./fake-counter.js";
 
 const numRuns = propertyRuns(1_000);

@@ -20,11 +20,11 @@
  * (it may truncate the newest unit). Cache-friendly cut: as message-window, on tokens.
  */
 import { z } from "zod";
-import type { CompactionContext, CompactionStrategy } from "../../../contracts/compaction-strategy.js";
-import type { Message } from "../../../contracts/generated/message.js";
+import type { CompactionContext, CompactionStrategy } from "@amplifier-ts/contracts";
+import type { Message } from "@amplifier-ts/contracts";
 import { HistoryUnits, messageId } from "../history-units.js";
 import { SteppedCut, suffixSums } from "../stepped-cut.js";
-import { defineStrategy } from "../strategy-definition.js";
+import { defineStrategy } from "@amplifier-ts/contracts";
 
 export const tokenWindowOptions = z
   .object({

@@ -1,4 +1,4 @@
-import { describeContextManagerContract, propertyRuns } from "../../../contracts/testing/index.js";
+import { describeContextManagerContract, propertyRuns } from "../../../testing/index.js";
 import { createSession } from "../../../core/session.js";
 
 // The core contexts seed's strategies, the Steamship selectors and the summarizing pipeline

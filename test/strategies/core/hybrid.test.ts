@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Message } from "../../../contracts/generated/message.js";
-import { propertyRuns, toolHistoryArbitrary } from "../../../contracts/testing/index.js";
-import { HybridContext } from "../../../modules/strategies/core/index.js";
+import { propertyRuns, toolHistoryArbitrary } from "../../../testing/index.js";
+import { HybridContext } from "../../../modules/strategies/summarizing/index.js";
 import { createStrategy } from "../../../modules/strategies/registry.js";
 import { MemoryStore } from "../../../modules/stores/index.js";
 import { contextFor, ids, openaiGroup } from "../helpers.js";

@@ -7,7 +7,7 @@
  * and unit checks.
  */
 import type { Message } from "../../../contracts/generated/message.js";
-import { isInstruction } from "../../../contracts/testing/window-invariants.js";
+import { isInstruction } from "../../../testing/window-invariants.js";
 import { HistoryUnits } from "../../../modules/strategies/history-units.js";
 
 export function strategyOutputProblems(input: readonly Message[], output: readonly Message[], inputJsonBefore?: string): string[] {

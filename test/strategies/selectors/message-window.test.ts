@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { propertyRuns, toolHistoryArbitrary } from "../../../contracts/testing/index.js";
+import { propertyRuns, toolHistoryArbitrary } from "../../../testing/index.js";
 import { createStrategy } from "../../../modules/strategies/registry.js";
 import { strategyOutputProblems } from "../core/output-checks.js";
 import { anthropicGroup, assistant, contextFor, ids, openaiGroup, system, user } from "../helpers.js";

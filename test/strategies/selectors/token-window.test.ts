@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Message } from "../../../contracts/generated/message.js";
-import { propertyRuns, toolHistoryArbitrary } from "../../../contracts/testing/index.js";
+import { propertyRuns, toolHistoryArbitrary } from "../../../testing/index.js";
 import { getTokenCounter } from "../../../core/tokens/index.js";
 import { createStrategy } from "../../../modules/strategies/registry.js";
 import { strategyOutputProblems } from "../core/output-checks.js";

@@ -1,0 +1,152 @@
+/**
+ * One registry of every error code amplifier-ts throws.
+ *
+ * A code is stable: users match on it, tests assert on it, docs link to it. The message template
+ * is the human summary; the details (module, hook, path, expected, given) say what to fix.
+ * Add a code here before throwing it anywhere; never reuse a code for a different meaning.
+ */
+export const ERROR_CODES = {
+  // --- arguments & contracts -------------------------------------------------------------
+  INVALID_ARGUMENT: "An argument was not what the function expects",
+  INVALID_MESSAGE: "A message does not match the Message contract",
+  INVALID_HOOK_RESULT: "A hook returned something that is not a HookResult",
+  INVALID_PROVIDER_INFO: "A provider's getInfo() did not return valid ProviderInfo",
+
+  // --- coordinator -----------------------------------------------------------------------
+  UNKNOWN_MOUNT_POINT: "No such mount point",
+  MOUNT_NAME_REQUIRED: "This mount point holds named modules; a name is required",
+  DUPLICATE_MOUNT_NAME: "A module with this name is already mounted here",
+  MOUNT_SLOT_OCCUPIED: "This single-slot mount point is already occupied",
+  NOT_MOUNTED: "Nothing is mounted there",
+  NO_CONTEXT_MOUNTED: "The operation needs a mounted context manager",
+  CLEANUP_FAILED: "One or more cleanup functions failed",
+  CAPABILITY_EXISTS: "A capability with this name is already registered",
+  COORDINATOR_CLOSED: "The coordinator has been cleaned up",
+  INJECTION_TOO_LARGE: "A context injection is larger than the configured limit",
+  MOUNT_CONTRACT_MISMATCH: "The value mounted does not implement the mount point's contract",
+
+  // --- hooks -----------------------------------------------------------------------------
+  INVALID_EVENT_NAME: "Event names follow namespace:action",
+  HOOK_TIMEOUT: "A hook handler did not settle within its timeout",
+  HOOK_FAILED: "A hook handler threw",
+
+  // --- modules, config, loader -----------------------------------------------------------
+  MODULE_NOT_FOUND: "The module reference could not be resolved",
+  INVALID_MODULE: "The module does not export mount(coordinator, config)",
+  INVALID_MODULE_META: "The module's meta export is malformed",
+  INVALID_MODULE_CONFIG: "The module's config does not match its schema",
+  MODULE_MOUNT_FAILED: "The module's mount() threw",
+  MODULE_MOUNT_TIMEOUT: "The module's mount() did not settle in time",
+  MODULE_COMPILE_FAILED: "A TypeScript module could not be compiled",
+  MODULE_IMPORT_FAILED: "The module was found but importing it failed",
+  MODULE_ABANDONED: "A module whose mount failed or timed out used the coordinator afterwards",
+  CONFIG_NOT_FOUND: "The config file does not exist",
+  CONFIG_PARSE_ERROR: "The config file is not valid JSON",
+  CONFIG_INVALID: "The config does not match the config schema",
+
+  // --- context managers, tokens, stores ----------------------------------------------------
+  INVALID_BUDGET: "A token budget must be a positive finite number",
+  BUDGET_TOO_SMALL: "System and critical messages alone exceed the token budget",
+  UNKNOWN_MODEL: "The model is not in the model registry",
+  TOKENIZER_FAILED: "The tokenizer could not be loaded or failed",
+  INVALID_SESSION_ID: "A session id must be 1-128 characters of [A-Za-z0-9._-] and not start with a dot",
+  SESSION_LOCKED: "Another writer holds this session",
+  STORAGE_UNAVAILABLE: "The storage backend cannot be used",
+  STORAGE_WRITE_FAILED: "A write to the storage backend failed; the message was not stored",
+  STORE_CLOSED: "The store has been closed",
+  UNKNOWN_STORE: "No history store of this type",
+  STORE_DRIVER_MISSING: "The package of this store type is not installed",
+  VERIFY_FAILED: "A copied session does not match its source (count or content hash)",
+  UNKNOWN_STRATEGY: "No compaction strategy with this name",
+  INVALID_STRATEGY_OPTIONS: "A compaction strategy's options do not match its schema",
+  STRATEGY_FAILED: "A compaction strategy threw or returned something that is not an array of messages",
+  SUMMARIZER_FAILED: "A summarizer threw or returned no summary text",
+  SUMMARIZER_TIMEOUT: "A summarizer did not finish within its timeout",
+  TRANSCRIPT_INVALID: "A transcript line is not a valid message",
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** What went wrong, precisely enough that the user can act on it. */
+export interface ErrorDetails {
+  /** The module (or strategy, or store) involved. */
+  module?: string;
+  /** The hook handler involved. */
+  hook?: string;
+  /** The event being dispatched. */
+  event?: string;
+  /** The file involved (config file, session file, module file). */
+  file?: string;
+  /** JSON path of the offending value, e.g. `session.context.config.maxTokens`. */
+  path?: string;
+  /** What was expected, in words. */
+  expected?: string;
+  /** What was given (kept as is; rendered short in the message). */
+  given?: unknown;
+  /** A suggestion: `did you mean "maxTokens"?`. */
+  hint?: string;
+  /** The underlying error. */
+  cause?: unknown;
+  /** Anything else worth carrying (numbers for BUDGET_TOO_SMALL, the list of errors for CLEANUP_FAILED). */
+  [key: string]: unknown;
+}
+
+/** Every error amplifier-ts throws on purpose is an AmplifierError with a registered code. */
+export class AmplifierError extends Error {
+  override readonly name = "AmplifierError";
+  readonly code: ErrorCode;
+  readonly details: ErrorDetails;
+
+  constructor(code: ErrorCode, message?: string, details: ErrorDetails = {}) {
+    super(composeMessage(code, message, details), details.cause === undefined ? undefined : { cause: details.cause });
+    this.code = code;
+    this.details = details;
+  }
+
+  get module(): string | undefined { return this.details.module; }
+  get hook(): string | undefined { return this.details.hook; }
+  get path(): string | undefined { return this.details.path; }
+  get expected(): string | undefined { return this.details.expected; }
+  get given(): unknown { return this.details.given; }
+}
+
+/** Build an AmplifierError; `message` adds to the code's summary, never replaces the code. */
+export function createError(code: ErrorCode, message?: string, details?: ErrorDetails): AmplifierError {
+  return new AmplifierError(code, message, details);
+}
+
+export function isAmplifierError(value: unknown, code?: ErrorCode): value is AmplifierError {
+  return value instanceof AmplifierError && (code === undefined || value.code === code);
+}
+
+/** Render a value short enough to sit in an error message. */
+export function describeValue(value: unknown, max = 80): string {
+  let text: string;
+  if (value === undefined) text = "undefined";
+  else if (typeof value === "string") text = JSON.stringify(value);
+  else if (typeof value === "function") text = `[function ${value.name || "anonymous"}]`;
+  else {
+    try {
+      text = JSON.stringify(value) ?? String(value);
+    } catch {
+      text = String(value);
+    }
+  }
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+function composeMessage(code: ErrorCode, message: string | undefined, d: ErrorDetails): string {
+  const parts = [`[${code}] ${message ?? ERROR_CODES[code]}`];
+  const where = [
+    d.module && `module "${d.module}"`,
+    d.hook && `hook "${d.hook}"`,
+    d.event && `event "${d.event}"`,
+    d.file && `file ${d.file}`,
+    d.path && `at ${d.path}`,
+  ].filter(Boolean);
+  if (where.length) parts.push(`(${where.join(", ")})`);
+  if (d.expected) parts.push(`expected ${d.expected}`);
+  if ("given" in d) parts.push(`given ${describeValue(d.given)}`);
+  if (d.hint) parts.push(d.hint);
+  return parts.join("; ").replace("; (", " (");
+}

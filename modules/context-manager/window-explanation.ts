@@ -1,0 +1,95 @@
+/**
+ * Explain: why each stored message is or is not in the window. Merges what the compaction
+ * pipeline's strategies recorded (explain-recorder.ts) with the window assembler's decisions over
+ * the pipeline's output (window-report.ts); the assembler counts as strategy "window".
+ *
+ * | the message …                                              | decision / strategy                      |
+ * |------------------------------------------------------------|------------------------------------------|
+ * | was not returned by the pipeline, a strategy said why       | that strategy's dropped / summarized     |
+ * | was not returned by the pipeline, nobody said why           | dropped / "pipeline"                     |
+ * | was returned, the assembler dropped it                      | dropped / "window"                       |
+ * | was returned shortened by a strategy                        | truncated / that strategy                |
+ * | was returned, the assembler truncated it                    | truncated / "window"                     |
+ * | otherwise                                                   | kept / "window" (instruction, in-window, critical …) |
+ *
+ * A hook turn note's window reason starts with "hook turn note, sent with its turn" (kept) or
+ * "hook turn note, cut with its turn" (dropped).
+ */
+import type { ExplainDecision } from "@amplifier-ts/contracts";
+import type { Message } from "@amplifier-ts/contracts";
+import type { ExplainLog } from "@amplifier-ts/strategies";
+import type { DecisionReason, WindowDecision } from "@amplifier-ts/window";
+
+export interface MessageExplanation {
+  /** Index in the stored history. */
+  readonly index: number;
+  readonly id: string | undefined;
+  readonly role: Message["role"];
+  readonly decision: ExplainDecision;
+  /** The strategy that decided: a pipeline strategy's name, "window" or "pipeline". */
+  readonly strategy: string;
+  readonly reason: string;
+}
+
+const WINDOW_REASONS: Record<DecisionReason, string> = {
+  instruction: "system/developer instruction: always kept, first",
+  critical: "critical (metadata.critical, or in a tool group with a critical member)",
+  "in-window": "recent enough to fit the budget",
+  "result-cap": "tool result cut to fit the budget",
+  "prompt-cap": "the last prompt cut to fit the budget",
+  "before-first-turn": "before the first kept user turn (a window starts with a user message)",
+  "before-cut": "older than the window's cut (budget)",
+  "older-in-turn": "older part of the last turn, dropped to fit the budget",
+  "prompt-dropped": "the last prompt did not fit the budget",
+  "orphan-result": "tool result without its call",
+  interrupted: "synthetic result for an interrupted call",
+  placeholder: "placeholder for omitted history",
+  "request-only": "request-only message",
+};
+
+/** A hook turn note is explained as what it is: conversation of its turn, kept or cut with it. */
+const NOTE_PREFIX: Record<WindowDecision["action"], string> = {
+  kept: "hook turn note, sent with its turn",
+  truncated: "hook turn note",
+  dropped: "hook turn note, cut with its turn",
+  synthetic: "hook turn note",
+};
+
+export function explainWindow(
+  history: readonly Message[],
+  output: readonly Message[],
+  decisions: readonly WindowDecision[],
+  log: ExplainLog | undefined,
+): MessageExplanation[] {
+  const decisionAt = new Map<number, WindowDecision>();
+  for (const d of decisions) if (d.index >= 0) decisionAt.set(d.index, d);
+  const positionById = new Map<string, number>();
+  const positionByObject = new Map<Message, number>();
+  output.forEach((m, i) => {
+    positionByObject.set(m, i);
+    const id = m.metadata?.id;
+    if (typeof id === "string") positionById.set(id, i);
+  });
+  const entries = log?.byMessage();
+  return history.map((m, index) => {
+    const id = typeof m.metadata?.id === "string" ? m.metadata.id : undefined;
+    const base = { index, id, role: m.role };
+    const entry = id === undefined ? undefined : entries?.get(id);
+    const position = positionByObject.get(m) ?? (id === undefined ? undefined : positionById.get(id));
+    const d = position === undefined ? undefined : decisionAt.get(position);
+    if (position === undefined || d === undefined) {
+      if (entry) return { ...base, decision: entry.decision, strategy: entry.strategy, reason: entry.reason };
+      return { ...base, decision: "dropped" as const, strategy: "pipeline", reason: "not returned by the compaction pipeline" };
+    }
+    const windowReason = d.note ? `${NOTE_PREFIX[d.action]}: ${WINDOW_REASONS[d.reason]}` : WINDOW_REASONS[d.reason];
+    if (d.action === "dropped") return { ...base, decision: "dropped" as const, strategy: "window", reason: windowReason };
+    if (entry?.decision === "truncated") {
+      const reason = d.action === "truncated" ? `${entry.reason}; then ${windowReason}` : entry.reason;
+      return { ...base, decision: "truncated" as const, strategy: entry.strategy, reason };
+    }
+    if (d.action === "truncated") return { ...base, decision: "truncated" as const, strategy: "window", reason: windowReason };
+    // A strategy that brought a message in on purpose (recall) says why; the window only kept it.
+    if (entry?.decision === "kept") return { ...base, decision: "kept" as const, strategy: entry.strategy, reason: entry.reason };
+    return { ...base, decision: "kept" as const, strategy: "window", reason: windowReason };
+  });
+}

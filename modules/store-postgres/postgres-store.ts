@@ -1,0 +1,458 @@
+import { randomUUID } from "node:crypto";
+import type pg from "pg";
+import type { HistoryStore, OpenedSession, ReadOptions, SessionSummary } from "@amplifier-ts/contracts";
+import type { Message } from "@amplifier-ts/contracts";
+import type { PostgresStoreOptions } from "@amplifier-ts/contracts";
+import { createError, isAmplifierError, type AmplifierError } from "@amplifier-ts/contracts";
+import { encodeMessage, encodeMessages, type EncodedMessage } from "@amplifier-ts/stores";
+import { acquirePool, type PoolLease } from "./pg-pools.js";
+import { migrate, tableNames, type TableNames } from "./postgres-migrations.js";
+import { DEFAULT_RETRY, isTransient, withRetry, type RetryPolicy } from "./postgres-retry.js";
+import { assertSessionId } from "@amplifier-ts/stores";
+import { assertRunId, resolvePage } from "@amplifier-ts/stores";
+import { WriteQueue } from "@amplifier-ts/stores";
+
+const MODULE = "stores/postgres";
+
+export const DEFAULT_PG_URL = "postgres://127.0.0.1:5432/test";
+
+export type { PostgresStoreOptions };
+
+/** Rows per page of a read; pages are also cut at PAGE_BYTES of JSON (at least one row each). */
+const PAGE_ROWS = 5_000;
+const PAGE_BYTES = 32 * 1024 * 1024;
+/** Pages requested ahead of the one being decoded. */
+const PIPELINE = 2;
+const MAX_BATCH_BYTES = 8 * 1024 * 1024;
+
+/**
+ * A HistoryStore in PostgreSQL, shared by any number of processes (postgres-migrations.ts holds
+ * the tables). Semantics beyond the contract:
+ *
+ * | concern | how |
+ * |---|---|
+ * | sequence | an append is one statement: it bumps the session row's `count` (taking its row lock until commit) and inserts the rows numbered from the old count, so writers in many processes get dense seqs with no gap or duplicate |
+ * | call order | operations on one session go through a per-session queue in this process (dropped when idle, so a long-lived process serving many sessions holds nothing for idle ones); appends that queue up while one is in flight are committed as one batch |
+ * | reads | one REPEATABLE READ snapshot, fetched in pages by seq range (keyset) and decoded a page at a time |
+ * | replace, clearRun, clear, deleteSession | one transaction each; clearRun renumbers the kept rows |
+ * | jsonb | cannot hold NUL (`\u0000`) or lone surrogates: such messages are refused with INVALID_MESSAGE |
+ * | transient failures | retried with bounded backoff (`retry`); an append carries a write id so a retry after a lost acknowledgement never stores it twice |
+ *
+ * Failure policy: cannot connect or migrate (at open or first use) → STORAGE_UNAVAILABLE (context-
+ * persistent falls back to memory unless strict); a write that still fails after the retries →
+ * STORAGE_WRITE_FAILED; a read → STORAGE_UNAVAILABLE. Each names the server (password hidden).
+ */
+export class PostgresStore implements HistoryStore {
+  readonly kind = "postgres";
+  private readonly url: string;
+  private readonly names: TableNames;
+  private readonly retry: RetryPolicy;
+  private readonly poolSize: number;
+  private lease: Promise<PoolLease> | undefined;
+  private ready: Promise<void> | undefined;
+  /** Sessions with operations in flight; a queue is dropped when its last operation settles. */
+  private readonly queues = new Map<string, { queue: WriteQueue<EncodedMessage>; pending: number }>();
+  private closing: Promise<void> | undefined;
+
+  constructor(options: PostgresStoreOptions = {}) {
+    this.url = options.url ?? process.env.AMPLIFIER_PG_URL ?? DEFAULT_PG_URL;
+    if (typeof this.url !== "string" || !/^postgres(ql)?:\/\//.test(this.url)) {
+      throw createError("INVALID_ARGUMENT", "A PostgreSQL store needs a postgres:// url", { module: MODULE, path: "store.url", expected: "postgres://user@host:port/database", given: this.url });
+    }
+    this.names = tableNames(identifier(options.schema ?? "public", "schema", 63), identifier(options.table ?? "amplifier_messages", "table", 48));
+    this.retry = retryPolicy(options.retry);
+    this.poolSize = options.poolSize ?? 10;
+    if (!Number.isSafeInteger(this.poolSize) || this.poolSize < 1) {
+      throw createError("INVALID_ARGUMENT", "store.poolSize must be a positive integer", { module: MODULE, path: "store.poolSize", expected: "an integer ≥ 1", given: options.poolSize });
+    }
+  }
+
+  async open(sessionId: string): Promise<OpenedSession> {
+    const id = this.check(sessionId);
+    return { messages: await this.run(id, () => this.readRange(id, 0, Number.MAX_SAFE_INTEGER)) };
+  }
+
+  async append(sessionId: string, message: Message): Promise<void> {
+    const id = this.check(sessionId);
+    const encoded = storable(encodeMessage(message, "message", MODULE), "message");
+    await this.track(id, (queue) => queue.append([encoded]));
+  }
+
+  async appendMany(sessionId: string, messages: Message[]): Promise<void> {
+    const id = this.check(sessionId);
+    const encoded = encodeMessages(messages, "messages", MODULE).map((e, i) => storable(e, `messages[${i}]`));
+    if (encoded.length === 0) return;
+    await this.run(id, () => this.insert(id, encoded));
+  }
+
+  async read(sessionId: string, options?: ReadOptions): Promise<Message[]> {
+    const id = this.check(sessionId);
+    const { start, end } = resolvePage(options, Number.MAX_SAFE_INTEGER, MODULE);
+    return this.run(id, () => this.readRange(id, start, end));
+  }
+
+  async count(sessionId: string): Promise<number> {
+    const id = this.check(sessionId);
+    return this.run(id, () =>
+      this.attempt("read", `count session ${id}`, async (pool) => {
+        const { rows } = await pool.query<{ count: string }>(`SELECT count FROM ${this.names.sessions} WHERE session_id = $1`, [id]);
+        return Number(rows[0]?.count ?? 0);
+      }),
+    );
+  }
+
+  async replace(sessionId: string, messages: Message[]): Promise<void> {
+    const id = this.check(sessionId);
+    const encoded = encodeMessages(messages, "messages", MODULE).map((e, i) => storable(e, `messages[${i}]`));
+    await this.run(id, () => this.rewrite(id, encoded));
+  }
+
+  async clear(sessionId: string): Promise<void> {
+    await this.replace(sessionId, []);
+  }
+
+  async clearRun(sessionId: string, runId: string): Promise<void> {
+    const id = this.check(sessionId);
+    assertRunId(runId, MODULE);
+    await this.run(id, () =>
+      this.transaction(`clear run ${runId} of session ${id}`, async (client) => {
+        const { rows: held } = await client.query(`SELECT 1 FROM ${this.names.sessions} WHERE session_id = $1 FOR UPDATE`, [id]);
+        if (held.length === 0) return;
+        const { rows } = await client.query<{ n: string; b: string }>(
+          `WITH gone AS (DELETE FROM ${this.names.messages} WHERE session_id = $1 AND run_id = $2 RETURNING bytes)
+           SELECT count(*) AS n, coalesce(sum(bytes), 0) AS b FROM gone`,
+          [id, runId],
+        );
+        const removed = Number(rows[0]?.n ?? 0);
+        if (removed === 0) return;
+        // Renumber the kept rows to 0..n-1 in two passes through the negative numbers, so no
+        // intermediate state ever collides with the primary key.
+        await client.query(
+          `UPDATE ${this.names.messages} m SET seq = -1 - r.rn
+           FROM (SELECT seq, row_number() OVER (ORDER BY seq) - 1 AS rn FROM ${this.names.messages} WHERE session_id = $1) r
+           WHERE m.session_id = $1 AND m.seq = r.seq`,
+          [id],
+        );
+        await client.query(`UPDATE ${this.names.messages} SET seq = -1 - seq WHERE session_id = $1`, [id]);
+        await client.query(`UPDATE ${this.names.sessions} SET count = count - $2, bytes = bytes - $3, updated_at = now() WHERE session_id = $1`, [id, removed, Number(rows[0]?.b ?? 0)]);
+      }),
+    );
+  }
+
+  async listSessions(): Promise<SessionSummary[]> {
+    this.live();
+    await this.ensureReady();
+    await this.settleAll();
+    // One JSON text built by the server (ids in "C" order, times already ISO-8601 UTC): at 100k
+    // sessions this is one string to parse instead of 100k rows and Dates to build.
+    return this.attempt("read", "list sessions", async (pool) => {
+      const { rows } = await pool.query<{ list: string | null }>(
+        `SELECT json_agg(json_build_object(
+           'sessionId', session_id, 'count', count, 'bytes', bytes,
+           'updatedAt', to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) ORDER BY session_id)::text AS list
+         FROM ${this.names.sessions} WHERE count > 0`,
+      );
+      return rows[0]?.list ? (JSON.parse(rows[0].list) as SessionSummary[]) : [];
+    });
+  }
+
+  async deleteSession(sessionId: string): Promise<void> {
+    const id = this.check(sessionId);
+    await this.run(id, () =>
+      this.attempt("write", `delete session ${id}`, (pool) =>
+        pool.query(`WITH s AS (DELETE FROM ${this.names.sessions} WHERE session_id = $1) DELETE FROM ${this.names.messages} WHERE session_id = $1`, [id]),
+      ),
+    );
+  }
+
+  /** Nothing is held per session but its queue, which goes away by itself once idle: this waits for it to drain. */
+  async closeSession(sessionId: string): Promise<void> {
+    const id = this.check(sessionId);
+    if (this.queues.has(id)) await this.track(id, (queue) => queue.run(async () => undefined)).catch(() => undefined);
+  }
+
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      await this.settleAll();
+      this.queues.clear();
+      await this.ready?.catch(() => undefined);
+      const lease = await this.lease?.catch(() => undefined);
+      await lease?.release();
+    })();
+    return this.closing;
+  }
+
+  // ---- private helpers ----
+
+  private check(sessionId: string): string {
+    this.live();
+    return assertSessionId(sessionId, MODULE);
+  }
+
+  private live(): void {
+    if (this.closing) throw createError("STORE_CLOSED", undefined, { module: MODULE });
+  }
+
+  private async pool(): Promise<pg.Pool> {
+    this.lease ??= acquirePool(this.url, this.poolSize);
+    return (await this.lease).pool;
+  }
+
+  /** Runs the migrations once per store; a failure is reported and forgotten, so a later call tries again. */
+  private ensureReady(): Promise<void> {
+    this.ready ??= withRetry(this.retry, async () => {
+      await migrate(await this.pool(), this.names);
+    }).catch((cause: unknown) => {
+      this.ready = undefined;
+      throw createError("STORAGE_UNAVAILABLE", `Cannot use PostgreSQL at ${redact(this.url)}: ${describe(cause)}`, {
+        module: MODULE,
+        hint: "check that the server runs, the url (store.url or AMPLIFIER_PG_URL) and the user's rights on the schema",
+        cause,
+        url: redact(this.url),
+      });
+    });
+    return this.ready;
+  }
+
+  /** Runs `use` on the session's queue (made on demand), counting it in flight until it settles. */
+  private track<T>(sessionId: string, use: (queue: WriteQueue<EncodedMessage>) => Promise<T>): Promise<T> {
+    let entry = this.queues.get(sessionId);
+    if (!entry) {
+      const queue = new WriteQueue<EncodedMessage>({
+        commit: async (records) => {
+          await this.ensureReady();
+          await this.insert(sessionId, records);
+        },
+        coalesce: true,
+        maxBatchWeight: MAX_BATCH_BYTES,
+        weight: (record) => record.json.length,
+      });
+      entry = { queue, pending: 0 };
+      this.queues.set(sessionId, entry);
+    }
+    const held = entry;
+    held.pending++;
+    const settled = () => {
+      if (--held.pending === 0 && this.queues.get(sessionId) === held) this.queues.delete(sessionId);
+    };
+    const result = use(held.queue);
+    result.then(settled, settled);
+    return result;
+  }
+
+  /** Every operation on a session runs in its queue, in call order, once the tables are ready. */
+  private run<T>(sessionId: string, task: () => Promise<T>): Promise<T> {
+    return this.track(sessionId, (queue) =>
+      queue.run(async () => {
+        await this.ensureReady();
+        return task();
+      }),
+    );
+  }
+
+  private async settleAll(): Promise<void> {
+    await Promise.allSettled([...this.queues.values()].map(({ queue }) => queue.run(async () => undefined)));
+  }
+
+  /**
+   * One statement: the session row's count moves by n (an upsert, which holds the row lock until
+   * commit) and the rows take the seqs from the old count on. The first row carries a write id;
+   * a retry whose first try may have committed looks it up before writing again.
+   */
+  private insert(sessionId: string, records: EncodedMessage[]): Promise<void> {
+    const writeId = randomUUID();
+    const json = records.map((r) => r.json);
+    const runIds = records.map((r) => r.runId ?? null);
+    const bytes = json.map((j) => Buffer.byteLength(j));
+    const total = bytes.reduce((a, b) => a + b, 0);
+    return this.attempt("write", `append to session ${sessionId}`, async (pool, attempt) => {
+      if (attempt > 1) {
+        const { rows } = await pool.query(`SELECT 1 FROM ${this.names.messages} WHERE session_id = $1 AND write_id = $2 LIMIT 1`, [sessionId, writeId]);
+        if (rows.length > 0) return;
+      }
+      await pool.query(insertSql(this.names), [sessionId, records.length, total, `[${json.join(",")}]`, runIds, bytes, writeId]);
+    });
+  }
+
+  private rewrite(sessionId: string, records: EncodedMessage[]): Promise<void> {
+    return this.transaction(`replace session ${sessionId}`, async (client) => {
+      await client.query(
+        `INSERT INTO ${this.names.sessions} AS s (session_id) VALUES ($1)
+         ON CONFLICT (session_id) DO UPDATE SET count = 0, bytes = 0, updated_at = now()`,
+        [sessionId],
+      );
+      await client.query(`DELETE FROM ${this.names.messages} WHERE session_id = $1`, [sessionId]);
+      if (records.length === 0) return;
+      const json = records.map((r) => r.json);
+      const bytes = json.map((j) => Buffer.byteLength(j));
+      await client.query(insertSql(this.names), [sessionId, records.length, bytes.reduce((a, b) => a + b, 0), `[${json.join(",")}]`, records.map((r) => r.runId ?? null), bytes, null]);
+    });
+  }
+
+  /**
+   * Messages with seq in [start, end), from one snapshot: one query cuts the range into pages of
+   * at most PAGE_ROWS rows / PAGE_BYTES of JSON (from the `bytes` column, no message is read),
+   * then the pages are fetched over the same connection, PIPELINE pages ahead, so the server
+   * renders the next page while this process decodes the current one.
+   */
+  private readRange(sessionId: string, start: number, end: number): Promise<Message[]> {
+    return this.transaction(
+      `read session ${sessionId}`,
+      async (client) => {
+        const { rows: pages } = await client.query<{ first: string; last: string }>(boundsSql(this.names), [sessionId, start, end, PAGE_BYTES, PAGE_ROWS]);
+        const fetchPage = (i: number) => {
+          const page = pages[i]!;
+          const pending = client.query<{ page: string | null }>(pageSql(this.names), [sessionId, page.first, page.last]);
+          pending.catch(() => undefined); // awaited below, in order; this only silences the ones never reached
+          return pending;
+        };
+        const inFlight = pages.slice(0, PIPELINE).map((_, i) => fetchPage(i));
+        const out: Message[] = [];
+        for (let i = 0; i < pages.length; i++) {
+          const { rows } = await inFlight[i]!;
+          if (i + PIPELINE < pages.length) inFlight.push(fetchPage(i + PIPELINE));
+          const text = rows[0]?.page;
+          if (text) for (const message of JSON.parse(`[${text}]`) as Message[]) out.push(message);
+        }
+        return out;
+      },
+      "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY",
+      "read",
+    );
+  }
+
+  private transaction<T>(action: string, body: (client: pg.PoolClient) => Promise<T>, begin = "BEGIN", kind: "read" | "write" = "write"): Promise<T> {
+    return this.attempt(kind, action, async (pool) => {
+      const client = await pool.connect();
+      let broken: unknown;
+      try {
+        await client.query(begin);
+        const result = await body(client);
+        await client.query("COMMIT");
+        return result;
+      } catch (error) {
+        broken = error;
+        await client.query("ROLLBACK").catch(() => undefined);
+        throw error;
+      } finally {
+        client.release(broken instanceof Error && isTransient(broken) ? broken : undefined);
+      }
+    });
+  }
+
+  private async attempt<T>(kind: "read" | "write", action: string, task: (pool: pg.Pool, attempt: number) => Promise<T>): Promise<T> {
+    try {
+      return await withRetry(this.retry, async (attempt) => task(await this.pool(), attempt));
+    } catch (cause) {
+      throw this.failure(kind, action, cause);
+    }
+  }
+
+  private failure(kind: "read" | "write", action: string, cause: unknown): AmplifierError {
+    if (isAmplifierError(cause)) return cause;
+    const sqlstate = (cause as { code?: unknown } | null)?.code;
+    if (sqlstate === "22P05" || sqlstate === "22P02" || sqlstate === "22021") {
+      return createError("INVALID_MESSAGE", `PostgreSQL refused the message: ${describe(cause)}`, { module: MODULE, expected: "text jsonb can hold (no NUL, no lone surrogates)", cause });
+    }
+    const transient = isTransient(cause);
+    const details = {
+      module: MODULE,
+      hint: transient ? `the server stayed unreachable through ${this.retry.attempts} tries; check that it runs (store.retry sets the backoff)` : "see the cause for PostgreSQL's error",
+      cause,
+      url: redact(this.url),
+      sqlstate: typeof sqlstate === "string" ? sqlstate : undefined,
+    };
+    return kind === "write"
+      ? createError("STORAGE_WRITE_FAILED", `Cannot ${action} in PostgreSQL: ${describe(cause)}`, details)
+      : createError("STORAGE_UNAVAILABLE", `Cannot ${action} in PostgreSQL: ${describe(cause)}`, details);
+  }
+}
+
+/**
+ * Parameters: $1 session, $2 n, $3 total bytes, $4 the messages as ONE JSON array text (parsed
+ * once by the server: no per-element quoting of a text[] literal), $5 run ids, $6 bytes each,
+ * $7 write id.
+ */
+function insertSql(n: TableNames): string {
+  return `WITH s AS (
+    INSERT INTO ${n.sessions} AS s (session_id, count, bytes, updated_at) VALUES ($1, $2, $3, now())
+    ON CONFLICT (session_id) DO UPDATE SET count = s.count + EXCLUDED.count, bytes = s.bytes + EXCLUDED.bytes, updated_at = now()
+    RETURNING count - $2::bigint AS first)
+  INSERT INTO ${n.messages} (session_id, seq, message, run_id, bytes, write_id)
+  SELECT $1, s.first + m.ord - 1, m.message, m.run_id, m.bytes, CASE WHEN m.ord = 1 THEN $7::text END
+  FROM s, ROWS FROM (jsonb_array_elements($4::jsonb), unnest($5::text[]), unnest($6::int[])) WITH ORDINALITY AS m(message, run_id, bytes, ord)`;
+}
+
+/** Page bounds [first, last] over a seq range: a new page where either the byte or the row budget runs out. */
+function boundsSql(n: TableNames): string {
+  return `SELECT min(seq) AS first, max(seq) AS last FROM (
+    SELECT seq, (sum(bytes) OVER w - bytes) / $4::bigint AS b, (row_number() OVER w - 1) / $5::bigint AS r
+    FROM ${n.messages} WHERE session_id = $1 AND seq >= $2 AND seq < $3 WINDOW w AS (ORDER BY seq)) x
+  GROUP BY b, r ORDER BY first`;
+}
+
+/** One page as one JSON text (rows joined by commas): one value to decode per page, not per row. */
+function pageSql(n: TableNames): string {
+  return `SELECT string_agg(message::text, ',' ORDER BY seq) AS page FROM ${n.messages} WHERE session_id = $1 AND seq >= $2 AND seq <= $3`;
+}
+
+/**
+ * jsonb cannot hold NUL or an unpaired surrogate. JSON.stringify writes both (and only those
+ * among the escapes PostgreSQL rejects) as `\u0000` / `\udXXX` escapes — a well-formed pair is
+ * written raw — so an escape preceded by an even number of backslashes finds them.
+ */
+const UNSTORABLE = /(?<!\\)(?:\\\\)*\\u(0000|d[89a-f][0-9a-f]{2})/i;
+
+function storable(encoded: EncodedMessage, path: string): EncodedMessage {
+  const found = UNSTORABLE.exec(encoded.json);
+  if (!found) return encoded;
+  const what = found[1] === "0000" ? "a NUL character (\\u0000)" : `a lone surrogate (\\u${found[1]})`;
+  throw createError("INVALID_MESSAGE", `The store refused a message: PostgreSQL jsonb cannot hold ${what}`, {
+    module: MODULE,
+    path,
+    expected: "strings without NUL and without unpaired surrogates (the message is refused, never altered)",
+  });
+}
+
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+function identifier(value: unknown, name: string, max: number): string {
+  if (typeof value === "string" && IDENTIFIER.test(value) && value.length <= max) return value;
+  throw createError("INVALID_ARGUMENT", `store.${name} must be a plain SQL identifier`, {
+    module: MODULE,
+    path: `store.${name}`,
+    expected: `1-${max} characters of [A-Za-z0-9_], not starting with a digit`,
+    given: value,
+  });
+}
+
+function retryPolicy(given: Partial<RetryPolicy> | undefined): RetryPolicy {
+  const policy = { ...DEFAULT_RETRY, ...given };
+  const ok =
+    Number.isSafeInteger(policy.attempts) && policy.attempts >= 1 &&
+    Number.isFinite(policy.baseDelayMs) && policy.baseDelayMs >= 0 &&
+    Number.isFinite(policy.maxDelayMs) && policy.maxDelayMs >= policy.baseDelayMs;
+  if (ok) return policy;
+  throw createError("INVALID_ARGUMENT", "store.retry is not a usable backoff", {
+    module: MODULE,
+    path: "store.retry",
+    expected: "{ attempts: integer ≥ 1, baseDelayMs ≥ 0, maxDelayMs ≥ baseDelayMs }",
+    given,
+  });
+}
+
+function redact(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = "***";
+    return parsed.toString();
+  } catch {
+    return "(unparsable url)";
+  }
+}
+
+function describe(cause: unknown): string {
+  const code = (cause as { code?: unknown } | null)?.code;
+  const message = cause instanceof Error ? cause.message || cause.name : String(cause);
+  return typeof code === "string" && !message.includes(code) ? `${code} ${message}` : message;
+}

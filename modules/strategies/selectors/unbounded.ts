@@ -1,0 +1,26 @@
+/**
+ * `unbounded` (core contexts seed: UnboundedContext): pass-through — every message, system
+ * messages included, in stored order. The default for scripts, tests and short sessions; the
+ * context manager still enforces the budget after it, so "unbounded" never means "over budget".
+ */
+import { z } from "zod";
+import type { CompactionStrategy } from "@amplifier-ts/contracts";
+import type { Message } from "@amplifier-ts/contracts";
+import { defineStrategy } from "@amplifier-ts/contracts";
+
+export const unboundedOptions = z.object({}).strict();
+
+export class UnboundedContext implements CompactionStrategy {
+  readonly name = "unbounded";
+
+  compact(messages: readonly Message[]): Message[] {
+    return [...messages];
+  }
+}
+
+export const unboundedStrategy = defineStrategy({
+  name: "unbounded",
+  description: "pass-through: every message, system kept (the context manager still enforces the budget)",
+  optionsSchema: unboundedOptions,
+  create: () => new UnboundedContext(),
+});

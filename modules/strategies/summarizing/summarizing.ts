@@ -1,0 +1,250 @@
+/**
+ * `summarizing` {threshold = 0.8, recentRatio = 0.5, summaryMaxTokens = 2000, contextWindow?,
+ * timeoutMs = 30000} (core contexts seed: SummarizingContext), with a CHECKPOINT.
+ *
+ * When the window passes threshold × the model's context window (`contextWindow`, else the model
+ * registry's for `counter.model`, else the budget), the old part — everything before the most
+ * recent recentRatio × window tokens (old-part.ts: never instructions or critical units; tool
+ * units whole; the last user turn always recent) — is summarised into a checkpoint message:
+ * `metadata.summary = { covers: [ids], strategy: "summarizing", summarizer }`.
+ *
+ * | rule | meaning |
+ * |---|---|
+ * | computed once | the checkpoint is kept by the strategy instance and reused by every later window (no summarizer call) until the window passes the threshold again; then only the messages newly old are summarised, as an UPDATE of the checkpoint (previousSummary) — covers accumulate, one checkpoint at a time |
+ * | originals never destroyed | the strategy only builds windows; the covered messages stay in the history and the store |
+ * | persistence hook | a new checkpoint is passed to `deps.onCheckpoint(message)` (optional) so the context module can store it; persisting is best effort (a throw is ignored: the checkpoint then lives in memory and is recomputed after a restart) |
+ * | survives resume | a checkpoint found in the input (the latest message with `metadata.summary.strategy === "summarizing"`) is adopted: a fresh instance reuses it instead of summarising again |
+ * | placement | the checkpoint sits right after the leading instructions (summary-message.ts); stored checkpoint messages are removed from their stored positions |
+ * | stale checkpoint | one whose covered ids are not all in the history, or whose `fingerprint` (role + content of the covered messages) no longer matches them (cleared, replaced), is ignored |
+ * | failure | a summarizer that throws or times out: the newly old messages are DROPPED from this window (the previous checkpoint kept), `context:summary_failed` is emitted; the next window tries again |
+ */
+import { z } from "zod";
+import type { CompactionContext, CompactionStrategy } from "@amplifier-ts/contracts";
+import type { Message } from "@amplifier-ts/contracts";
+import { getModelInfo } from "@amplifier-ts/core";
+import { HistoryUnits, messageId } from "../history-units.js";
+import { RunningTokens } from "../running-tokens.js";
+import { lowestFitting, suffixSums } from "../stepped-cut.js";
+import { defineStrategy, type StrategyDeps } from "@amplifier-ts/contracts";
+import { insertAfterInstructions, keepLastTurn, oldPart, snapToTurn, unitTokens } from "./old-part.js";
+import type { SummarizerDeps } from "./summarization.js";
+import { coversFingerprint, isSummaryMessage, makeSummaryMessage, summarizeOld, summaryTextOf } from "./summary-message.js";
+
+export const summarizingOptions = z
+  .object({
+    threshold: z.number().gt(0).lte(1).default(0.8),
+    recentRatio: z.number().gt(0).lt(1).default(0.5),
+    summaryMaxTokens: z.number().int().positive().default(2_000),
+    contextWindow: z.number().int().positive().optional(),
+    timeoutMs: z.number().int().positive().default(30_000),
+  })
+  .strict()
+  .refine((o) => o.recentRatio < o.threshold, { message: "recentRatio must be below threshold (the recent part must fit under the trigger)", path: ["recentRatio"] });
+export type SummarizingOptions = z.output<typeof summarizingOptions>;
+
+export interface SummarizingDeps extends SummarizerDeps {
+  /** Told every NEW checkpoint (not reused ones), to persist it next to the history. */
+  readonly onCheckpoint?: (message: Message) => void | Promise<void>;
+}
+
+export class SummarizingContext implements CompactionStrategy {
+  readonly name = "summarizing";
+  #checkpoint: Message | undefined;
+  #verified: { checkpoint: Message; messages: readonly Message[] } | undefined;
+
+  constructor(
+    readonly options: SummarizingOptions,
+    readonly deps: SummarizingDeps = {},
+  ) {}
+
+  /** The checkpoint in use (for tests and for modules that persist it themselves). */
+  get checkpoint(): Message | undefined {
+    return this.#checkpoint;
+  }
+
+  async compact(messages: readonly Message[], context: CompactionContext): Promise<Message[]> {
+    const { counter, explain } = context;
+    const window = this.options.contextWindow ?? getModelInfo(counter.model)?.contextWindow ?? context.budget;
+    const trigger = this.options.threshold * window;
+    // While the input only grows (the usual agent loop), the previous call's history, checkpoint,
+    // view and token total are extended with the new messages: O(new) instead of O(history).
+    const last = this.#last;
+    const added = last && counter === last.counter && extendsSnapshot(messages, last.input) ? messages.slice(last.input.length) : undefined;
+    let history: Message[];
+    let stored: Checkpoint | undefined;
+    if (last && added) {
+      const addedHistory = added.filter((m) => !isCheckpoint(m));
+      history = addedHistory.length ? last.history.concat(addedHistory) : last.history;
+      stored = latestCheckpoint(added) ?? last.stored;
+    } else {
+      history = messages.filter((m) => !isCheckpoint(m));
+      stored = latestCheckpoint(messages);
+    }
+    const checkpoint = this.#adopt(stored, history, last && added ? { last, added } : undefined);
+    const covered = new Set(checkpoint?.metadata.summary.covers ?? []);
+    let view: Message[];
+    if (last && added && last.checkpoint === checkpoint) {
+      const start = last.history.length;
+      view = last.view.concat(history.slice(start).filter((m, k) => !covered.has(messageId(m, start + k))));
+    } else {
+      view = withCheckpoint(history, covered, checkpoint);
+    }
+    const running = last && added ? last.running : new RunningTokens();
+    const remember = (v: Message[], c: Checkpoint | undefined) => {
+      this.#last = { input: messages.slice(), counter, history, stored, checkpoint: c, view: v, running };
+    };
+    if (running.measure(view, counter) <= trigger) {
+      remember(view, checkpoint);
+      return this.#explained(view.slice(), history, covered, checkpoint, explain);
+    }
+
+    // Past the threshold: the recent part is what fits recentRatio × window, from the newest end.
+    const units = new HistoryUnits(history);
+    const sums = suffixSums(units, unitTokens(units, (m) => counter.countMessage(m)));
+    const recentBudget = this.options.recentRatio * window;
+    const cut = keepLastTurn(units, snapToTurn(units, lowestFitting(units.length, (from) => sums[from]! <= recentBudget)));
+    const old = oldPart(units, cut);
+    const freshPositions = old.positions.filter((_, k) => !covered.has(old.ids[k]!));
+    if (freshPositions.length === 0) {
+      remember(view, checkpoint);
+      return this.#explained(view.slice(), history, covered, checkpoint, explain);
+    }
+    const fresh = freshPositions.map((i) => history[i]!);
+    const freshIds = freshPositions.map((i) => messageId(history[i]!, i));
+
+    const { summarizer, outcome } = await summarizeOld(this.name, fresh, checkpoint, context, { summarizer: this.deps.summarizer, ...this.options });
+    if (!outcome.ok) {
+      // The next request tries again from scratch: nothing of this one is remembered.
+      this.#last = undefined;
+      const reason = explain.enabled ? `past ${this.options.threshold} × ${window} tokens; dropped because the summarizer failed: ${outcome.reason}` : "";
+      freshIds.forEach((id) => explain.record(id, "dropped", this.name, reason));
+      const dropped = new Set(freshIds);
+      return this.#explained(withCheckpoint(history, covered, checkpoint, dropped), history, covered, checkpoint, explain);
+    }
+    const covers = [...covered, ...freshIds];
+    const byId = new Map(history.map((m, i) => [messageId(m, i), m] as const));
+    const fingerprint = coversFingerprint(covers.map((id) => byId.get(id)!));
+    const next = makeSummaryMessage(outcome.text, { covers, fingerprint, strategy: this.name, summarizer: summarizer.name }) as Checkpoint;
+    this.#checkpoint = next;
+    this.#verified = { checkpoint: next, messages: covers.map((id) => byId.get(id)!) };
+    try {
+      await this.deps.onCheckpoint?.(next);
+    } catch {
+      // Best effort (see the table above): the checkpoint still serves this instance.
+    }
+    const nextCovered = new Set(next.metadata.summary.covers);
+    const nextView = withCheckpoint(history, nextCovered, next);
+    remember(nextView, next);
+    return this.#explained(nextView.slice(), history, nextCovered, next, explain);
+  }
+
+  #last: SummarizingState | undefined;
+
+  /** The checkpoint to use: this instance's, or the latest stored one when it covers more; stale ones ignored. */
+  #adopt(stored: Checkpoint | undefined, history: readonly Message[], grown?: { last: SummarizingState; added: readonly Message[] }): Checkpoint | undefined {
+    const mine = this.#checkpoint as Checkpoint | undefined;
+    let best = mine;
+    if (stored && (!mine || stored.metadata.summary.covers.length > mine.metadata.summary.covers.length)) best = stored;
+    if (!best) return undefined;
+    // Still live when the history only grew past the last check and no new message reuses a covered id.
+    if (grown && grown.last.checkpoint === best && this.#verified?.checkpoint === best && !reusesCoveredId(grown.added, best)) return best;
+    if (!this.#isLive(best, history)) {
+      if (best === mine) this.#checkpoint = undefined;
+      return undefined;
+    }
+    this.#checkpoint = best;
+    return best;
+  }
+
+  /**
+   * A checkpoint is live when every id it covers is in the history AND those messages are the ones
+   * it summarised (its fingerprint): ids repeat after a clear(), so ids alone could adopt a stale
+   * checkpoint. The covered objects last verified are remembered, so a turn costs O(covered)
+   * identity checks, and hashing only when the history was replaced.
+   */
+  #isLive(checkpoint: Checkpoint, history: readonly Message[]): boolean {
+    const { covers, fingerprint } = checkpoint.metadata.summary;
+    const byId = new Map<string, Message>();
+    history.forEach((m, i) => byId.set(messageId(m, i), m));
+    const covered: Message[] = [];
+    for (const id of covers) {
+      const m = byId.get(id);
+      if (!m) return false;
+      covered.push(m);
+    }
+    const verified = this.#verified;
+    if (verified?.checkpoint === checkpoint && verified.messages.length === covered.length && verified.messages.every((m, i) => m === covered[i])) return true;
+    if (typeof fingerprint === "string" && fingerprint !== coversFingerprint(covered)) return false;
+    this.#verified = { checkpoint, messages: covered };
+    return true;
+  }
+
+  #explained(window: Message[], history: readonly Message[], covered: ReadonlySet<string>, checkpoint: Message | undefined, explain: CompactionContext["explain"]): Message[] {
+    if (explain.enabled && checkpoint) {
+      const reason = `covered by checkpoint ${String(checkpoint.metadata?.id)} (computed once, reused)`;
+      history.forEach((m, i) => {
+        const id = messageId(m, i);
+        if (covered.has(id)) explain.record(id, "summarized", this.name, reason);
+      });
+    }
+    return window;
+  }
+}
+
+/** What one call leaves for the next (the fast path while the input only grows). */
+interface SummarizingState {
+  input: readonly Message[];
+  counter: CompactionContext["counter"];
+  history: Message[];
+  stored: Checkpoint | undefined;
+  checkpoint: Checkpoint | undefined;
+  view: Message[];
+  running: RunningTokens;
+}
+
+/** True when `messages` starts with exactly the objects of `snapshot` (reference comparison). */
+function extendsSnapshot(messages: readonly Message[], snapshot: readonly Message[]): boolean {
+  if (messages.length < snapshot.length) return false;
+  for (let i = snapshot.length - 1; i >= 0; i--) if (messages[i] !== snapshot[i]) return false;
+  return true;
+}
+
+/** The last summarizing checkpoint among `messages`. */
+function latestCheckpoint(messages: readonly Message[]): Checkpoint | undefined {
+  for (let i = messages.length - 1; i >= 0; i--) if (isCheckpoint(messages[i]!)) return messages[i] as Checkpoint;
+  return undefined;
+}
+
+function reusesCoveredId(added: readonly Message[], checkpoint: Checkpoint): boolean {
+  if (added.length === 0) return false;
+  const covers = new Set(checkpoint.metadata.summary.covers);
+  return added.some((m) => typeof m.metadata?.id === "string" && covers.has(m.metadata.id));
+}
+
+type Checkpoint = Message & { metadata: { summary: { covers: string[]; strategy?: string; fingerprint?: unknown } } };
+
+function isCheckpoint(message: Message): boolean {
+  return isSummaryMessage(message) && message.metadata.summary.strategy === "summarizing";
+}
+
+/** `history` without the covered (and `dropped`) messages, the checkpoint after the leading instructions. */
+function withCheckpoint(history: readonly Message[], covered: ReadonlySet<string>, checkpoint: Message | undefined, dropped?: ReadonlySet<string>): Message[] {
+  if (!checkpoint && !dropped) return [...history];
+  const out = history.filter((m, i) => {
+    const id = messageId(m, i);
+    return !covered.has(id) && !dropped?.has(id);
+  });
+  if (checkpoint) insertAfterInstructions(out, checkpoint);
+  return out;
+}
+
+export const summarizingStrategy = defineStrategy({
+  name: "summarizing",
+  description: "past threshold × the model's window, summarise the old part into a checkpoint computed once and reused (originals kept)",
+  optionsSchema: summarizingOptions as unknown as z.ZodType<SummarizingOptions>,
+  create: (options, deps: StrategyDeps & SummarizingDeps) =>
+    new SummarizingContext(options, {
+      ...(deps.summarizer ? { summarizer: deps.summarizer } : {}),
+      ...(deps.onCheckpoint ? { onCheckpoint: deps.onCheckpoint } : {}),
+    }),
+});

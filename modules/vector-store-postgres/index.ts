@@ -1,0 +1,2 @@
+// @amplifier-ts/vector-store-postgres: a VectorStore in PostgreSQL with pgvector (driver: pg).
+export { PgVectorStore, type PgVectorStoreOptions } from "./pgvector-store.js";

@@ -1,0 +1,20 @@
+export { WindowAssembler, DEFAULT_COMPACT_THRESHOLD, DEFAULT_COMPACT_TARGET, type AssembleOptions, type AssembledWindow } from "./window-assembler.js";
+export { resolveBudget, explainBudget, DEFAULT_SAFETY_MARGIN, DEFAULT_MAX_TOKENS, type BudgetInput, type BudgetSource, type ResolvedBudget } from "./budget.js";
+export type { WindowCounter } from "./token-ledger.js";
+export type { CutReason } from "./cut-policy.js";
+export type { LadderLevel } from "./ladder.js";
+export type { WindowReport, WindowRepairs, WindowDecision, DecisionAction, DecisionReason } from "./window-report.js";
+export {
+  INTERRUPTED_RESULT_TEXT,
+  OMITTED_HISTORY_TEXT,
+  windowMarkOf,
+  type WindowMark,
+  type TruncationMark,
+  type SyntheticKind,
+} from "./window-marks.js";
+export { truncateText, truncationMarker, TRUNCATION_MARKER_PATTERN, type TruncatedText } from "./truncate-text.js";
+export { HistoryIndex, type Unit } from "./history-index.js";
+export { freezeDeep, freezeNested, shallowCopy } from "./message-copy.js";
+export { callsOf, isCritical, isInstruction, isResultCarrier, isToolResultBlock } from "./message-shape.js";
+export { joinText, textLength } from "./truncate-message.js";
+export { freezeCreated, withMark } from "./window-marks.js";

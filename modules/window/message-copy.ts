@@ -1,0 +1,36 @@
+import type { Message } from "@amplifier-ts/contracts";
+
+/**
+ * Copy semantics of the context modules (documented in contracts/CONTEXT.md):
+ * - a message is deep-copied once when it is stored, then deep-frozen;
+ * - reads (getMessages, windows) return a new array of shallow copies: the top-level object and
+ *   its metadata are fresh, nested content (blocks, tool_calls) is the frozen stored value.
+ * So a caller may reassign any field of what it gets back, and can never change the stored
+ * history by mutating nested values (that throws in strict-mode code) — without paying for a
+ * deep clone of the whole window on every model call.
+ */
+export function freezeDeep<T>(value: T): T {
+  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const key of Object.keys(value)) freezeDeep((value as Record<string, unknown>)[key]);
+  }
+  return value;
+}
+
+export function shallowCopy(message: Message): Message {
+  freezeNested(message);
+  const copy = { ...message };
+  if (message.metadata) copy.metadata = { ...message.metadata };
+  return copy;
+}
+
+/**
+ * Deep-freezes the values of a message's fields, not the message object itself. Messages loaded
+ * from a store at resume are not frozen up front (100k messages would cost a visible share of the
+ * resume); their nested values are frozen here, the first time they are exposed in a window or by
+ * getMessages — cheap afterwards, since a frozen value is skipped in O(1).
+ */
+export function freezeNested(message: Message): Message {
+  for (const key of Object.keys(message)) freezeDeep((message as unknown as Record<string, unknown>)[key]);
+  return message;
+}

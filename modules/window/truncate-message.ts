@@ -1,0 +1,114 @@
+/**
+ * Truncated copies of tool results and user prompts, for the ladder (see ladder.ts).
+ *
+ * | message                          | truncatable part(s)                       | in the copy                                  |
+ * |----------------------------------|-------------------------------------------|----------------------------------------------|
+ * | `tool` message                   | its content (text blocks joined by "\n")  | content becomes the truncated string         |
+ * | user message with tool_result blocks | each tool_result block's content       | that block's content becomes the truncated string (`is_error` kept) |
+ * | user prompt (a turn start)       | its content (text blocks joined by "\n")  | content becomes the truncated string          |
+ *
+ * A truncated part keeps its head and tail and says how much was cut (truncate-text.ts); images
+ * inside a truncated part are dropped with it. Everything else of the message (role, name,
+ * tool_call_id, other blocks, metadata) is kept, and the copy is marked
+ * `metadata.window.truncated = { chars, keptChars, parts }`. The input is never changed.
+ */
+import type { ContentBlock, Message, TextBlock, ToolResultBlock } from "@amplifier-ts/contracts";
+import { isToolResultBlock } from "./message-shape.js";
+import { truncateText } from "./truncate-text.js";
+import { freezeCreated, withMark } from "./window-marks.js";
+
+export interface TextPart {
+  /** Index of the tool_result block in `content`; -1 for the message's whole content. */
+  readonly block: number;
+  readonly text: string;
+}
+
+export interface PartCap {
+  readonly part: TextPart;
+  readonly maxTokens: number;
+}
+
+/** The tool-result parts of a result carrier, in order. */
+export function resultParts(message: Message): TextPart[] {
+  if (message.role === "tool") return [{ block: -1, text: joinText(message.content) }];
+  if (!Array.isArray(message.content)) return [];
+  const parts: TextPart[] = [];
+  message.content.forEach((block, i) => {
+    if (isToolResultBlock(block)) parts.push({ block: i, text: joinText(block.content ?? "") });
+  });
+  return parts;
+}
+
+/** The prompt of a user message, as one text part. */
+export function promptPart(message: Message): TextPart {
+  return { block: -1, text: joinText(message.content) };
+}
+
+/** Characters of text a message carries (content, tool results, tool calls, thinking, name); allocation-free. */
+export function textLength(message: Message): number {
+  let n = message.name?.length ?? 0;
+  const content = message.content;
+  if (typeof content === "string") n += content.length;
+  else if (Array.isArray(content)) {
+    for (const block of content) {
+      if (block.type === "text") n += block.text.length;
+      else if (block.type === "tool_result") n += contentLength(block.content);
+      else if (block.type === "tool_use") n += block.name.length + safeLength(block.input);
+      else if (block.type === "thinking") n += block.thinking.length;
+    }
+  }
+  const calls = message.tool_calls;
+  if (calls) for (const call of calls) n += call.function.name.length + call.function.arguments.length;
+  return n;
+}
+
+/** A frozen copy of `message` with each listed part cut to its cap. */
+export function truncateParts(message: Message, caps: readonly PartCap[], countText: (text: string) => number): Message {
+  let chars = 0;
+  let keptChars = 0;
+  let content: Message["content"] = message.content;
+  const created: object[] = [];
+  for (const { part, maxTokens } of caps) {
+    const cut = truncateText(part.text, maxTokens, countText);
+    chars += part.text.length;
+    keptChars += cut.keptChars;
+    if (part.block === -1) {
+      content = cut.text;
+      continue;
+    }
+    if (!Array.isArray(content)) continue;
+    if (content === message.content) {
+      content = [...content];
+      created.push(content);
+    }
+    const block: ToolResultBlock = { ...(content[part.block] as ToolResultBlock), content: cut.text };
+    content[part.block] = block;
+    created.push(block);
+  }
+  const copy = withMark({ ...message, content }, { truncated: { chars, keptChars, parts: caps.length } });
+  return freezeCreated(copy, created);
+}
+
+/** The text of string content or of the text blocks in a block list, joined by "\n". */
+export function joinText(content: Message["content"] | ToolResultBlock["content"]): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  const texts: string[] = [];
+  for (const block of content as ContentBlock[]) if (block?.type === "text") texts.push((block as TextBlock).text);
+  return texts.join("\n");
+}
+
+function contentLength(content: ToolResultBlock["content"]): number {
+  if (typeof content === "string") return content.length;
+  let n = 0;
+  if (Array.isArray(content)) for (const block of content) if (block.type === "text") n += block.text.length;
+  return n;
+}
+
+function safeLength(value: unknown): number {
+  try {
+    return JSON.stringify(value)?.length ?? 0;
+  } catch {
+    return 0;
+  }
+}

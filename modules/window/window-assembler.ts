@@ -1,0 +1,292 @@
+/**
+ * WindowAssembler: the incremental engine behind every built-in context module. It holds an
+ * index of the stored history (history-index.ts) and, per token counter, lazily counted token
+ * sums (token-ledger.ts); assemble() turns them into a provider-valid window for a budget.
+ *
+ * Invariants of every window (contracts/WINDOW.md; checked by contracts/testing/window-invariants.ts):
+ *
+ * | # | invariant                                                                                  |
+ * |---|--------------------------------------------------------------------------------------------|
+ * | 1 | Σ countMessage(window) + replyPriming + countTools(tools) ≤ budget                         |
+ * | 2 | instructions (system, developer — not hook turn notes) kept, first, in stored order; critical messages kept verbatim; a critical call keeps its results, a critical result its call |
+ * | 3 | every result directly follows its call; every call has all its results (real or synthetic), both tool styles |
+ * | 4 | stored order kept (turn notes included), except that results sit right after their call; placeholder after the instructions; request-only messages last |
+ * | 5 | the stored history is never changed; windows are fresh copies                             |
+ * | 6 | where the history has a user turn, the first non-instruction message is a user turn, or the notes that open it |
+ *
+ * Turn notes (system/developer with `metadata.scope: "turn"`: a hook's injection after the session
+ * started) are conversation, not instructions: units like any other (history-index.ts), so they
+ * are counted and cut with their turn instead of growing the fixed part every turn.
+ * If instructions + critical messages (at their minimum) + request-only messages + priming + tools
+ * exceed the budget: BUDGET_TOO_SMALL with the numbers.
+ *
+ * Cost (the performance contract): append() is O(1) amortized. assemble() is O(new units +
+ * window) — the ledger counts only what a decision needs, from the newest unit down; the cut is
+ * found on prefix sums; nothing scans the history (except `explain`, which accounts for it all).
+ *
+ * Ownership: append() and reset() keep the messages BY REFERENCE and never change them; the
+ * caller must not change them afterwards either (the context modules deep-freeze what they store).
+ */
+import type { Message } from "@amplifier-ts/contracts";
+import type { ToolDefinition } from "@amplifier-ts/contracts";
+import { createError } from "@amplifier-ts/contracts";
+import { decideCut, type CutDecision } from "./cut-policy.js";
+import { HistoryIndex } from "./history-index.js";
+import { climbLadder, needsPlaceholder, type StickyDrop, type WindowPlan } from "./ladder.js";
+import { TokenLedger, type WindowCounter } from "./token-ledger.js";
+import { buildWindow, placeholderMessage } from "./window-builder.js";
+import type { WindowReport } from "./window-report.js";
+
+export interface AssembleOptions {
+  /** Tokens the whole request may use (resolveBudget). */
+  budget: number;
+  counter: WindowCounter;
+  /** Tool definitions sent with the request; they count against the budget. */
+  tools?: readonly ToolDefinition[] | undefined;
+  /** No compaction while the history's request is ≤ this share of the budget (default 0.9). */
+  compactThreshold?: number | undefined;
+  /** A new cut brings the window down to this share (default 0.7); ≤ compactThreshold. */
+  compactTarget?: number | undefined;
+  /** Request-only messages, appended at the end of the window and counted; never indexed. */
+  extraMessages?: readonly Message[] | undefined;
+  /** Account for every stored message in `report.decisions` (costs O(history)). */
+  explain?: boolean | undefined;
+  /** The ladder caps tool results no lower than this before dropping units (default min(512, ⌊budget/64⌋), ≥ 1). */
+  minResultTokens?: number | undefined;
+}
+
+export interface AssembledWindow {
+  messages: Message[];
+  report: WindowReport;
+}
+
+export const DEFAULT_COMPACT_THRESHOLD = 0.9;
+export const DEFAULT_COMPACT_TARGET = 0.7;
+/** Ledgers kept for this many counters (models) at once; the least recently used is dropped. */
+const MAX_LEDGERS = 4;
+
+export class WindowAssembler {
+  #index = new HistoryIndex();
+  #ledgers = new Map<WindowCounter, TokenLedger>();
+  /** The previous window's cut (unit index), for hysteresis; undefined while nothing is cut. */
+  #previousCut: number | undefined;
+  #sticky: StickyDrop | undefined;
+
+  constructor(messages: readonly Message[] = []) {
+    this.reset(messages);
+  }
+
+  /** Number of stored messages indexed. */
+  get length(): number {
+    return this.#index.length;
+  }
+
+  /** Index one more stored message. O(1) amortized. */
+  append(message: Message): void {
+    this.#index.append(message);
+  }
+
+  /** Replace the whole history (setMessages, clearRun, resume). Forgets counts and the cut. */
+  reset(messages: readonly Message[]): void {
+    this.#index = new HistoryIndex();
+    this.#index.onUnitChanged = (u) => {
+      for (const ledger of this.#ledgers.values()) ledger.invalidateFrom(u);
+    };
+    this.#ledgers = new Map();
+    this.#previousCut = undefined;
+    this.#sticky = undefined;
+    for (const message of messages) this.#index.append(message);
+  }
+
+  assemble(options: AssembleOptions): AssembledWindow {
+    const started = performance.now();
+    const { budget, counter, tools, extraMessages = [], explain = false } = options;
+    const threshold = options.compactThreshold ?? DEFAULT_COMPACT_THRESHOLD;
+    const target = options.compactTarget ?? DEFAULT_COMPACT_TARGET;
+    checkOptions(budget, threshold, target, counter, options.minResultTokens);
+    const index = this.#index;
+    const ledger = this.#ledgerFor(counter);
+    const n = index.units.length;
+
+    const instructionTokens = ledger.instructionTokens;
+    let extraTokens = 0;
+    for (const m of extraMessages) extraTokens += counter.countMessage(m);
+    const toolTokens = tools?.length ? counter.countTools(tools) : 0;
+    const fixedTokens = instructionTokens + extraTokens + counter.replyPriming + toolTokens;
+    const criticalTokens = ledger.criticalTokens();
+    const placeholderTokens = counter.countMessage(placeholderMessage());
+    const pinnedPlaceholder = needsPlaceholder(index, n, -1) ? placeholderTokens : 0;
+    if (fixedTokens + criticalTokens + pinnedPlaceholder > budget) {
+      this.#checkMinimum({ budget, ledger, fixedTokens, instructionTokens, criticalTokens, extraTokens, toolTokens, pinnedPlaceholder });
+    }
+
+    const cutPoints = index.turnStarts.length > 0 ? index.turnStarts : n > 0 ? [0] : [];
+    const decision: CutDecision = decideCut({
+      cutPoints,
+      previous: this.#previousCut,
+      budget,
+      threshold,
+      target,
+      fixedTokens: fixedTokens + criticalTokens + pinnedPlaceholder,
+      ledger,
+      // A pinned placeholder is already in the fixed tokens; else a cut inside a turn needs one.
+      placeholderAt: (c) => (pinnedPlaceholder === 0 && needsPlaceholder(index, c, -1) ? placeholderTokens : 0),
+    });
+    const { cut, reason } = decision;
+    let plan: WindowPlan;
+    if (reason === "ladder") {
+      plan = climbLadder({
+        index,
+        ledger,
+        cut,
+        budget,
+        threshold,
+        target,
+        floor: options.minResultTokens ?? defaultFloor(budget),
+        fixedTokens,
+        placeholderTokens,
+        sticky: this.#sticky,
+      });
+    } else {
+      const placeholder = needsPlaceholder(index, cut, -1);
+      const tokens = fixedTokens + criticalTokens + ledger.suffixTokens(cut) + (placeholder ? placeholderTokens : 0);
+      plan = { from: cut, prompt: -1, replacements: new Map(), tokens, placeholder };
+    }
+    if (plan.tokens > budget) {
+      // Unreachable when the minimum fits (ladder step 5 costs exactly that); never overflow silently.
+      throw createError("BUDGET_TOO_SMALL", "The window could not be made to fit the budget", {
+        module: "context/window",
+        budget,
+        required: plan.tokens,
+      });
+    }
+    this.#previousCut = reason === "fits" ? undefined : cut;
+    this.#sticky = plan.sticky;
+
+    const built = buildWindow({ index, ledger, plan, cut, extraMessages, explain });
+    const historyTokens = this.#historyTokens(ledger, instructionTokens, criticalTokens, counter.replyPriming + toolTokens);
+    const cutMessage = index.units[cut]?.firstStored;
+    const orphanResults = index.orphansFrom(cutMessage ?? index.length);
+    const report: WindowReport = {
+      historyMessages: index.length,
+      historyTokens: historyTokens.tokens,
+      historyTokensExact: historyTokens.exact,
+      windowMessages: built.messages.length,
+      windowTokens: plan.tokens,
+      removed: index.length - built.storedKept,
+      truncated: built.truncated,
+      repaired: {
+        syntheticResults: built.interruptedCalls.length,
+        interruptedCalls: built.interruptedCalls,
+        orphansDropped: orphanResults.length,
+        orphanResults,
+        placeholder: plan.placeholder,
+      },
+      compacted: cut > (cutPoints[0] ?? 0) || plan.level !== undefined,
+      cutIndex: cutMessage ?? index.length,
+      firstKeptId: built.firstKeptId,
+      cutReason: reason,
+      ladder: plan.level,
+      budget,
+      durationMs: performance.now() - started,
+      ...(built.decisions ? { decisions: built.decisions } : {}),
+    };
+    return { messages: built.messages, report };
+  }
+
+  /** Throws BUDGET_TOO_SMALL when even the smallest possible window does not fit. */
+  #checkMinimum(a: {
+    budget: number;
+    ledger: TokenLedger;
+    fixedTokens: number;
+    instructionTokens: number;
+    criticalTokens: number;
+    extraTokens: number;
+    toolTokens: number;
+    pinnedPlaceholder: number;
+  }): void {
+    let criticalMinimum = 0;
+    for (const u of this.#index.criticalUnits) criticalMinimum += a.ledger.minimumTokens(u);
+    const required = a.fixedTokens + criticalMinimum + a.pinnedPlaceholder;
+    if (required <= a.budget) return;
+    throw createError(
+      "BUDGET_TOO_SMALL",
+      `System and critical messages need ${required} tokens; the budget is ${a.budget}`,
+      {
+        module: "context/window",
+        budget: a.budget,
+        systemTokens: a.instructionTokens,
+        criticalTokens: a.criticalTokens,
+        criticalMinimumTokens: criticalMinimum,
+        extraTokens: a.extraTokens,
+        toolTokens: a.toolTokens,
+        replyPriming: a.ledger.counter.replyPriming,
+        required,
+        hint: "raise the budget, or mark fewer messages critical",
+      },
+    );
+  }
+
+  /**
+   * Exact when every unit has been counted; else the counted part plus, for the stored messages
+   * below it, the counted part's average tokens per message (nothing is tokenized for a report).
+   */
+  #historyTokens(ledger: TokenLedger, instructions: number, critical: number, overhead: number): { tokens: number; exact: boolean } {
+    const index = this.#index;
+    // At least the newest unit is counted, so there is an average to extrapolate from.
+    const base = Math.min(ledger.base, Math.max(0, index.units.length - 1));
+    const counted = instructions + critical + ledger.suffixTokens(base) + overhead;
+    if (base === 0) return { tokens: counted, exact: true };
+    const below = index.units[base]!.firstStored;
+    const countedMessages = Math.max(1, index.length - below);
+    return { tokens: counted + Math.ceil(((counted - overhead) / countedMessages) * below), exact: false };
+  }
+
+  #ledgerFor(counter: WindowCounter): TokenLedger {
+    let ledger = this.#ledgers.get(counter);
+    if (ledger) {
+      this.#ledgers.delete(counter);
+    } else {
+      ledger = new TokenLedger(counter, this.#index);
+      if (this.#ledgers.size >= MAX_LEDGERS) this.#ledgers.delete(this.#ledgers.keys().next().value!);
+    }
+    this.#ledgers.set(counter, ledger);
+    return ledger;
+  }
+}
+
+function defaultFloor(budget: number): number {
+  return Math.max(1, Math.min(512, Math.floor(budget / 64)));
+}
+
+function checkOptions(budget: unknown, threshold: unknown, target: unknown, counter: unknown, minResultTokens: unknown): void {
+  if (typeof budget !== "number" || !Number.isFinite(budget) || budget <= 0) {
+    throw createError("INVALID_BUDGET", undefined, { module: "context/window", expected: "a positive finite number", given: budget });
+  }
+  const share = (v: unknown) => typeof v === "number" && v > 0 && v <= 1;
+  if (!share(threshold) || !share(target) || (target as number) > (threshold as number)) {
+    throw createError("INVALID_ARGUMENT", "compactTarget and compactThreshold must satisfy 0 < target ≤ threshold ≤ 1", {
+      module: "context/window",
+      path: "compactTarget",
+      expected: "0 < compactTarget ≤ compactThreshold ≤ 1",
+      given: { compactThreshold: threshold, compactTarget: target },
+    });
+  }
+  if (minResultTokens !== undefined && !(typeof minResultTokens === "number" && Number.isInteger(minResultTokens) && minResultTokens >= 1)) {
+    throw createError("INVALID_ARGUMENT", "minResultTokens must be a whole number ≥ 1", {
+      module: "context/window",
+      path: "minResultTokens",
+      expected: "an integer ≥ 1",
+      given: minResultTokens,
+    });
+  }
+  const c = counter as Partial<WindowCounter> | null;
+  if (typeof c !== "object" || c === null || typeof c.countMessage !== "function" || typeof c.countText !== "function" || typeof c.countTools !== "function" || typeof c.replyPriming !== "number") {
+    throw createError("INVALID_ARGUMENT", "assemble() needs a token counter", {
+      module: "context/window",
+      path: "counter",
+      expected: "{ countMessage, countText, countTools, replyPriming, encoding }",
+      given: counter,
+    });
+  }
+}

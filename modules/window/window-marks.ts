@@ -1,0 +1,61 @@
+/**
+ * How a window says what it changed. Every message the assembler creates or alters carries
+ * `metadata.window` (metadata is never sent to a provider, so the mark costs no tokens):
+ *
+ * | mark                                   | message                                               |
+ * |----------------------------------------|-------------------------------------------------------|
+ * | `synthetic: "interrupted-tool-call"`   | result made up for a call that has none (crash mid-tool) |
+ * | `synthetic: "omitted-history"`         | user placeholder put before a kept critical message that is not a user turn |
+ * | `truncated: { chars, keptChars, … }`   | a stored message whose text was cut (head and tail kept) |
+ * | `repaired: { orphanResults }`          | a stored user message whose orphan tool_result blocks were removed |
+ *
+ * Stored messages are never marked: marks exist on window copies only.
+ */
+import type { Message } from "@amplifier-ts/contracts";
+
+export type SyntheticKind = "interrupted-tool-call" | "omitted-history";
+
+export interface TruncationMark {
+  /** Characters of text before truncation (all truncated parts of the message). */
+  readonly chars: number;
+  /** Characters kept (head + tail, marker text excluded). */
+  readonly keptChars: number;
+  /** Parts cut: tool results, or "prompt" for a user prompt. */
+  readonly parts: number;
+}
+
+export interface WindowMark {
+  readonly synthetic?: SyntheticKind;
+  readonly truncated?: TruncationMark;
+  readonly repaired?: { readonly orphanResults: number };
+}
+
+export const INTERRUPTED_RESULT_TEXT = "[tool call interrupted: no result was recorded]";
+export const OMITTED_HISTORY_TEXT = "[earlier conversation omitted]";
+
+/** The window mark of a message, if any. */
+export function windowMarkOf(message: Message): WindowMark | undefined {
+  const mark = message.metadata?.window;
+  return typeof mark === "object" && mark !== null ? (mark as WindowMark) : undefined;
+}
+
+/** A copy of `message` whose metadata carries `mark` merged into any mark it already has. */
+export function withMark(message: Message, mark: WindowMark): Message {
+  const previous = windowMarkOf(message);
+  return { ...message, metadata: { ...message.metadata, window: { ...previous, ...mark } } };
+}
+
+/**
+ * Freezes what the assembler itself creates (the message, its metadata and mark, plus the new
+ * content arrays and blocks listed in `created`): such messages are cached and shared by consecutive windows. Objects shared
+ * with a stored message are left alone: the assembler never changes what it was given.
+ */
+export function freezeCreated(message: Message, created: readonly object[] = []): Message {
+  for (const part of created) Object.freeze(part);
+  if (message.metadata) {
+    const mark = message.metadata.window;
+    if (typeof mark === "object" && mark !== null) Object.freeze(mark);
+    Object.freeze(message.metadata);
+  }
+  return Object.freeze(message);
+}

@@ -1,0 +1,92 @@
+import { loadConfig, DEFAULT_CONFIG_FILE } from "@amplifier-ts/core";
+import { Coordinator } from "@amplifier-ts/core";
+import { isAmplifierError, type AmplifierError } from "@amplifier-ts/contracts";
+import { mountConfiguredModules, type ModuleReport } from "@amplifier-ts/core";
+import { CliUsageError, type CliCommand, type CliWriter } from "../command.js";
+import { formatTable } from "../format-table.js";
+
+/**
+ * `amplifier-ts validate [config]`: everything createSession would do — read, validate, load
+ * and mount every module — then clean up. Prints one row per module; exit 1 if the session
+ * would not start. Optional modules that fail are shown as skipped, with a warning, exit 0:
+ * that is the failure policy, not an error.
+ */
+export const validateCommand: CliCommand = {
+  name: "validate",
+  summary: "Load, validate and mount every module of a config, report, clean up",
+  description: [
+    "Reads the config file, checks it against the config schema and each module's config",
+    "schema, loads and mounts every module as a session would, prints a table (module, point,",
+    "source, status) and cleans up. Exits 1 if anything a session needs fails.",
+  ].join("\n"),
+  arguments: [{ name: "config", description: `Config file (default: ./${DEFAULT_CONFIG_FILE})`, optional: true }],
+  options: {
+    timeout: { type: "string", placeholder: "ms", description: "Mount timeout per module, in ms (default: the config's mountTimeoutMs, else 30000)" },
+  },
+  async run({ positionals, values, io }) {
+    const timeout = parseTimeout(values.timeout);
+    let loaded;
+    try {
+      loaded = await loadConfig(positionals[0] ?? DEFAULT_CONFIG_FILE, io.cwd);
+    } catch (error) {
+      if (!isAmplifierError(error)) throw error;
+      printError(io.stderr, error);
+      return 1;
+    }
+
+    const coordinator = new Coordinator({
+      config: loaded.config as unknown as Record<string, unknown>,
+      ...(timeout === undefined ? {} : { mountTimeoutMs: timeout }),
+    });
+    const outcome = await mountConfiguredModules(coordinator, loaded.config, {
+      baseDir: loaded.baseDir,
+      ...(loaded.file === undefined ? {} : { file: loaded.file }),
+      ...(timeout === undefined ? {} : { mountTimeoutMs: timeout }),
+    });
+    io.stdout.write(formatTable(["MODULE", "POINT", "SOURCE", "STATUS"], outcome.modules.map(row)));
+
+    let failed = outcome.error !== undefined;
+    for (const skipped of outcome.modules.filter((m) => m.status === "skipped")) {
+      io.stderr.write(`warning: optional ${skipped.path} skipped: ${skipped.error?.message ?? ""}\n`);
+    }
+    if (outcome.error !== undefined) printError(io.stderr, outcome.error);
+    try {
+      await coordinator.cleanup();
+    } catch (error) {
+      if (!isAmplifierError(error)) throw error;
+      printError(io.stderr, error);
+      failed = true;
+    }
+    if (!failed) {
+      const mounted = outcome.modules.filter((m) => m.status === "mounted").length;
+      io.stdout.write(`ok: ${mounted} module${mounted === 1 ? "" : "s"} mounted from ${loaded.file}\n`);
+    }
+    return failed ? 1 : 0;
+  },
+};
+
+const STATUS_WORDS: Record<ModuleReport["status"], (report: ModuleReport) => string> = {
+  mounted: () => "ok",
+  skipped: (r) => `skipped (optional): ${r.error?.code ?? ""}`,
+  failed: (r) => `FAILED: ${r.error?.code ?? ""}`,
+  "not-mounted": () => "not mounted",
+};
+
+function row(report: ModuleReport): string[] {
+  const point = report.name === undefined ? report.point : `${report.point}:${report.name}`;
+  return [report.module, point, report.source ?? "-", STATUS_WORDS[report.status](report)];
+}
+
+/** The error's message already starts with [CODE]; sub-errors are listed in it. */
+function printError(stderr: CliWriter, error: AmplifierError): void {
+  stderr.write(`error: ${error.message.trimEnd()}\n`);
+}
+
+function parseTimeout(value: string | boolean | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const ms = Number(value);
+  if (typeof value !== "string" || !Number.isInteger(ms) || ms <= 0) {
+    throw new CliUsageError(`--timeout expects a whole number of milliseconds greater than 0, given "${String(value)}"`);
+  }
+  return ms;
+}

@@ -1,0 +1,19 @@
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/**
+ * vitest globalSetup: `tsc -b tsconfig.build.json` once before any test file runs (incremental:
+ * a second of work when nothing changed). Tests themselves import the packages' TypeScript source
+ * (the "source" export condition), but child processes they start — kill -9 writers, the CLI
+ * binary, packed-package checks — run Node on the built dist/ of each workspace package, as users do.
+ */
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
+export default function buildPackages(): void {
+  const tsc = join(ROOT, "node_modules", ".bin", process.platform === "win32" ? "tsc.cmd" : "tsc");
+  const build = spawnSync(tsc, ["-b", "tsconfig.build.json"], { cwd: ROOT, encoding: "utf8", timeout: 300_000 });
+  if (build.status !== 0) {
+    throw new Error(`tsc -b tsconfig.build.json failed (status ${build.status}):\n${build.stdout}${build.stderr}${build.error ?? ""}`);
+  }
+}

@@ -1,0 +1,90 @@
+import { afterEach, describe } from "vitest";
+import type { HistoryStore } from "@amplifier-ts/contracts";
+import { describeStoreBasics } from "./history-store-basics.js";
+import type { StoreHarness } from "./history-store-helpers.js";
+import { describeStoreLifecycle } from "./history-store-lifecycle.js";
+import { describeStoreProcesses, type ProcessWriterOptions } from "./history-store-processes.js";
+import { describeStoreRefusals } from "./history-store-refusals.js";
+import { describeStoreStress } from "./history-store-stress.js";
+
+/** What a factory hands the suite: a store over EMPTY storage (a fresh folder, schema, key prefix). */
+export interface StoreUnderTest {
+  store: HistoryStore;
+  /**
+   * Durable stores: a new store instance over the same storage. The suite closes the previous
+   * instance first (single-writer stores may lock sessions). Leave it out for memory-only stores.
+   */
+  reopen?(): Promise<HistoryStore>;
+  /** Removes the storage (the suite has closed every store it got by then). */
+  cleanup?(): Promise<void>;
+  /** Where the storage is (a schema, a key prefix …), for `processes.spawnWriter`; opaque to the suite. */
+  storage?: unknown;
+}
+
+export interface HistoryStoreContractOptions {
+  /** Concurrent writers in the concurrency test (default 8) and appends each (default 40). */
+  writers?: number;
+  appendsPerWriter?: number;
+  /** Size of the large-message test (default 1 MiB). */
+  largeMessageBytes?: number;
+  /** Shared stores: also run writers in other processes (history-store-processes.ts). */
+  processes?: ProcessWriterOptions;
+}
+
+/**
+ * The conformance suite of the HistoryStore contract (contracts/history-store.ts). Every store
+ * runs it — memory, JSONL, PostgreSQL, Redis, third parties':
+ *
+ * ```ts
+ * describeHistoryStoreContract("jsonl", async () => {
+ *   const dir = await mkdtemp(join(tmpdir(), "store-"));
+ *   return {
+ *     store: new JsonlStore({ storagePath: dir }),
+ *     reopen: async () => new JsonlStore({ storagePath: dir }),
+ *     cleanup: () => rm(dir, { recursive: true, force: true }),
+ *   };
+ * });
+ * ```
+ */
+export function describeHistoryStoreContract(
+  name: string,
+  factory: () => Promise<StoreUnderTest>,
+  options: HistoryStoreContractOptions = {},
+): void {
+  const sizes = {
+    writers: options.writers ?? 8,
+    appendsPerWriter: options.appendsPerWriter ?? 40,
+    largeBytes: options.largeMessageBytes ?? 1024 * 1024,
+  };
+
+  describe(`HistoryStore contract: ${name}`, () => {
+    let made: StoreUnderTest[] = [];
+    let stores: HistoryStore[] = [];
+    const harness: StoreHarness = {
+      async makeUnderTest() {
+        const under = await factory();
+        made.push(under);
+        stores.push(under.store);
+        return under;
+      },
+      async make() {
+        return (await harness.makeUnderTest()).store;
+      },
+      track(store) {
+        stores.push(store);
+      },
+    };
+    afterEach(async () => {
+      await Promise.allSettled(stores.map((s) => s.close()));
+      await Promise.allSettled(made.map((m) => m.cleanup?.()));
+      made = [];
+      stores = [];
+    });
+
+    describeStoreBasics(harness);
+    describeStoreRefusals(harness);
+    describeStoreStress(harness, sizes);
+    describeStoreLifecycle(harness);
+    if (options.processes) describeStoreProcesses(harness, options.processes);
+  });
+}
