@@ -1,25 +1,13 @@
 import { afterEach, describe } from "vitest";
 import type { HistoryStore } from "@amplifier-ts/contracts";
 import { describeStoreBasics } from "./history-store-basics.js";
-import type { StoreHarness } from "./history-store-helpers.js";
+import type { StoreHarness, StoreUnderTest } from "./history-store-helpers.js";
+
+export type { StoreUnderTest };
 import { describeStoreLifecycle } from "./history-store-lifecycle.js";
 import { describeStoreProcesses, type ProcessWriterOptions } from "./history-store-processes.js";
 import { describeStoreRefusals } from "./history-store-refusals.js";
 import { describeStoreStress } from "./history-store-stress.js";
-
-/** What a factory hands the suite: a store over EMPTY storage (a fresh folder, schema, key prefix). */
-export interface StoreUnderTest {
-  store: HistoryStore;
-  /**
-   * Durable stores: a new store instance over the same storage. The suite closes the previous
-   * instance first (single-writer stores may lock sessions). Leave it out for memory-only stores.
-   */
-  reopen?(): Promise<HistoryStore>;
-  /** Removes the storage (the suite has closed every store it got by then). */
-  cleanup?(): Promise<void>;
-  /** Where the storage is (a schema, a key prefix …), for `processes.spawnWriter`; opaque to the suite. */
-  storage?: unknown;
-}
 
 export interface HistoryStoreContractOptions {
   /** Concurrent writers in the concurrency test (default 8) and appends each (default 40). */

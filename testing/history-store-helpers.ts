@@ -1,7 +1,20 @@
 import { expect } from "vitest";
 import type { Message } from "@amplifier-ts/contracts";
 import type { HistoryStore } from "@amplifier-ts/contracts";
-import type { StoreUnderTest } from "./history-store-contract.js";
+
+/** What a factory hands the suite: a store over EMPTY storage (a fresh folder, schema, key prefix). */
+export interface StoreUnderTest {
+  store: HistoryStore;
+  /**
+   * Durable stores: a new store instance over the same storage. The suite closes the previous
+   * instance first (single-writer stores may lock sessions). Leave it out for memory-only stores.
+   */
+  reopen?(): Promise<HistoryStore>;
+  /** Removes the storage (the suite has closed every store it got by then). */
+  cleanup?(): Promise<void>;
+  /** Where the storage is (a schema, a key prefix …), for `processes.spawnWriter`; opaque to the suite. */
+  storage?: unknown;
+}
 
 /** What each part of the HistoryStore suite gets: a store over empty storage, closed after the test. */
 export interface StoreHarness {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Message } from "@amplifier-ts/contracts";
-import type { StoreUnderTest } from "./history-store-contract.js";
+import type { StoreUnderTest } from "./history-store-helpers.js";
 import type { StoreHarness } from "./history-store-helpers.js";
 
 /**
