@@ -139,3 +139,12 @@ describe("resolvePackage", () => {
     expect(resolvePackage("pkg", linkedRoot)).toMatchObject({ ok: true, file: join(root, "node_modules/pkg/main.js") });
   });
 });
+
+describe("userConditions", () => {
+  it("reads the export conditions Node was started with, in each of Node's spellings", async () => {
+    const { userConditions } = await import("../../core/loader/resolve-package.js");
+    expect(userConditions(["--conditions=source", "--inspect", "-C", "development", "-C=edge", "--conditions", "worker"])).toEqual(["source", "development", "edge", "worker"]);
+    expect(userConditions(["--conditions"])).toEqual([]);
+    expect(userConditions([])).toEqual([]);
+  });
+});
