@@ -1,9 +1,18 @@
 /**
- * One registry of every error code amplifier-ts throws.
+ * One registry of every error code amplifier-ts throws, open to modules.
  *
- * A code is stable: users match on it, tests assert on it, docs link to it. The message template
- * is the human summary; the details (module, hook, path, expected, given) say what to fix.
- * Add a code here before throwing it anywhere; never reuse a code for a different meaning.
+ * A code is stable: users match on it, tests assert on it, docs link to it (contracts/ERRORS.md
+ * documents every one; test/contracts/error-codes-documented.test.ts fails for a code it lacks).
+ * The message template is the human summary; the details (module, hook, path, expected, given)
+ * say what to fix. Never reuse a code for a different meaning.
+ *
+ * | who            | how                                               | code                       |
+ * |----------------|---------------------------------------------------|----------------------------|
+ * | amplifier-ts   | a row in ERROR_CODES, thrown with createError()   | `CONFIG_INVALID`           |
+ * | a module       | defineErrorCodes(namespace, templates).create()   | `STORE_POSTGRES/MIGRATION` |
+ *
+ * Both are checked by the compiler: createError() takes only a built-in code, a module's
+ * create() only the codes it defined, so an unregistered code does not compile either way.
  */
 export const ERROR_CODES = {
   // --- arguments & contracts -------------------------------------------------------------
@@ -65,7 +74,14 @@ export const ERROR_CODES = {
   TRANSCRIPT_INVALID: "A transcript line is not a valid message",
 } as const;
 
+/** A built-in code (a key of ERROR_CODES). */
 export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** A module's code: `<NAMESPACE>/<CODE>`, both upper snake case (`STORE_POSTGRES/MIGRATION_FAILED`). */
+export type ModuleErrorCode<Namespace extends string = string, Code extends string = string> = `${Namespace}/${Code}`;
+
+/** Any code an AmplifierError may carry. */
+export type AnyErrorCode = ErrorCode | ModuleErrorCode;
 
 /** What went wrong, precisely enough that the user can act on it. */
 export interface ErrorDetails {
@@ -94,10 +110,10 @@ export interface ErrorDetails {
 /** Every error amplifier-ts throws on purpose is an AmplifierError with a registered code. */
 export class AmplifierError extends Error {
   override readonly name = "AmplifierError";
-  readonly code: ErrorCode;
+  readonly code: AnyErrorCode;
   readonly details: ErrorDetails;
 
-  constructor(code: ErrorCode, message?: string, details: ErrorDetails = {}) {
+  constructor(code: AnyErrorCode, message?: string, details: ErrorDetails = {}) {
     super(composeMessage(code, message, details), details.cause === undefined ? undefined : { cause: details.cause });
     this.code = code;
     this.details = details;
@@ -115,8 +131,66 @@ export function createError(code: ErrorCode, message?: string, details?: ErrorDe
   return new AmplifierError(code, message, details);
 }
 
-export function isAmplifierError(value: unknown, code?: ErrorCode): value is AmplifierError {
+export function isAmplifierError(value: unknown, code?: AnyErrorCode): value is AmplifierError {
   return value instanceof AmplifierError && (code === undefined || value.code === code);
+}
+
+/** What a module's defineErrorCodes() returns: its codes, and a typed create / is for them. */
+export interface ModuleErrors<Namespace extends string, Templates extends Readonly<Record<string, string>>> {
+  readonly namespace: Namespace;
+  /** `codes.MIGRATION_FAILED === "STORE_POSTGRES/MIGRATION_FAILED"`. */
+  readonly codes: { readonly [Code in keyof Templates & string]: ModuleErrorCode<Namespace, Code> };
+  /** An AmplifierError with the namespaced code; `message` adds to the template, as in createError(). */
+  create(code: keyof Templates & string, message?: string, details?: ErrorDetails): AmplifierError;
+  /** Whether `value` is an AmplifierError with one of these codes (or with `code`). */
+  is(value: unknown, code?: keyof Templates & string): value is AmplifierError;
+}
+
+/**
+ * Register a module's own error codes under `namespace` and get a typed factory for them:
+ *
+ * ```ts
+ * export const postgresErrors = defineErrorCodes("STORE_POSTGRES", {
+ *   MIGRATION_FAILED: "A schema migration of the PostgreSQL store failed",
+ * });
+ * throw postgresErrors.create("MIGRATION_FAILED", undefined, { module: "store-postgres", cause });
+ * ```
+ *
+ * Namespace and codes are upper snake case. Registering the same namespace again with the same
+ * templates is allowed (a package loaded twice); with different ones it is INVALID_ARGUMENT, as
+ * is a namespace that is not upper snake case or an empty template.
+ */
+export function defineErrorCodes<const Namespace extends string, const Templates extends Readonly<Record<string, string>>>(
+  namespace: Namespace,
+  templates: Templates,
+): ModuleErrors<Namespace, Templates> {
+  if (typeof namespace !== "string" || !UPPER_SNAKE.test(namespace)) {
+    throw createError("INVALID_ARGUMENT", "defineErrorCodes() needs an upper snake case namespace", { path: "namespace", expected: "a string matching /^[A-Z][A-Z0-9_]*$/", given: namespace });
+  }
+  const entries = Object.entries(templates ?? {});
+  for (const [code, template] of entries) {
+    if (!UPPER_SNAKE.test(code)) throw createError("INVALID_ARGUMENT", `${namespace}: a code is upper snake case`, { path: `templates.${code}`, expected: "a key matching /^[A-Z][A-Z0-9_]*$/", given: code });
+    if (typeof template !== "string" || template === "") throw createError("INVALID_ARGUMENT", `${namespace}: a code needs its message template`, { path: `templates.${code}`, expected: "a non-empty string", given: template });
+    const existing = MODULE_TEMPLATES.get(`${namespace}/${code}`);
+    if (existing !== undefined && existing !== template) {
+      throw createError("INVALID_ARGUMENT", `${namespace}/${code} is already registered with another meaning`, { path: `templates.${code}`, expected: JSON.stringify(existing), given: template });
+    }
+  }
+  for (const [code, template] of entries) MODULE_TEMPLATES.set(`${namespace}/${code}`, template);
+  const codes = Object.fromEntries(entries.map(([code]) => [code, `${namespace}/${code}`])) as ModuleErrors<Namespace, Templates>["codes"];
+  const own = new Set<string>(Object.values(codes));
+  return Object.freeze({
+    namespace,
+    codes: Object.freeze(codes),
+    create: (code: keyof Templates & string, message?: string, details?: ErrorDetails) => new AmplifierError(`${namespace}/${code}`, message, details),
+    is: (value: unknown, code?: keyof Templates & string): value is AmplifierError =>
+      value instanceof AmplifierError && (code === undefined ? own.has(value.code) : value.code === `${namespace}/${code}`),
+  });
+}
+
+/** Every registered code and its message template: the built-ins, then modules' codes in registration order. */
+export function registeredErrorCodes(): ReadonlyMap<AnyErrorCode, string> {
+  return new Map<AnyErrorCode, string>([...(Object.entries(ERROR_CODES) as [ErrorCode, string][]), ...(MODULE_TEMPLATES as Map<ModuleErrorCode, string>)]);
 }
 
 /** Render a value short enough to sit in an error message. */
@@ -135,8 +209,16 @@ export function describeValue(value: unknown, max = 80): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
-function composeMessage(code: ErrorCode, message: string | undefined, d: ErrorDetails): string {
-  const parts = [`[${code}] ${message ?? ERROR_CODES[code]}`];
+/** Module codes registered through defineErrorCodes(), `NAMESPACE/CODE` → template. */
+const MODULE_TEMPLATES = new Map<string, string>();
+const UPPER_SNAKE = /^[A-Z][A-Z0-9_]*$/;
+
+function templateOf(code: AnyErrorCode): string {
+  return Object.hasOwn(ERROR_CODES, code) ? ERROR_CODES[code as ErrorCode] : (MODULE_TEMPLATES.get(code) ?? "Unregistered error code");
+}
+
+function composeMessage(code: AnyErrorCode, message: string | undefined, d: ErrorDetails): string {
+  const parts = [`[${code}] ${message ?? templateOf(code)}`];
   const where = [
     d.module && `module "${d.module}"`,
     d.hook && `hook "${d.hook}"`,

@@ -50,7 +50,19 @@ export type * from "./provider.js";
 export type * from "./tokenizer.js";
 export type * from "./tool.js";
 export { type CompactionContext, type CompactionStrategy, type ExplainDecision, type ExplainRecorder, type Summarizer } from "./compaction-strategy.js";
-export { AmplifierError, createError, describeValue, isAmplifierError, type ErrorCode, type ErrorDetails } from "./errors.js";
+export {
+  AmplifierError,
+  createError,
+  defineErrorCodes,
+  describeValue,
+  isAmplifierError,
+  registeredErrorCodes,
+  type AnyErrorCode,
+  type ErrorCode,
+  type ErrorDetails,
+  type ModuleErrorCode,
+  type ModuleErrors,
+} from "./errors.js";
 export { EMBEDDER_CAPABILITY, type Embedder, type HistorySearch, type MetadataFilter, type MetadataValue, type SearchFilter, type SearchHit, type SearchOptions, type VectorDocument, type VectorHit, type VectorQueryOptions, type VectorStore, type VectorWriteOptions } from "./search.js";
 export { defineStrategy, type AnyStrategyDefinition, type StrategyDefinition, type StrategyDeps, type StrategySpec } from "./strategy-definition.js";
 export type { HistoryStoreDriver, PostgresStoreOptions, RedisRetryPolicy, RedisStoreOptions, RetryPolicy } from "./store-options.js";
