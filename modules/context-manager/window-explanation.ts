@@ -18,7 +18,21 @@
 import type { ExplainDecision } from "@amplifier-ts/contracts";
 import type { Message } from "@amplifier-ts/contracts";
 import type { ExplainLog } from "@amplifier-ts/strategies";
-import type { DecisionReason, WindowDecision } from "@amplifier-ts/window";
+import type { DecisionReason, WindowDecision, WindowReport } from "@amplifier-ts/window";
+
+/** The outcome of the last getMessagesForRequest, kept for explainLastWindow() and replay. */
+export interface LastWindow {
+  report: WindowReport;
+  model: string;
+  encoding: string;
+  /** Strategies of the pipeline that changed something, then "window" (the assembler). */
+  strategies: string[];
+  /**
+   * With `explain: true`: one entry per stored message — kept / truncated / summarized / dropped,
+   * which strategy decided it ("window" = the window assembler) and why.
+   */
+  explanation?: MessageExplanation[];
+}
 
 export interface MessageExplanation {
   /** Index in the stored history. */

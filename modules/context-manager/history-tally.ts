@@ -1,0 +1,42 @@
+/**
+ * The stored history's ids and token total per counter, for the compaction events.
+ *
+ * Kept up to date incrementally: the history array only grows by push until it is replaced
+ * (setMessages, clear, clearRun — stored-history.ts), so a request costs O(new messages), not
+ * O(history). A replaced array starts a fresh tally.
+ */
+import type { Message } from "@amplifier-ts/contracts";
+import type { TokenCounter } from "@amplifier-ts/core";
+
+export interface HistoryTotals {
+  /** Ids of the stored messages. */
+  readonly ids: ReadonlySet<string>;
+  /** Σ countMessage over the stored messages (no reply priming, no tools). */
+  readonly tokens: number;
+}
+
+export class HistoryTally {
+  #history: readonly Message[] | undefined;
+  #counted = 0;
+  #ids = new Set<string>();
+  #tokens = new Map<TokenCounter, { counted: number; tokens: number }>();
+
+  totals(history: readonly Message[], counter: TokenCounter): HistoryTotals {
+    if (this.#history !== history) this.#restart(history);
+    for (; this.#counted < history.length; this.#counted++) {
+      const id = history[this.#counted]!.metadata?.id;
+      if (typeof id === "string") this.#ids.add(id);
+    }
+    let sum = this.#tokens.get(counter);
+    if (!sum) this.#tokens.set(counter, (sum = { counted: 0, tokens: 0 }));
+    for (; sum.counted < history.length; sum.counted++) sum.tokens += counter.countMessage(history[sum.counted]!);
+    return { ids: this.#ids, tokens: sum.tokens };
+  }
+
+  #restart(history: readonly Message[]): void {
+    this.#history = history;
+    this.#counted = 0;
+    this.#ids = new Set();
+    this.#tokens = new Map();
+  }
+}

@@ -1,0 +1,165 @@
+/**
+ * The stored history of one context manager: the messages, their copy/freeze rules, runs and
+ * retention, and write-through to a HistoryStore.
+ *
+ * | rule                | semantics                                                                  |
+ * |---------------------|----------------------------------------------------------------------------|
+ * | copy on the way in  | a message is validated, deep-copied once, given an id, timestamp and the current run id, then deep-frozen |
+ * | write order         | the store is written BEFORE the in-memory copy changes: a failed write leaves both as they were |
+ * | serialized          | mutations run one at a time in call order; a rewrite never interleaves with an append |
+ * | never persisted     | ephemeral messages, and every message under retention "none"             |
+ * | retention "run"     | ending a run clears its messages                                            |
+ * | failure             | a non-Amplifier error from the store becomes STORAGE_WRITE_FAILED           |
+ *
+ * `messages` is the live array: it only grows by push until a rewrite replaces it (setMessages,
+ * clear, clearRun). Readers that follow it by reference (the search index, the history tally)
+ * rely on that to stay O(new messages).
+ */
+import { randomUUID } from "node:crypto";
+import type { HistoryStore, Message } from "@amplifier-ts/contracts";
+import { createError, isAmplifierError, validateMessage } from "@amplifier-ts/contracts";
+import { freezeDeep } from "@amplifier-ts/window";
+import type { RetentionPolicy } from "./context-options.js";
+
+/** What follows every change of the history (the incremental window assembler). */
+export interface HistoryFollower {
+  append(message: Message): void;
+  reset(messages: readonly Message[]): void;
+}
+
+export interface StoredHistoryInit {
+  readonly moduleName: string;
+  readonly sessionId: string;
+  readonly retention: RetentionPolicy;
+  readonly store: HistoryStore | undefined;
+  readonly follower: HistoryFollower;
+  /** Messages already in the store (resume). Trusted: they were validated when first added. */
+  readonly initialMessages?: Message[];
+}
+
+export class StoredHistory {
+  readonly #init: StoredHistoryInit;
+  #messages: Message[] = [];
+  #runId: string | undefined;
+  /** Serializes mutations so concurrent callers see call order and never interleave a rewrite. */
+  #queue: Promise<unknown> = Promise.resolve();
+
+  constructor(init: StoredHistoryInit) {
+    this.#init = init;
+    if (init.initialMessages?.length) {
+      // The store hands over objects nobody else holds (HistoryStore.open): no copy needed, and
+      // nested values are frozen lazily when first exposed (message-copy.ts).
+      this.#messages = init.initialMessages;
+      init.follower.reset(this.#messages);
+    }
+  }
+
+  get messages(): Message[] {
+    return this.#messages;
+  }
+
+  get store(): HistoryStore | undefined {
+    return this.#init.store;
+  }
+
+  /**
+   * A stored-to-be copy of `message`: validated (errors name `path`), deep-copied, given an id,
+   * a timestamp and the current run id when it has none, deep-frozen.
+   */
+  prepare(message: Message, path: string): Message {
+    const valid = validateMessage(message, path);
+    const copy = structuredClone(valid);
+    const metadata = { ...(copy.metadata ?? {}) };
+    metadata.id ??= randomUUID();
+    metadata.timestamp ??= new Date().toISOString();
+    if (metadata.runId === undefined && this.#runId !== undefined) metadata.runId = this.#runId;
+    copy.metadata = metadata;
+    return freezeDeep(copy);
+  }
+
+  /** Appends a prepared message (written through first when it persists). */
+  append(stored: Message): Promise<void> {
+    return this.#serialized(async () => {
+      if (this.#persists(stored)) await this.store!.append(this.#init.sessionId, stored);
+      this.#messages.push(stored);
+      this.#init.follower.append(stored);
+    });
+  }
+
+  /** Replaces the whole history with prepared messages (the store is rewritten atomically). */
+  replace(next: Message[]): Promise<void> {
+    return this.#serialized(async () => {
+      if (this.store) await this.store.replace(this.#init.sessionId, next.filter((m) => this.#persists(m)));
+      this.#adopt(next);
+    });
+  }
+
+  clear(): Promise<void> {
+    return this.#serialized(async () => {
+      if (this.store) await this.store.clear(this.#init.sessionId);
+      this.#adopt([]);
+    });
+  }
+
+  // --- runs and retention -----------------------------------------------------------------------
+
+  /** Messages added without a runId from now on belong to this run. */
+  startRun(runId: string): string {
+    this.#requireRunId(runId, "startRun");
+    this.#runId = runId;
+    return runId;
+  }
+
+  /** Ends a run (the current one by default); with retention "run" its messages are cleared. */
+  async endRun(runId: string | undefined = this.#runId): Promise<void> {
+    if (runId === undefined) return;
+    if (this.#runId === runId) this.#runId = undefined;
+    if (this.#init.retention === "run") await this.clearRun(runId);
+  }
+
+  async clearRun(runId: string): Promise<void> {
+    this.#requireRunId(runId, "clearRun");
+    await this.#serialized(async () => {
+      const kept = this.#messages.filter((m) => m.metadata?.runId !== runId);
+      if (kept.length === this.#messages.length) return;
+      if (this.store) await this.store.clearRun(this.#init.sessionId, runId);
+      this.#adopt(kept);
+    });
+  }
+
+  /** Waits for pending writes (their failures were already reported to their callers), then closes the store. */
+  async close(): Promise<void> {
+    await this.#queue.catch(() => undefined);
+    await this.store?.close();
+  }
+
+  // --- private ----------------------------------------------------------------------------------
+
+  #adopt(messages: Message[]): void {
+    this.#messages = messages;
+    this.#init.follower.reset(messages);
+  }
+
+  /** Ephemeral messages and retention "none" never reach the store. */
+  #persists(message: Message): boolean {
+    return this.store !== undefined && this.#init.retention !== "none" && message.metadata?.ephemeral !== true;
+  }
+
+  #requireRunId(runId: unknown, method: string): asserts runId is string {
+    if (typeof runId === "string" && runId.length > 0) return;
+    throw createError("INVALID_ARGUMENT", `${method} expects a non-empty run id`, {
+      module: this.#init.moduleName,
+      expected: "a non-empty string",
+      given: runId,
+    });
+  }
+
+  #serialized<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.#queue.then(task, task);
+    this.#queue = run.catch(() => undefined);
+    return run.catch((error: unknown) => {
+      if (isAmplifierError(error)) throw error;
+      throw createError("STORAGE_WRITE_FAILED", undefined, { module: this.#init.moduleName, cause: error });
+    });
+  }
+}
