@@ -1,5 +1,6 @@
 /**
- * The layering of the house, checked in CI (`npm run check:layers`, run by .ci/run):
+ * The layering of the house, checked in CI (`npm run check:layers` → tools/check-layers.mjs, run by
+ * .ci/run and by test/package/workspaces.test.ts):
  *
  *   contracts  ←  core  ←  modules/*, hooks/*  ←  src (the umbrella amplifier-ts)
  *                    ↖ testing
@@ -88,12 +89,13 @@ module.exports = {
     doNotFollow: { path: "node_modules" },
     exclude: { path: ["(^|/)dist/", "\\.test\\.ts$", "\\.test-d\\.ts$", "^examples/third-party-plugin/"] },
     combinedDependencies: false,
-    parser: "swc",
+    // The TypeScript sources are read as JavaScript: tools/check-layers.mjs mirrors them under
+    // .cache/layers (babel, type-only imports kept) and runs this config there.
     enhancedResolveOptions: {
       conditionNames: ["source", "import", "node", "default"],
       exportsFields: ["exports"],
       mainFields: ["main", "types"],
-      extensions: [".ts", ".d.ts", ".js", ".mjs", ".json"],
+      extensions: [".js", ".ts", ".d.ts", ".mjs", ".json"],
     },
   },
 };
