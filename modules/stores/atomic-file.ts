@@ -7,7 +7,7 @@ import { errnoOf } from "./storage-errors.js";
  * Replaces `target` with `data` so that, whatever happens (crash, power loss, a failing disk),
  * the file afterwards holds the old content or the new content, never a mix or nothing:
  *
- * 1. write a temp file in the same folder (`<target>.tmp-<pid>-<random>`, same file system),
+ * 1. write a temp file in the same folder (`.<target>.tmp-<pid>-<random>`, same file system),
  * 2. fsync it (its data is on disk before its name is),
  * 3. rename it over the target (atomic on POSIX),
  * 4. fsync the folder (the rename itself is on disk) — the caller's step, `syncDirectory`, so it
@@ -44,25 +44,44 @@ export async function writeFileAtomic(target: string, data: Uint8Array, mode = 0
   }
 }
 
-/** The temp-file prefix of `target`; it never ends in `.jsonl`, so listings never mistake it for a session. */
-export function tempPrefixFor(target: string): string {
-  return `${basename(target)}.tmp-`;
-}
+/**
+ * Temp-file names. A temp name must never be the name of another session's file, and the cleanup
+ * must never match one: session ids may contain `.jsonl.tmp-` (`a.jsonl.tmp-x` is valid), so a
+ * plain prefix match on `<target>.tmp-` once deleted session `a.jsonl.tmp-x`'s file and lock while
+ * its writer held them. So:
+ *
+ * | name | why it cannot collide |
+ * |---|---|
+ * | `.<target>.tmp-<pid>-<12 hex>` (written) | starts with a dot, which no session id does (session-id.ts), so it is no session's file; it does not end in `.jsonl`, so listings skip it |
+ * | `<target>.tmp-<pid>-<12 hex>` (left by earlier versions, still removed) | every file of a session ends in `.jsonl`, `.lock` or `.takeover`, never in `-<12 hex>` |
+ *
+ * The cleanup matches a whole name, not a prefix: `<pid>` is digits and the random part exactly
+ * 12 hex digits, so the name of one target's temp file can never match another target's pattern.
+ */
+const RANDOM_BYTES = 6;
 
 function tempPathFor(target: string): string {
-  return join(dirname(target), `${tempPrefixFor(target)}${process.pid}-${randomBytes(6).toString("hex")}`);
+  return join(dirname(target), `.${basename(target)}.tmp-${process.pid}-${randomBytes(RANDOM_BYTES).toString("hex")}`);
 }
+
+/** Whether `name` (a file name in the target's folder) is a temp file of `target`, current or legacy. */
+export function isTempFileOf(target: string, name: string): boolean {
+  const base = basename(target);
+  const rest = name.startsWith(`.${base}.tmp-`) ? name.slice(base.length + 6) : name.startsWith(`${base}.tmp-`) ? name.slice(base.length + 5) : undefined;
+  return rest !== undefined && TEMP_SUFFIX.test(rest);
+}
+
+const TEMP_SUFFIX = new RegExp(`^[0-9]+-[0-9a-f]{${RANDOM_BYTES * 2}}$`);
 
 /** Deletes temp files a crashed rewrite of `target` left behind. Call only while holding the target's lock. */
 export async function removeTempFiles(target: string): Promise<number> {
-  const prefix = tempPrefixFor(target);
   let names: string[];
   try {
     names = await readdir(dirname(target));
   } catch {
     return 0;
   }
-  const stale = names.filter((name) => name.startsWith(prefix));
+  const stale = names.filter((name) => isTempFileOf(target, name));
   await Promise.all(stale.map((name) => unlink(join(dirname(target), name)).catch(() => undefined)));
   return stale.length;
 }

@@ -39,7 +39,7 @@ describe("JsonlStore rewrites (replace, clear, clearRun) are atomic", () => {
     expect(writer.lines).not.toContain("survived");
 
     const left = await readdir(temp.dir);
-    const temps = left.filter((n) => n.startsWith("s.jsonl.tmp-"));
+    const temps = left.filter((n) => n.startsWith(".s.jsonl.tmp-"));
     expect(temps, "the crash left the complete temp file").toHaveLength(1);
     expect(await readFile(join(temp.dir, temps[0]!), "utf8")).toContain("message new0");
 

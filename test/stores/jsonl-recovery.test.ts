@@ -144,10 +144,10 @@ describe("JsonlStore recovery of damaged session files", () => {
 
   it("deletes temp files a crashed rewrite left behind when the session opens", async () => {
     await writeFile(file, `${line("a")}\n`);
-    await writeFile(join(temp.dir, "s.jsonl.tmp-123-abc"), `${line("half-written")}\n`);
-    await writeFile(join(temp.dir, "other.jsonl.tmp-1-x"), "keep: another session's");
+    await writeFile(join(temp.dir, ".s.jsonl.tmp-123-0123456789ab"), `${line("half-written")}\n`);
+    await writeFile(join(temp.dir, ".other.jsonl.tmp-1-0123456789ab"), "keep: another session's");
     expect(texts((await storeFor().open("s")).messages)).toEqual(["a"]);
-    expect((await readdir(temp.dir)).sort()).toEqual(["other.jsonl.tmp-1-x", "s.jsonl", "s.lock"]);
+    expect((await readdir(temp.dir)).sort()).toEqual([".other.jsonl.tmp-1-0123456789ab", "s.jsonl", "s.lock"]);
   });
 
   it("reads the file once: later calls are served from what was loaded", async () => {

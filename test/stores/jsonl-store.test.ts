@@ -57,7 +57,7 @@ describe("JsonlStore files", () => {
     await writer.appendMany("held", [msg("a"), msg("b")]);
     await writer.appendMany("released", [msg("a"), msg("b"), msg("c")]);
     await writer.closeSession("released");
-    await writeFile(join(temp.dir, "released.jsonl.tmp-1-abc"), "junk\n");
+    await writeFile(join(temp.dir, ".released.jsonl.tmp-1-0123456789ab"), "junk\n");
     await writeFile(join(temp.dir, ".hidden.jsonl"), "{}\n");
     await writeFile(join(temp.dir, "notes.txt"), "hi\n");
     const listed = await writer.listSessions();
@@ -75,7 +75,7 @@ describe("JsonlStore files", () => {
     const first = storeFor();
     await first.append("s", msg("a"));
     await first.close();
-    await writeFile(join(temp.dir, "s.jsonl.tmp-9-dead"), "junk");
+    await writeFile(join(temp.dir, ".s.jsonl.tmp-9-00000000dead"), "junk");
     const second = storeFor();
     await second.deleteSession("s");
     expect(await readdir(temp.dir)).toEqual([]);
