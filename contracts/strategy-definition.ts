@@ -48,3 +48,11 @@ export function defineStrategy<Options>(definition: StrategyDefinition<Options>)
 /** Any definition, whatever its options (registries hold these). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyStrategyDefinition = StrategyDefinition<any>;
+
+/**
+ * Name of the coordinator capability through which a host or plugin registers strategies for ONE
+ * session: a list of definitions, registered before the context module mounts (config is JSON and
+ * cannot carry a `create` function). The context manager's registry holds them over the built-ins;
+ * another coordinator never sees them.
+ */
+export const STRATEGIES_CAPABILITY = "strategies";

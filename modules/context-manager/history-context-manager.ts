@@ -17,11 +17,11 @@
  * This class wires them and keeps the public API (the five methods, runs, search, explain).
  */
 import { randomUUID } from "node:crypto";
-import type { CompactionContext, ContextManager, Embedder, HistoryStore, HookBusContract, Message, Provider, SearchHit, SearchOptions, Summarizer, ToolDefinition, WindowRequestOptions } from "@amplifier-ts/contracts";
+import type { AnyStrategyDefinition, CompactionContext, ContextManager, Embedder, HistoryStore, HookBusContract, Message, Provider, SearchHit, SearchOptions, Summarizer, ToolDefinition, WindowRequestOptions } from "@amplifier-ts/contracts";
 import { createError } from "@amplifier-ts/contracts";
 import type { TokenCounter } from "@amplifier-ts/core";
 import { HistorySearchIndex } from "@amplifier-ts/search";
-import { createPipeline, describeFailure, ExplainLog, type CompactionPipeline, type StrategyServices } from "@amplifier-ts/strategies";
+import { createStrategyRegistry, describeFailure, ExplainLog, type CompactionPipeline, type StrategyRegistry, type StrategyServices } from "@amplifier-ts/strategies";
 import { configuredSummarizer, type ProviderLookup } from "@amplifier-ts/summarizers";
 import { freezeNested, shallowCopy, WindowAssembler } from "@amplifier-ts/window";
 import { emitPipelineCompaction, emitWindowCompaction, listensToCompaction, wasRepaired } from "./compaction-events.js";
@@ -54,6 +54,12 @@ export interface HistoryContextManagerInit {
   providers?: ProviderLookup;
   /** Host services for the configured strategies (e.g. `hybrid`: the stores of a hybrid store). */
   strategyServices?: StrategyServices;
+  /**
+   * Strategies of this manager besides the built-ins (a third party's `defineStrategy`), usable in
+   * config `strategies`; no other manager sees them. Context modules pass the coordinator
+   * capability "strategies" here (strategy-capability.ts).
+   */
+  strategyDefinitions?: Iterable<AnyStrategyDefinition>;
   /** Embedder for hybrid search (contracts/search.ts); absent = lexical search only. */
   embedder?: Embedder;
 }
@@ -64,6 +70,8 @@ export class HistoryContextManager implements ContextManager {
   readonly sessionId: string;
   protected readonly hooks: HookBusContract | undefined;
   protected tools: ToolDefinition[] | undefined;
+  /** This manager's strategies: `init.strategyDefinitions` over the built-in catalogue. */
+  readonly strategyRegistry: StrategyRegistry;
   /** config `strategies`; empty (the default) = the incremental assembler alone. */
   readonly pipeline: CompactionPipeline;
   summarizer: Summarizer | undefined;
@@ -84,7 +92,8 @@ export class HistoryContextManager implements ContextManager {
     this.sessionId = init.sessionId ?? randomUUID();
     this.tools = init.tools;
     this.summarizer = init.summarizer ?? configuredSummarizer(this.options.summarizer, init.providers ?? (() => undefined));
-    this.pipeline = createPipeline(this.options.strategies, "strategies", init.strategyServices);
+    this.strategyRegistry = createStrategyRegistry(init.strategyDefinitions);
+    this.pipeline = this.strategyRegistry.createPipeline(this.options.strategies, "strategies", init.strategyServices);
     this.#pipelineWindow = new PipelineWindow(this.pipeline);
     this.#budget = new RequestBudget(this.options);
     this.#history = new StoredHistory({

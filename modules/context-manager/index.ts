@@ -2,3 +2,4 @@
 // its options. A third-party context module can build on it, or on @amplifier-ts/window alone.
 export { contextOptionsShape, type ContextOptionsInput } from "./context-options.js";
 export { HistoryContextManager, parseModuleConfig } from "./history-context-manager.js";
+export { strategyDefinitionsOf } from "./strategy-capability.js";

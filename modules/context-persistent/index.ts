@@ -4,7 +4,7 @@ import type { HistoryStore } from "@amplifier-ts/contracts";
 import type { ModuleMeta } from "@amplifier-ts/contracts";
 import configSchema from "@amplifier-ts/contracts/schemas/modules/context-persistent.config.schema.json" with { type: "json" };
 import { isAmplifierError } from "@amplifier-ts/contracts";
-import { HistoryContextManager, parseModuleConfig } from "@amplifier-ts/context-manager";
+import { HistoryContextManager, parseModuleConfig, strategyDefinitionsOf } from "@amplifier-ts/context-manager";
 import { persistentOptionsSchema } from "./persistent-options.js";
 import type { ContextOptionsInput } from "@amplifier-ts/context-manager";
 import { openSessionStore, type StoreConfig } from "./open-session-store.js";
@@ -80,6 +80,7 @@ export async function mount(coordinator: CoordinatorContract, config: ContextPer
       initialMessages,
       providers: providerLookup(coordinator),
       ...embedderOf(coordinator),
+      ...strategyDefinitionsOf(coordinator),
       // A hybrid store feeds the `hybrid` strategy: hot = its recent view (cold while degraded), cold = the record.
       ...(store instanceof HybridStore ? { strategyServices: { hybrid: { hot: store.hotView(), cold: store.cold, sessionId } } } : {}),
     });

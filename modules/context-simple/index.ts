@@ -1,7 +1,7 @@
 import type { CoordinatorContract } from "@amplifier-ts/contracts";
 import type { ModuleMeta } from "@amplifier-ts/contracts";
 import configSchema from "@amplifier-ts/contracts/schemas/modules/context-simple.config.schema.json" with { type: "json" };
-import { HistoryContextManager } from "@amplifier-ts/context-manager";
+import { HistoryContextManager, strategyDefinitionsOf } from "@amplifier-ts/context-manager";
 import type { ContextOptionsInput } from "@amplifier-ts/context-manager";
 import { providerLookup } from "@amplifier-ts/summarizers";
 import { embedderOf } from "@amplifier-ts/search";
@@ -23,6 +23,7 @@ export async function mount(coordinator: CoordinatorContract, config: ContextOpt
     sessionId: coordinator.sessionId,
     providers: providerLookup(coordinator),
     ...embedderOf(coordinator),
+    ...strategyDefinitionsOf(coordinator),
   });
   await coordinator.mount("context", context);
   return context;

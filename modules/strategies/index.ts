@@ -1,6 +1,6 @@
 export { CompactionPipeline, differs, describeFailure, type PipelineRun, type StrategyFailure } from "./pipeline.js";
 export { defineStrategy, type StrategyDefinition, type AnyStrategyDefinition, type StrategyDeps, type StrategySpec } from "@amplifier-ts/contracts";
-export { StrategyRegistry, strategyRegistry, createStrategy, createPipeline } from "./registry.js";
+export { StrategyRegistry, strategyRegistry, createStrategy, createPipeline, createStrategyRegistry, type StrategyRegistryOptions } from "./registry.js";
 export { ExplainLog, silentExplainRecorder, type ExplainEntry } from "./explain-recorder.js";
 export { HistoryUnits } from "./history-units.js";
 export { SteppedCut } from "./stepped-cut.js";

@@ -8,6 +8,16 @@
  * | entry is not `{ "use": "…" }`   | INVALID_STRATEGY_OPTIONS  | path `strategies[i].use`, expected, given      |
  * | unknown strategy name           | UNKNOWN_STRATEGY          | path `strategies[i].use`, `did you mean`, the known names |
  * | unknown or bad option           | INVALID_STRATEGY_OPTIONS  | module = strategy, path `strategies[i].maxChars`, expected, given, hint (`max_chars` → `did you mean "maxChars"?`) |
+ *
+ * Registries are instances, one per context manager: each manager's registry holds what was
+ * registered for it (its init's `strategyDefinitions`, the coordinator capability "strategies")
+ * and reads through to its parent, the built-in catalogue `strategyRegistry`. So a strategy
+ * registered for one session is unknown in another.
+ *
+ * | registered on                                 | seen by                                       |
+ * |-----------------------------------------------|-----------------------------------------------|
+ * | a manager's registry (`createStrategyRegistry`) | that manager only                           |
+ * | `strategyRegistry` (the built-in catalogue)   | every manager in the process (kept for existing callers) |
  */
 import type { CompactionStrategy } from "@amplifier-ts/contracts";
 import { didYouMean } from "@amplifier-ts/core";
@@ -22,15 +32,27 @@ import type { AnyStrategyDefinition, StrategyDeps } from "@amplifier-ts/contract
 /** Host services handed to strategies besides their options (keys other than path/createStrategy). */
 export type StrategyServices = Readonly<Record<string, unknown>>;
 
+export interface StrategyRegistryOptions {
+  /** Read through when a name is not registered here (a manager's registry → the built-in catalogue). */
+  readonly parent?: StrategyRegistry;
+  /**
+   * Whether the constructor's definitions are trusted: their output is not re-checked per message.
+   * Default true (the built-ins); false for a user's definitions.
+   */
+  readonly trusted?: boolean;
+}
+
 export class StrategyRegistry {
   readonly #definitions = new Map<string, AnyStrategyDefinition>();
   /** Definitions given to the constructor (the built-ins): their output is not re-checked per message. */
   readonly #trusted = new WeakSet<AnyStrategyDefinition>();
+  readonly #parent: StrategyRegistry | undefined;
 
-  constructor(definitions: Iterable<AnyStrategyDefinition> = []) {
+  constructor(definitions: Iterable<AnyStrategyDefinition> = [], options: StrategyRegistryOptions = {}) {
+    this.#parent = options.parent;
     for (const definition of definitions) {
       this.register(definition);
-      this.#trusted.add(definition);
+      if (options.trusted !== false) this.#trusted.add(definition);
     }
   }
 
@@ -43,7 +65,7 @@ export class StrategyRegistry {
         given: definition,
       });
     }
-    if (this.#definitions.has(definition.name)) {
+    if (this.get(definition.name) !== undefined) {
       throw createError("INVALID_ARGUMENT", `a strategy named "${definition.name}" is already registered`, { module: "strategies", given: definition.name });
     }
     this.#definitions.set(definition.name, definition);
@@ -52,12 +74,16 @@ export class StrategyRegistry {
     };
   }
 
+  /** The definition of `name`: registered here, else in the parent. */
   get(name: string): AnyStrategyDefinition | undefined {
-    return this.#definitions.get(name);
+    return this.#definitions.get(name) ?? this.#parent?.get(name);
   }
 
+  /** Every name this registry resolves (its own and its parent's), sorted. */
   names(): string[] {
-    return [...this.#definitions.keys()].sort();
+    const names = new Set(this.#parent?.names());
+    for (const name of this.#definitions.keys()) names.add(name);
+    return [...names].sort();
   }
 
   /** A strategy from one config entry; `path` is where the entry sits in the config, for errors. */
@@ -76,7 +102,7 @@ export class StrategyRegistry {
       });
     }
     const { use, ...options } = spec as { use: string; [k: string]: unknown };
-    const definition = this.#definitions.get(use);
+    const definition = this.get(use);
     if (!definition) {
       const suggestion = didYouMean(use, this.names());
       throw createError("UNKNOWN_STRATEGY", `"${use}"`, {
@@ -91,7 +117,7 @@ export class StrategyRegistry {
     if (!parsed.success) throw optionsError(definition, path, options, parsed.error.issues[0]!);
     const deps: StrategyDeps = { ...services, path, createStrategy: (child, childPath) => this.create(child, childPath, services) };
     const strategy = definition.create(parsed.data, deps);
-    if (this.#trusted.has(definition)) markTrusted(strategy);
+    if (this.#trusts(definition)) markTrusted(strategy);
     return strategy;
   }
 
@@ -107,6 +133,10 @@ export class StrategyRegistry {
       });
     }
     return new CompactionPipeline(specs.map((spec, i) => this.create(spec, `${path}[${i}]`, services)));
+  }
+
+  #trusts(definition: AnyStrategyDefinition): boolean {
+    return this.#trusted.has(definition) || (this.#parent !== undefined && this.#parent.#trusts(definition));
   }
 }
 
@@ -147,6 +177,15 @@ function definitionsOf(exported: object): AnyStrategyDefinition[] {
 
 /** Every built-in strategy: agents/context seed, core contexts seed, Steamship selectors, recall (issue 7). */
 export const strategyRegistry = new StrategyRegistry([...definitionsOf(agentStrategies), ...definitionsOf(coreStrategies), ...definitionsOf(selectorStrategies), recallStrategy]);
+
+/**
+ * A registry of its own for one context manager: `definitions` (a user's, not trusted: their
+ * output is checked per message) over the built-in catalogue. What is registered on it is
+ * unknown to every other registry.
+ */
+export function createStrategyRegistry(definitions: Iterable<AnyStrategyDefinition> = []): StrategyRegistry {
+  return new StrategyRegistry(definitions, { parent: strategyRegistry, trusted: false });
+}
 
 /** A built-in strategy from one config entry (`{ "use": "sliding-window", "maxMessages": 40 }`). */
 export function createStrategy(spec: unknown, path?: string): CompactionStrategy {
