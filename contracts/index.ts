@@ -64,5 +64,6 @@ export {
   type ModuleErrors,
 } from "./errors.js";
 export { EMBEDDER_CAPABILITY, type Embedder, type HistorySearch, type MetadataFilter, type MetadataValue, type SearchFilter, type SearchHit, type SearchOptions, type VectorDocument, type VectorHit, type VectorQueryOptions, type VectorStore, type VectorWriteOptions } from "./search.js";
+export * from "./messages/index.js";
 export { defineStrategy, STRATEGIES_CAPABILITY, type AnyStrategyDefinition, type StrategyDefinition, type StrategyDeps, type StrategySpec } from "./strategy-definition.js";
 export type { HistoryStoreDriver, PostgresStoreOptions, RedisRetryPolicy, RedisStoreOptions, RetryPolicy } from "./store-options.js";

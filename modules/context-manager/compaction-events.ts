@@ -1,83 +1,95 @@
 /**
- * `context:pre_compact` / `context:post_compact` (contracts/events.ts) for one request.
+ * The one builder of `context:pre_compact` / `context:post_compact` (contracts/events.ts).
  *
- * Reported when the window compacted, repaired (a crash mid-tool, orphan results — issue 4), or a
- * pipeline strategy changed something.
+ * | when                                                                 |
+ * |----------------------------------------------------------------------|
+ * | the window compacted, or repaired (a crash mid-tool, orphan results — issue 4), or a pipeline strategy changed something |
+ * | and someone listens (a bus without `hasListeners` is assumed to)     |
+ *
+ * | field                    | rule                                                          |
+ * |--------------------------|---------------------------------------------------------------|
+ * | pre.messageCount, tokens | the stored history (its token total with reply priming and tools) |
+ * | pre.budget               | the request's budget                                          |
+ * | post.messageCount, tokens| the window                                                    |
+ * | post.removed             | stored messages not in the window (by id; synthetic messages never count as stored) |
+ * | post.truncated           | window messages marked `metadata.window.truncated`            |
+ * | post.summarized          | messages the window's summaries cover (`metadata.summary.covers`) |
+ * | post.repaired            | the window report's repairs                                   |
+ *
+ * Where the history's totals come from is the caller's: when the window was assembled over the
+ * stored history itself, the window's report accounts for it; over a pipeline's output, the report
+ * describes that output, so the totals come from history-tally.ts (every stored original counts,
+ * e.g. long tool results behind their compacted copies).
  */
-import type { HookBusContract, Message } from "@amplifier-ts/contracts";
-import type { TokenCounter } from "@amplifier-ts/core";
-import type { WindowReport } from "@amplifier-ts/window";
-import type { HistoryTotals } from "./history-tally.js";
+import type { AmplifierEvents, HookBusContract, Message } from "@amplifier-ts/contracts";
+import { idOf } from "@amplifier-ts/contracts";
+import { windowMarkOf, type WindowReport } from "@amplifier-ts/window";
 
-/** Events of a window assembled over the stored history itself: the report accounts for it. */
-export async function emitWindowCompaction(hooks: HookBusContract, report: WindowReport): Promise<void> {
-  await hooks.emit("context:pre_compact", {
-    messageCount: report.historyMessages,
-    tokens: report.historyTokens,
-    budget: report.budget,
-  });
-  await hooks.emit("context:post_compact", {
-    messageCount: report.windowMessages,
-    tokens: report.windowTokens,
-    removed: report.removed,
-    truncated: report.truncated,
-    summarized: 0,
-    strategies: ["window"],
-    durationMs: report.durationMs,
-    repaired: report.repaired,
-  });
-}
-
-export interface PipelineCompaction {
-  readonly history: readonly Message[];
-  readonly totals: HistoryTotals;
+export interface CompactionFacts {
+  readonly history: {
+    readonly messageCount: number;
+    /** Token total of the stored history, reply priming and tool definitions included. */
+    readonly tokens: number;
+    readonly ids: ReadonlySet<string>;
+  };
   readonly window: readonly Message[];
   readonly report: WindowReport;
-  readonly counter: TokenCounter;
-  readonly toolTokens: number;
+  /** Pipeline strategies that changed something, then "window". */
   readonly strategies: string[];
+  /** Pipeline and assembler together. */
   readonly durationMs: number;
 }
 
-/**
- * Events of a window assembled over a pipeline's output: the report describes that output, so the
- * history's numbers come from the tally (every stored original counts, e.g. long tool results
- * behind their compacted copies).
- */
-export async function emitPipelineCompaction(hooks: HookBusContract, c: PipelineCompaction): Promise<void> {
-  await hooks.emit("context:pre_compact", {
-    messageCount: c.history.length,
-    tokens: c.totals.tokens + c.counter.replyPriming + c.toolTokens,
-    budget: c.report.budget,
-  });
-  let truncated = 0;
-  let summarized = 0;
-  let stored = 0;
-  for (const m of c.window) {
-    const mark = m.metadata?.window as { truncated?: unknown; synthetic?: unknown } | undefined;
-    if (mark?.truncated) truncated++;
-    const covers = m.metadata?.summary?.covers;
-    if (Array.isArray(covers)) summarized += covers.length;
-    if (!mark?.synthetic && typeof m.metadata?.id === "string" && c.totals.ids.has(m.metadata.id)) stored++;
-  }
-  await hooks.emit("context:post_compact", {
-    messageCount: c.report.windowMessages,
-    tokens: c.report.windowTokens,
-    removed: Math.max(0, c.history.length - stored),
-    truncated,
-    summarized,
-    strategies: c.strategies,
-    durationMs: c.durationMs,
-    repaired: c.report.repaired,
-  });
+export interface CompactionEvents {
+  readonly pre: AmplifierEvents["context:pre_compact"];
+  readonly post: AmplifierEvents["context:post_compact"];
 }
 
-export function wasRepaired(report: WindowReport): boolean {
-  return report.repaired.syntheticResults > 0 || report.repaired.orphansDropped > 0 || report.repaired.placeholder;
+/** Whether this request is reported: it compacted, repaired, or a strategy changed something. */
+export function isCompaction(report: WindowReport, changedByPipeline: boolean): boolean {
+  return report.compacted || wasRepaired(report) || changedByPipeline;
 }
 
 /** Whether anyone would receive the events (a bus that cannot tell is assumed to). */
 export function listensToCompaction(hooks: HookBusContract): boolean {
   if (!hooks.hasListeners) return true;
   return hooks.hasListeners("context:pre_compact") || hooks.hasListeners("context:post_compact");
+}
+
+export function compactionEvents(facts: CompactionFacts): CompactionEvents {
+  const { history, window, report } = facts;
+  let truncated = 0;
+  let summarized = 0;
+  let stored = 0;
+  for (const m of window) {
+    const mark = windowMarkOf(m);
+    if (mark?.truncated) truncated++;
+    const covers = m.metadata?.summary?.covers;
+    if (Array.isArray(covers)) summarized += covers.length;
+    const id = idOf(m);
+    if (!mark?.synthetic && id !== undefined && history.ids.has(id)) stored++;
+  }
+  return {
+    pre: { messageCount: history.messageCount, tokens: history.tokens, budget: report.budget },
+    post: {
+      messageCount: report.windowMessages,
+      tokens: report.windowTokens,
+      removed: Math.max(0, history.messageCount - stored),
+      truncated,
+      summarized,
+      strategies: facts.strategies,
+      durationMs: facts.durationMs,
+      repaired: report.repaired,
+    },
+  };
+}
+
+export async function emitCompaction(hooks: HookBusContract, facts: CompactionFacts): Promise<void> {
+  const { pre, post } = compactionEvents(facts);
+  await hooks.emit("context:pre_compact", pre);
+  await hooks.emit("context:post_compact", post);
+}
+
+function wasRepaired(report: WindowReport): boolean {
+  return report.repaired.syntheticResults > 0 || report.repaired.orphansDropped > 0 || report.repaired.placeholder;
 }

@@ -9,7 +9,7 @@
  * | stored history: copies, runs, retention, store | stored-history.ts       |
  * | model, budget and token counter of a request   | request-budget.ts       |
  * | compaction pipeline + assembler over its output| pipeline-window.ts      |
- * | context:pre_compact / post_compact             | compaction-events.ts    |
+ * | context:pre_compact / post_compact (one builder)| compaction-events.ts    |
  * | the history's ids and token totals             | history-tally.ts        |
  * | per-message explanation                        | window-explanation.ts   |
  * | search over the history                        | @amplifier-ts/search    |
@@ -24,7 +24,7 @@ import { HistorySearchIndex } from "@amplifier-ts/search";
 import { createStrategyRegistry, describeFailure, ExplainLog, type CompactionPipeline, type StrategyRegistry, type StrategyServices } from "@amplifier-ts/strategies";
 import { configuredSummarizer, type ProviderLookup } from "@amplifier-ts/summarizers";
 import { freezeNested, shallowCopy, WindowAssembler } from "@amplifier-ts/window";
-import { emitPipelineCompaction, emitWindowCompaction, listensToCompaction, wasRepaired } from "./compaction-events.js";
+import { emitCompaction, isCompaction, listensToCompaction } from "./compaction-events.js";
 import type { ContextOptions, ContextOptionsInput } from "./context-options.js";
 import { HistoryTally } from "./history-tally.js";
 import { parseContextOptions } from "./module-config.js";
@@ -205,7 +205,11 @@ export class HistoryContextManager implements ContextManager {
       strategies: ["window"],
       ...(report.decisions ? { explanation: explainWindow(history, history, report.decisions, undefined) } : {}),
     };
-    if ((report.compacted || wasRepaired(report)) && this.hooks) await emitWindowCompaction(this.hooks, report);
+    // Over the stored history itself the report accounts for the history (no recount).
+    if (isCompaction(report, false) && this.hooks && listensToCompaction(this.hooks)) {
+      const totals = { messageCount: report.historyMessages, tokens: report.historyTokens, ids: this.#tally.ids(history) };
+      await emitCompaction(this.hooks, { history: totals, window: messages, report, strategies: ["window"], durationMs: report.durationMs });
+    }
     return messages;
   }
 
@@ -235,17 +239,10 @@ export class HistoryContextManager implements ContextManager {
     };
     // The history's totals count the stored messages the window did not (originals of compacted
     // copies): that work is skipped when nobody listens.
-    if ((report.compacted || wasRepaired(report) || run.changed.length > 0) && this.hooks && listensToCompaction(this.hooks)) {
-      await emitPipelineCompaction(this.hooks, {
-        history,
-        totals: this.#tally.totals(history, counter),
-        window: messages,
-        report,
-        counter,
-        toolTokens: this.tools?.length ? counter.countTools(this.tools) : 0,
-        strategies,
-        durationMs: run.durationMs + report.durationMs,
-      });
+    if (isCompaction(report, run.changed.length > 0) && this.hooks && listensToCompaction(this.hooks)) {
+      const tools = this.tools?.length ? counter.countTools(this.tools) : 0;
+      const totals = { messageCount: history.length, tokens: this.#tally.tokens(history, counter) + counter.replyPriming + tools, ids: this.#tally.ids(history) };
+      await emitCompaction(this.hooks, { history: totals, window: messages, report, strategies, durationMs: run.durationMs + report.durationMs });
     }
     return messages;
   }

@@ -8,32 +8,33 @@
 import type { Message } from "@amplifier-ts/contracts";
 import type { TokenCounter } from "@amplifier-ts/core";
 
-export interface HistoryTotals {
-  /** Ids of the stored messages. */
-  readonly ids: ReadonlySet<string>;
-  /** Σ countMessage over the stored messages (no reply priming, no tools). */
-  readonly tokens: number;
-}
-
 export class HistoryTally {
   #history: readonly Message[] | undefined;
   #counted = 0;
   #ids = new Set<string>();
   #tokens = new Map<TokenCounter, { counted: number; tokens: number }>();
 
-  totals(history: readonly Message[], counter: TokenCounter): HistoryTotals {
-    if (this.#history !== history) this.#restart(history);
+  /** Ids of the stored messages. */
+  ids(history: readonly Message[]): ReadonlySet<string> {
+    this.#follow(history);
     for (; this.#counted < history.length; this.#counted++) {
       const id = history[this.#counted]!.metadata?.id;
       if (typeof id === "string") this.#ids.add(id);
     }
+    return this.#ids;
+  }
+
+  /** Σ countMessage over the stored messages (no reply priming, no tools). */
+  tokens(history: readonly Message[], counter: TokenCounter): number {
+    this.#follow(history);
     let sum = this.#tokens.get(counter);
     if (!sum) this.#tokens.set(counter, (sum = { counted: 0, tokens: 0 }));
     for (; sum.counted < history.length; sum.counted++) sum.tokens += counter.countMessage(history[sum.counted]!);
-    return { ids: this.#ids, tokens: sum.tokens };
+    return sum.tokens;
   }
 
-  #restart(history: readonly Message[]): void {
+  #follow(history: readonly Message[]): void {
+    if (this.#history === history) return;
     this.#history = history;
     this.#counted = 0;
     this.#ids = new Set();

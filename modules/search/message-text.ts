@@ -5,6 +5,7 @@
  * result of a megabyte must not make every addMessage slow, and its head names what it is.
  */
 import type { Message } from "@amplifier-ts/contracts";
+import { callArguments, forEachContentPart } from "@amplifier-ts/contracts";
 
 /** Characters of one message indexed at most. */
 export const MAX_INDEXED_CHARS = 8_000;
@@ -16,26 +17,16 @@ export const MAX_INDEXED_CHARS = 8_000;
  * searchable: searchableText joins the pieces, searchableParts splits them into fields.
  */
 function forEachPiece(message: Message, piece: (text: string, kind: "writing" | "code") => void): void {
-  const content = message.content;
   const isTool = message.role === "tool";
   const text = isTool ? "code" : "writing";
-  if (typeof content === "string") piece(content, text);
-  else if (Array.isArray(content)) {
-    for (const block of content) {
-      if (block.type === "text") piece(block.text, text);
-      else if (block.type === "tool_use") {
-        piece(block.name, "code");
-        piece(JSON.stringify(block.input ?? {}), "code");
-      } else if (block.type === "tool_result") {
-        if (typeof block.content === "string") piece(block.content, "code");
-        else if (Array.isArray(block.content)) for (const b of block.content) if (b.type === "text") piece(b.text, "code");
-      }
-    }
-  }
-  for (const call of message.tool_calls ?? []) {
-    piece(call.function.name, "code");
-    piece(call.function.arguments, "code");
-  }
+  forEachContentPart(message, {
+    text: (t) => piece(t, text),
+    toolCall(call) {
+      piece(call.name, "code");
+      piece(callArguments(call), "code");
+    },
+    resultText: (t) => piece(t, "code"),
+  });
   if (isTool && typeof message.name === "string") piece(message.name, "code");
 }
 
@@ -76,27 +67,28 @@ export const FENCED = /```[\s\S]*?(?:```|$)/g;
 
 /** Names of the tools a message calls or answers (SearchFilter.toolName). */
 export function toolNamesOf(message: Message, callNames: ReadonlyMap<string, string>): string[] {
-  const names: string[] = [];
-  for (const call of message.tool_calls ?? []) names.push(call.function.name);
+  const openai: string[] = [];
+  const blocks: string[] = [];
+  forEachContentPart(message, {
+    toolCall: (call) => void (call.style === "openai" ? openai : blocks).push(call.name),
+    toolResult(block) {
+      const called = callNames.get(block.tool_use_id);
+      if (called) blocks.push(called);
+    },
+  });
   if (message.role === "tool") {
-    if (typeof message.name === "string") names.push(message.name);
+    if (typeof message.name === "string") openai.push(message.name);
     const called = callNames.get(message.tool_call_id ?? "");
-    if (called) names.push(called);
+    if (called) openai.push(called);
   }
-  if (Array.isArray(message.content)) {
-    for (const block of message.content) {
-      if (block.type === "tool_use") names.push(block.name);
-      else if (block.type === "tool_result") {
-        const called = callNames.get(block.tool_use_id);
-        if (called) names.push(called);
-      }
-    }
-  }
-  return names;
+  return blocks.length ? [...openai, ...blocks] : openai;
 }
 
 /** Call id → tool name, for the calls of one message (results name their tool through their call). */
 export function recordCallNames(message: Message, into: Map<string, string>): void {
-  for (const call of message.tool_calls ?? []) into.set(call.id, call.function.name);
-  if (Array.isArray(message.content)) for (const block of message.content) if (block.type === "tool_use") into.set(block.id, block.name);
+  const blocks: [string, string][] = [];
+  forEachContentPart(message, {
+    toolCall: (call) => void (call.style === "openai" ? into.set(call.id, call.name) : blocks.push([call.id, call.name])),
+  });
+  for (const [id, name] of blocks) into.set(id, name);
 }

@@ -4,6 +4,7 @@
  * about what was said and done, not about the model's scratchpad).
  */
 import type { Message } from "@amplifier-ts/contracts";
+import { callArguments, forEachContentPart } from "@amplifier-ts/contracts";
 
 export interface MessageText {
   readonly role: Message["role"];
@@ -17,24 +18,18 @@ export interface MessageText {
 
 export function messageText(message: Message): MessageText {
   const parts: string[] = [];
-  const toolCalls: string[] = [];
-  for (const call of message.tool_calls ?? []) toolCalls.push(`${call.function.name}(${compactJson(call.function.arguments)})`);
-  const { content } = message;
-  if (typeof content === "string") parts.push(content);
-  else if (Array.isArray(content)) {
-    for (const block of content) {
-      if (block.type === "text") parts.push(block.text);
-      else if (block.type === "tool_use") toolCalls.push(`${block.name}(${compactJson(JSON.stringify(block.input ?? {}))})`);
-      else if (block.type === "tool_result") {
-        if (typeof block.content === "string") parts.push(block.content);
-        else for (const inner of block.content ?? []) if (inner.type === "text") parts.push(inner.text);
-      }
-    }
-  }
+  // OpenAI tool_calls are listed before tool_use blocks (the walker visits them after the content).
+  const openaiCalls: string[] = [];
+  const blockCalls: string[] = [];
+  forEachContentPart(message, {
+    text: (t) => void parts.push(t),
+    resultText: (t) => void parts.push(t),
+    toolCall: (call) => void (call.style === "openai" ? openaiCalls : blockCalls).push(`${call.name}(${compactJson(callArguments(call))})`),
+  });
   return {
     role: message.role,
     text: parts.join("\n"),
-    toolCalls,
+    toolCalls: [...openaiCalls, ...blockCalls],
     ...(message.role === "tool" && typeof message.name === "string" ? { toolName: message.name } : {}),
   };
 }

@@ -1,96 +1,12 @@
 /**
- * What the window assembler needs to know about one message, read from its shape alone.
- *
- * | shape                                                        | meaning                  |
- * |--------------------------------------------------------------|--------------------------|
- * | role `system` or `developer`                                 | instruction: kept, first |
- * | role `system` or `developer` with `metadata.scope: "turn"`   | note: conversation of its turn (a hook's injection after the session started) |
- * | assistant with `tool_calls[]` and/or `tool_use` blocks        | tool call(s)             |
- * | role `tool` with `tool_call_id`                              | one tool result (OpenAI) |
- * | user with `tool_result` blocks                               | tool result(s) (Anthropic) |
- * | user with any content besides `tool_result` blocks            | turn content             |
- *
- * A user message whose content is only `tool_result` blocks is not a turn start: it cannot open
- * a window, because its results need the call before them.
+ * The message vocabulary (shape rules, the content walker) lives in @amplifier-ts/contracts
+ * (contracts/messages/) so every package reads a message the same way; the window's files import
+ * it from here. `shallowCopy` is the window's own: a copy for a window, without freezing.
  */
-import type { ContentBlock, Message, ToolResultBlock, ToolUseBlock } from "@amplifier-ts/contracts";
+import type { Message } from "@amplifier-ts/contracts";
 
-/** Which provider convention a tool call uses; its synthetic result follows the same one. */
-export type ToolStyle = "openai" | "anthropic";
-
-export interface CallRef {
-  readonly id: string;
-  readonly name: string;
-  readonly style: ToolStyle;
-}
-
-/**
- * system and developer messages that are not turn notes: kept in every window, first, in stored
- * order.
- */
-export function isInstruction(message: Message): boolean {
-  return (message.role === "system" || message.role === "developer") && message.metadata?.scope !== "turn";
-}
-
-/**
- * A turn NOTE: a system/developer message marked `metadata.scope: "turn"` (the coordinator marks a
- * hook's stored injection made after the session started). It is conversation, not an
- * instruction: it belongs to its turn — sent in stored order, counted and cut with that turn.
- */
-export function isTurnNote(message: Message): boolean {
-  return (message.role === "system" || message.role === "developer") && message.metadata?.scope === "turn";
-}
-
-export function isCritical(message: Message): boolean {
-  return message.metadata?.critical === true;
-}
-
-/** The tool calls an assistant message makes, in order (OpenAI tool_calls, then tool_use blocks). */
-export function callsOf(message: Message): CallRef[] {
-  if (message.role !== "assistant") return [];
-  const calls: CallRef[] = [];
-  for (const call of message.tool_calls ?? []) {
-    if (typeof call?.id === "string") calls.push({ id: call.id, name: call.function?.name ?? "tool", style: "openai" });
-  }
-  if (Array.isArray(message.content)) {
-    for (const block of message.content) {
-      if (block?.type === "tool_use" && typeof block.id === "string") {
-        calls.push({ id: block.id, name: (block as ToolUseBlock).name, style: "anthropic" });
-      }
-    }
-  }
-  return calls;
-}
-
-/** The call ids a message answers: a tool message's tool_call_id, or a user message's tool_result blocks. */
-export function resultIdsOf(message: Message): string[] {
-  if (message.role === "tool") return typeof message.tool_call_id === "string" ? [message.tool_call_id] : [];
-  if (message.role !== "user" || !Array.isArray(message.content)) return [];
-  const ids: string[] = [];
-  for (const block of message.content) if (isToolResultBlock(block)) ids.push(block.tool_use_id);
-  return ids;
-}
-
-/** A message that carries tool results (and so must sit right after its call). */
-export function isResultCarrier(message: Message): boolean {
-  return resultIdsOf(message).length > 0 || message.role === "tool";
-}
-
-/** A user message with some content that is not a tool_result block: it can start a window. */
-export function hasTurnContent(message: Message): boolean {
-  if (message.role !== "user") return false;
-  if (!Array.isArray(message.content)) return true;
-  return message.content.some((block) => !isToolResultBlock(block));
-}
-
-export function isToolResultBlock(block: ContentBlock | undefined): block is ToolResultBlock {
-  return block?.type === "tool_result" && typeof (block as ToolResultBlock).tool_use_id === "string";
-}
-
-export function idOf(message: Message): string | undefined {
-  const id = message.metadata?.id;
-  return typeof id === "string" ? id : undefined;
-}
+export { callsOf, hasTurnContent, idOf, isCritical, isEphemeral, isInstruction, isResultCarrier, isToolResultBlock, isTurnNote, resultIdsOf } from "@amplifier-ts/contracts";
+export type { CallRef, ToolStyle } from "@amplifier-ts/contracts";
 
 /** A fresh top-level object and metadata; nested content is shared (stored messages are frozen). */
 export function shallowCopy(message: Message): Message {

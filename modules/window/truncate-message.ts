@@ -12,10 +12,14 @@
  * tool_call_id, other blocks, metadata) is kept, and the copy is marked
  * `metadata.window.truncated = { chars, keptChars, parts }`. The input is never changed.
  */
-import type { ContentBlock, Message, TextBlock, ToolResultBlock } from "@amplifier-ts/contracts";
+import type { Message, ToolResultBlock } from "@amplifier-ts/contracts";
+import { joinText, textLength } from "@amplifier-ts/contracts";
 import { isToolResultBlock } from "./message-shape.js";
 import { truncateText } from "./truncate-text.js";
 import { freezeCreated, withMark } from "./window-marks.js";
+
+// The text of a message is part of the shared vocabulary (contracts/messages/message-text.ts).
+export { joinText, textLength };
 
 export interface TextPart {
   /** Index of the tool_result block in `content`; -1 for the message's whole content. */
@@ -44,24 +48,6 @@ export function promptPart(message: Message): TextPart {
   return { block: -1, text: joinText(message.content) };
 }
 
-/** Characters of text a message carries (content, tool results, tool calls, thinking, name); allocation-free. */
-export function textLength(message: Message): number {
-  let n = message.name?.length ?? 0;
-  const content = message.content;
-  if (typeof content === "string") n += content.length;
-  else if (Array.isArray(content)) {
-    for (const block of content) {
-      if (block.type === "text") n += block.text.length;
-      else if (block.type === "tool_result") n += contentLength(block.content);
-      else if (block.type === "tool_use") n += block.name.length + safeLength(block.input);
-      else if (block.type === "thinking") n += block.thinking.length;
-    }
-  }
-  const calls = message.tool_calls;
-  if (calls) for (const call of calls) n += call.function.name.length + call.function.arguments.length;
-  return n;
-}
-
 /** A frozen copy of `message` with each listed part cut to its cap. */
 export function truncateParts(message: Message, caps: readonly PartCap[], countText: (text: string) => number): Message {
   let chars = 0;
@@ -87,28 +73,4 @@ export function truncateParts(message: Message, caps: readonly PartCap[], countT
   }
   const copy = withMark({ ...message, content }, { truncated: { chars, keptChars, parts: caps.length } });
   return freezeCreated(copy, created);
-}
-
-/** The text of string content or of the text blocks in a block list, joined by "\n". */
-export function joinText(content: Message["content"] | ToolResultBlock["content"]): string {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  const texts: string[] = [];
-  for (const block of content as ContentBlock[]) if (block?.type === "text") texts.push((block as TextBlock).text);
-  return texts.join("\n");
-}
-
-function contentLength(content: ToolResultBlock["content"]): number {
-  if (typeof content === "string") return content.length;
-  let n = 0;
-  if (Array.isArray(content)) for (const block of content) if (block.type === "text") n += block.text.length;
-  return n;
-}
-
-function safeLength(value: unknown): number {
-  try {
-    return JSON.stringify(value)?.length ?? 0;
-  } catch {
-    return 0;
-  }
 }
