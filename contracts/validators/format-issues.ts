@@ -1,4 +1,5 @@
 import type { core, ZodType } from "zod";
+import { didYouMean } from "./suggest-key.js";
 
 /** One problem in a validated value, in the words an AmplifierError's details use. */
 export interface ValidationIssue {
@@ -12,18 +13,44 @@ export interface ValidationIssue {
   hint?: string;
 }
 
+/** A problem in a document a user edits (a config file): also a short `message` per problem. */
+export interface DocumentIssue extends ValidationIssue {
+  /** `unknown key "max_tokens"`, `wrong type`, `missing required key "module"`. */
+  message: string;
+}
+
 /**
- * zod issues → ValidationIssues. zod's own messages name types ("expected string, received
+ * Who reads the words. The structure (paths, which branch of a union, hints) is the same for
+ * both; only the wording differs, and both are specified by tests:
+ *
+ * | problem          | "value" (a message, a HookResult, options)        | "document" (a config file, a module's config)          |
+ * |------------------|---------------------------------------------------|--------------------------------------------------------|
+ * | unknown key      | expected `no key "k" here (allowed: a, b)`, given its value | `unknown key "k"`, expected `one of the keys "a", "b"`, given the key |
+ * | missing key      | expected `a string (required)`                    | `missing required key "k"`, expected `key "k" to be present` |
+ * | string too short | `a non-empty string`, `a string of at least 3 characters` | `too short`, `a string of at least 1 character(s)` |
+ * | number bound     | `a number ≥ 1`, `a number > 0`                    | `out of range`, `a number >= 1`, `a number > 0`        |
+ * | problem order    | zod's                                             | as the keys appear in the document                     |
+ */
+export type Wording = "value" | "document";
+
+/**
+ * zod issues → ValidationIssues: the one translator of validation problems (the errors are built
+ * from these by validation-error.ts). zod's own messages name types ("expected string, received
  * number"); ours name the field, what belongs there and what was there, and unwrap unions down to
  * the branch the value was evidently meant for, so `content: [{ type: "text", text: 1 }]` reports
  * `message.content[0].text`, not "content matches none of string | array | null".
  *
  * `schema` is only read to list the keys an object allows when it has an unknown one.
  */
-export function formatIssues(issues: readonly core.$ZodIssue[], root: unknown, rootPath: string, schema: ZodType): ValidationIssue[] {
-  const out: ValidationIssue[] = [];
-  for (const issue of issues) collect(issue, [], out, { root, rootPath, schema });
-  return out;
+export function formatIssues(issues: readonly core.$ZodIssue[], root: unknown, rootPath: string, schema: ZodType): ValidationIssue[];
+export function formatIssues(issues: readonly core.$ZodIssue[], root: unknown, rootPath: string, schema: ZodType, wording: "document"): DocumentIssue[];
+export function formatIssues(issues: readonly core.$ZodIssue[], root: unknown, rootPath: string, schema: ZodType, wording: Wording): ValidationIssue[];
+export function formatIssues(issues: readonly core.$ZodIssue[], root: unknown, rootPath: string, schema: ZodType, wording: Wording = "value"): ValidationIssue[] {
+  const problems: Problem[] = [];
+  const ctx: Context = { root, rootPath, schema };
+  for (const issue of issues) collect(issue, [], problems, ctx);
+  if (wording === "value") return problems.map((problem) => inValueWords(problem, ctx));
+  return inDocumentOrder(problems, root).map((problem) => inDocumentWords(problem, ctx));
 }
 
 /** `message` + `["tool_calls", 0, "function"]` → `message.tool_calls[0].function`. */
@@ -43,60 +70,130 @@ interface Context {
   schema: ZodType;
 }
 
+/** What went wrong where, before it is put into words. */
+type Problem =
+  | { kind: "unknown-key"; at: PropertyKey[]; key: string; allowed: string[] | undefined }
+  | { kind: "no-branch"; at: PropertyKey[]; options: readonly unknown[] }
+  /** No branch of a union took the value; `types` are the branches' words (`an integer`, `"auto"`). */
+  | { kind: "no-type"; at: PropertyKey[]; types: string[]; message: string }
+  | { kind: "issue"; at: PropertyKey[]; issue: core.$ZodIssue };
+
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
-function collect(issue: core.$ZodIssue, prefix: readonly PropertyKey[], out: ValidationIssue[], ctx: Context): void {
+function collect(issue: core.$ZodIssue, prefix: readonly PropertyKey[], out: Problem[], ctx: Context): void {
   const segments = [...prefix, ...issue.path];
   switch (issue.code) {
     case "unrecognized_keys": {
       const allowed = allowedKeys(ctx, segments);
-      for (const key of issue.keys) {
-        const at = [...segments, key];
-        const expected = allowed ? `no key "${key}" here (allowed: ${allowed.join(", ")})` : `no key "${key}" here`;
-        const suggestion = allowed && suggestKey(key, allowed);
-        out.push(withHint({ path: formatPath(ctx.rootPath, at), expected, given: valueAt(ctx.root, at) }, suggestion));
-      }
+      for (const key of issue.keys) out.push({ kind: "unknown-key", at: [...segments, key], key, allowed });
       return;
     }
     case "invalid_union": {
       // A discriminated union whose discriminator matched no option.
       if (issue.errors.length === 0) {
         const at = issue.discriminator !== undefined && segments.at(-1) !== issue.discriminator ? [...segments, issue.discriminator] : segments;
-        const options = "options" in issue && issue.options ? issue.options : [];
-        const given = valueAt(ctx.root, at);
-        out.push({ path: formatPath(ctx.rootPath, at), expected: required(oneOf(options), given), given });
+        out.push({ kind: "no-branch", at, options: "options" in issue && issue.options ? issue.options : [] });
         return;
       }
-      // The value was meant for the one branch that got past the type check: report its problems.
-      const deeper = issue.errors.filter((branch) => !branch.every((i) => i.code === "invalid_type" && i.path.length === 0));
+      // The value was meant for the one branch that got past the type (or constant) check: report its problems.
+      const deeper = issue.errors.filter((branch) => !branch.every(failsAtRoot));
       if (deeper.length === 1) {
         for (const inner of deeper[0]!) collect(inner, segments, out, ctx);
         return;
       }
-      const types = issue.errors.flatMap((branch) => branch.filter((i) => i.code === "invalid_type" && i.path.length === 0)).map((i) => typeName((i as core.$ZodIssueInvalidType).expected));
-      const given = valueAt(ctx.root, segments);
-      const expected = types.length > 0 ? required(alternatives([...new Set(types)]), given) : issue.message;
-      out.push({ path: formatPath(ctx.rootPath, segments), expected, given });
+      const kinds = issue.errors.flatMap((branch) => branch.filter(failsAtRoot)).map(rootWords);
+      out.push({ kind: "no-type", at: segments, types: [...new Set(kinds)], message: issue.message });
       return;
     }
     default:
-      out.push({ path: formatPath(ctx.rootPath, segments), expected: expectedOf(issue, valueAt(ctx.root, segments)), given: valueAt(ctx.root, segments) });
+      out.push({ kind: "issue", at: segments, issue });
   }
 }
 
-function expectedOf(issue: core.$ZodIssue, given: unknown): string {
+/** A union branch refused the value as a whole: wrong type, or not its constant. */
+function failsAtRoot(issue: core.$ZodIssue): boolean {
+  return issue.path.length === 0 && (issue.code === "invalid_type" || issue.code === "invalid_value");
+}
+
+/** What such a branch wanted: `an integer`, `"auto"`. */
+function rootWords(issue: core.$ZodIssue): string {
+  return issue.code === "invalid_value" ? oneOf(issue.values) : typeName((issue as core.$ZodIssueInvalidType).expected as string);
+}
+
+// --- the words ---------------------------------------------------------------------------
+
+function inValueWords(problem: Problem, ctx: Context): ValidationIssue {
+  const path = formatPath(ctx.rootPath, problem.at);
+  const given = valueAt(ctx.root, problem.at);
+  switch (problem.kind) {
+    case "unknown-key": {
+      const expected = problem.allowed ? `no key "${problem.key}" here (allowed: ${problem.allowed.join(", ")})` : `no key "${problem.key}" here`;
+      return withHint({ path, expected, given }, problem.allowed && didYouMean(problem.key, problem.allowed));
+    }
+    case "no-branch":
+      return { path, expected: required(oneOf(problem.options), given), given };
+    case "no-type":
+      return { path, expected: problem.types.length > 0 ? required(alternatives(problem.types), given) : problem.message, given };
+    case "issue":
+      return withHint({ path, expected: valueExpected(problem.issue, given), given }, enumHint(problem.issue, given));
+  }
+}
+
+function inDocumentWords(problem: Problem, ctx: Context): DocumentIssue {
+  const path = formatPath(ctx.rootPath, problem.at);
+  const given = valueAt(ctx.root, problem.at);
+  switch (problem.kind) {
+    case "unknown-key": {
+      const expected = problem.allowed?.length ? `one of the keys ${problem.allowed.map((k) => `"${k}"`).join(", ")}` : "no keys";
+      return withHint({ path, message: `unknown key "${problem.key}"`, expected, given: problem.key }, problem.allowed && didYouMean(problem.key, problem.allowed));
+    }
+    case "no-branch":
+      return { path, message: "not an allowed value", expected: oneOf(problem.options), given };
+    case "no-type":
+      return { path, message: "matches none of the alternatives", expected: problem.types.length > 0 ? problem.types.join(" or ") : problem.message, given };
+    case "issue":
+      return withHint({ path, given, ...documentWords(problem.issue, problem.at, given) }, enumHint(problem.issue, given));
+  }
+}
+
+function valueExpected(issue: core.$ZodIssue, given: unknown): string {
   switch (issue.code) {
     case "invalid_type":
       return required(typeName(issue.expected), given);
     case "invalid_value":
       return required(oneOf(issue.values), given);
     case "too_small":
-      return bound(issue.origin, ">", Number(issue.minimum), issue.inclusive ?? true);
+      return valueBound(issue.origin, ">", Number(issue.minimum), issue.inclusive ?? true);
     case "too_big":
-      return bound(issue.origin, "<", Number(issue.maximum), issue.inclusive ?? true);
+      return valueBound(issue.origin, "<", Number(issue.maximum), issue.inclusive ?? true);
+    case "invalid_format":
+      return formatExpected(issue);
+    case "not_multiple_of":
+      return `a multiple of ${String(issue.divisor)}`;
     default:
       // Custom issues (role rules, integer, date-time) carry the expected text as their message.
       return issue.message;
+  }
+}
+
+function documentWords(issue: core.$ZodIssue, at: readonly PropertyKey[], given: unknown): { message: string; expected: string } {
+  switch (issue.code) {
+    case "invalid_type": {
+      const key = at.at(-1);
+      if (given === undefined && typeof key === "string") return { message: `missing required key "${key}"`, expected: `key "${key}" to be present` };
+      return { message: "wrong type", expected: typeName(issue.expected) };
+    }
+    case "invalid_value":
+      return issue.values.length === 1 ? { message: "not the required value", expected: JSON.stringify(issue.values[0]) } : { message: "not an allowed value", expected: oneOf(issue.values) };
+    case "too_small":
+    case "too_big":
+      return documentBound(issue);
+    case "invalid_format":
+      return { message: issue.format === "regex" ? "does not match the pattern" : "wrong format", expected: formatExpected(issue) };
+    case "not_multiple_of":
+      return { message: "not a multiple", expected: `a multiple of ${String(issue.divisor)}` };
+    default:
+      return { message: issue.message, expected: issue.message };
   }
 }
 
@@ -105,7 +202,7 @@ function required(expected: string, given: unknown): string {
   return given === undefined ? `${expected} (required)` : expected;
 }
 
-function bound(origin: string, direction: ">" | "<", limit: number, inclusive: boolean): string {
+function valueBound(origin: string, direction: ">" | "<", limit: number, inclusive: boolean): string {
   if (origin === "string") {
     if (direction === ">" && limit === 1) return "a non-empty string";
     return `a string of ${direction === ">" ? "at least" : "at most"} ${limit} characters`;
@@ -117,10 +214,33 @@ function bound(origin: string, direction: ">" | "<", limit: number, inclusive: b
   return `a number ${symbol} ${limit}`;
 }
 
+function documentBound(issue: core.$ZodIssueTooSmall | core.$ZodIssueTooBig): { message: string; expected: string } {
+  const small = issue.code === "too_small";
+  const limit = String(small ? issue.minimum : issue.maximum);
+  const least = small ? "at least" : "at most";
+  if (issue.origin === "string") return { message: small ? "too short" : "too long", expected: `a string of ${least} ${limit} character(s)` };
+  if (issue.origin === "array" || issue.origin === "set") return { message: small ? "too few items" : "too many items", expected: `an array of ${least} ${limit} item(s)` };
+  const inclusive = issue.inclusive ?? true;
+  const symbol = small ? (inclusive ? ">=" : ">") : inclusive ? "<=" : "<";
+  return { message: "out of range", expected: `a number ${symbol} ${limit}` };
+}
+
+/** zod's format names → the JSON Schema `format` a user wrote (or reads in the schema). */
+const FORMAT_NAMES: Record<string, string> = { url: "uri", datetime: "date-time", date: "date", time: "time", duration: "duration", email: "email", uuid: "uuid", ipv4: "ipv4", ipv6: "ipv6" };
+
+function formatExpected(issue: core.$ZodIssueInvalidStringFormat): string {
+  if (issue.format === "regex") {
+    const pattern = String((issue as { pattern?: unknown }).pattern ?? "");
+    return `a string matching ${pattern.startsWith("/") ? pattern : `/${pattern}/`}`;
+  }
+  return `a string in format "${FORMAT_NAMES[issue.format] ?? issue.format}"`;
+}
+
 const TYPE_NAMES: Record<string, string> = {
   string: "a string",
   number: "a number",
   int: "an integer",
+  integer: "an integer",
   boolean: "a boolean",
   array: "an array",
   object: "an object",
@@ -141,16 +261,14 @@ function alternatives(names: readonly string[]): string {
   return names.length <= 1 ? (names[0] ?? "") : `${names.slice(0, -1).join(", ")} or ${names.at(-1)}`;
 }
 
-function withHint(issue: ValidationIssue, suggestion: string | false | undefined): ValidationIssue {
-  return suggestion ? { ...issue, hint: `did you mean "${suggestion}"?` } : issue;
+/** `"saf"` for one of "fast", "safe" → `did you mean "safe"?`. */
+function enumHint(issue: core.$ZodIssue, given: unknown): string | undefined {
+  if (issue.code !== "invalid_value" || typeof given !== "string" || issue.values.length < 2) return undefined;
+  return didYouMean(given, issue.values.filter((v): v is string => typeof v === "string"));
 }
 
-/** `toolCalls` → `tool_calls`, `run_id` → `runId`, `Role` → `role`. */
-function suggestKey(key: string, allowed: readonly string[]): string | undefined {
-  const snake = key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-  const camel = key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
-  const lower = key.toLowerCase();
-  return allowed.find((k) => k === snake || k === camel) ?? allowed.find((k) => k.toLowerCase() === lower);
+function withHint<T extends ValidationIssue>(issue: T, hint: string | false | undefined): T {
+  return hint ? { ...issue, hint } : issue;
 }
 
 function valueAt(root: unknown, segments: readonly PropertyKey[]): unknown {
@@ -162,9 +280,41 @@ function valueAt(root: unknown, segments: readonly PropertyKey[]): unknown {
   return node;
 }
 
+/**
+ * Problems in the order their keys appear in the document (a key the document lacks sorts after
+ * its present siblings), so a user reads them top to bottom as in the file. Stable: problems at
+ * the same place keep zod's order.
+ */
+function inDocumentOrder(problems: readonly Problem[], root: unknown): Problem[] {
+  const position = (at: readonly PropertyKey[]): number[] => {
+    const out: number[] = [];
+    let node: unknown = root;
+    for (const segment of at) {
+      if (typeof node !== "object" || node === null) {
+        out.push(Number.MAX_SAFE_INTEGER);
+        node = undefined;
+        continue;
+      }
+      if (Array.isArray(node) && typeof segment === "number") out.push(segment);
+      else {
+        const index = Object.keys(node).indexOf(String(segment));
+        out.push(index < 0 ? Number.MAX_SAFE_INTEGER : index);
+      }
+      node = (node as Record<PropertyKey, unknown>)[segment];
+    }
+    return out;
+  };
+  const keyed = problems.map((problem, order) => ({ problem, order, place: position(problem.at) }));
+  keyed.sort((a, b) => {
+    for (let i = 0; i < Math.min(a.place.length, b.place.length); i++) if (a.place[i] !== b.place[i]) return a.place[i]! - b.place[i]!;
+    return a.place.length - b.place.length || a.order - b.order;
+  });
+  return keyed.map((entry) => entry.problem);
+}
+
 // --- the keys an object schema allows, found by walking the schema along the value -----------
 
-type Def = { type: string; shape?: Record<string, ZodType>; innerType?: ZodType; element?: ZodType; options?: ZodType[]; valueType?: ZodType; values?: unknown[] };
+type Def = { type: string; shape?: Record<string, ZodType>; innerType?: ZodType; element?: ZodType; options?: ZodType[]; valueType?: ZodType; values?: unknown[]; in?: ZodType; left?: ZodType };
 
 function defOf(schema: ZodType): Def {
   return (schema as unknown as { _zod: { def: Def } })._zod.def;
@@ -202,9 +352,12 @@ function pickFor(schema: ZodType, value: unknown): ZodType | undefined {
   return candidates.find((s) => literalsMatch(s, value)) ?? candidates[0];
 }
 
+/** Wrappers that keep the shape (optional, default, a refinement's pipe) are seen through. */
 function flatten(schema: ZodType): ZodType[] {
   const def = defOf(schema);
-  if (def.innerType && (def.type === "optional" || def.type === "nullable" || def.type === "default")) return flatten(def.innerType);
+  if (def.innerType && (def.type === "optional" || def.type === "nullable" || def.type === "default" || def.type === "prefault" || def.type === "catch" || def.type === "readonly")) return flatten(def.innerType);
+  if (def.type === "pipe" && def.in) return flatten(def.in);
+  if (def.type === "intersection" && def.left) return flatten(def.left);
   if (def.type === "union" && def.options) return def.options.flatMap(flatten);
   return [schema];
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { HookResult } from "../generated/hook-result.js";
-import { assertValid } from "./assert-valid.js";
+import { assertValid } from "./validation-error.js";
 
 /**
  * zod mirror of contracts/schemas/hook-result.schema.json (the source of truth): the fields and

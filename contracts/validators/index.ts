@@ -19,6 +19,8 @@ export {
 export { hookActionSchema, hookResultSchema, validateHookResult, isValidHookResult } from "./hook-result.js";
 export { providerDefaultsSchema, providerInfoSchema, validateProviderInfo, isValidProviderInfo } from "./provider-info.js";
 export { amplifierConfigSchema, moduleRefSchema, namedModuleRefSchema, sessionModuleRefSchema } from "./amplifier-config.js";
-export { formatIssues, formatPath, type ValidationIssue } from "./format-issues.js";
+export { formatIssues, formatPath, type DocumentIssue, type ValidationIssue, type Wording } from "./format-issues.js";
+export { assertValid, formatIssue, issuesError, parseValid, type ValidationErrorOptions } from "./validation-error.js";
+export { didYouMean, editDistance, suggestKey } from "./suggest-key.js";
 export { isDateTime } from "./date-time.js";
 export { CONTRACT_VALIDATORS, type ContractSchemaName } from "./registry.js";

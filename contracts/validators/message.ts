@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Message } from "../generated/message.js";
 import { createError } from "../errors.js";
-import { assertValid } from "./assert-valid.js";
+import { assertValid } from "./validation-error.js";
 import { dateTimeString, jsonInteger, jsonObject, nonEmptyString } from "./json-schema-types.js";
 
 /**

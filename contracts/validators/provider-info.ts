@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { ProviderInfo } from "../generated/provider-info.js";
-import { assertValid } from "./assert-valid.js";
+import { assertValid } from "./validation-error.js";
 import { jsonInteger, nonEmptyString } from "./json-schema-types.js";
 
 /**

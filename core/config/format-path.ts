@@ -1,24 +1,19 @@
+import { formatPath as formatRootedPath } from "@amplifier-ts/contracts";
+
 /**
  * JSON paths as users read them in error messages: `session.context.config.maxTokens`,
- * `tools[1].name`, `hooks[0].config["odd key"]`. The root is the empty path "".
+ * `tools[1].name`, `hooks[0].config["odd key"]`. The root is the empty path "". One writer of
+ * paths: contracts' formatPath, here without a root name.
  */
 export type PathSegment = string | number;
 
-const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-
 export function formatPath(segments: readonly PathSegment[]): string {
-  let out = "";
-  for (const segment of segments) {
-    if (typeof segment === "number") out += `[${segment}]`;
-    else if (IDENTIFIER.test(segment)) out += out === "" ? segment : `.${segment}`;
-    else out += `[${JSON.stringify(segment)}]`;
-  }
-  return out;
+  return formatRootedPath("", segments);
 }
 
 /**
- * Split a JSON Pointer (RFC 6901, as ajv reports `instancePath`) into segments. The pointer alone
- * cannot tell the array index `0` from the object key `"0"`, so the document is walked alongside.
+ * Split a JSON Pointer (RFC 6901) into segments. The pointer alone cannot tell the array index
+ * `0` from the object key `"0"`, so the document is walked alongside.
  */
 export function pointerToSegments(pointer: string, document: unknown): PathSegment[] {
   if (pointer === "") return [];

@@ -6,6 +6,7 @@ export { resolvePackage, parsePackageSpecifier, userConditions, type PackageReso
 export { BUILTIN_MODULES, builtinModuleNames, builtinModuleFile, builtinModulePackage, isBuiltinModule, resolveBuiltinModule } from "./builtin-modules.js";
 export { compileTsModule, defaultCacheDir, type CompiledModule, type CompileOptions } from "./compile-ts-module.js";
 export { validateModuleConfig, type ModuleConfigLocation } from "./validate-module-config.js";
-export { validateModuleMeta, configValidator } from "./validate-module-meta.js";
+export { validateModuleMeta } from "./validate-module-meta.js";
+export { configValidator } from "./config-validator.js";
 export { createModuleScope, type ModuleScope } from "./module-scope.js";
 export { planModules, MOUNT_ORDER, type ConfigPoint, type PlannedModule } from "./plan-modules.js";

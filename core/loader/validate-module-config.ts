@@ -1,8 +1,7 @@
 import type { ModuleMeta } from "@amplifier-ts/contracts";
-import { issuesError } from "../config/issues-error.js";
-import { schemaIssues } from "../config/schema-issues.js";
-import type { PathSegment } from "../config/format-path.js";
-import { configValidator } from "./validate-module-meta.js";
+import { formatIssues, issuesError } from "@amplifier-ts/contracts";
+import { formatPath, type PathSegment } from "../config/format-path.js";
+import { configValidator } from "./config-validator.js";
 
 export interface ModuleConfigLocation {
   /** The module as referenced in the config. */
@@ -21,8 +20,9 @@ export interface ModuleConfigLocation {
  */
 export function validateModuleConfig(meta: ModuleMeta | undefined, config: unknown, where: ModuleConfigLocation): void {
   if (meta?.configSchema === undefined) return;
-  const validate = configValidator(meta.configSchema);
-  if (validate(config)) return;
-  const issues = schemaIssues(validate.errors ?? [], config, where.at);
-  throw issuesError("INVALID_MODULE_CONFIG", issues, { module: where.module, ...(where.file === undefined ? {} : { file: where.file }) });
+  const schema = configValidator(meta.configSchema);
+  const result = schema.safeParse(config);
+  if (result.success) return;
+  const issues = formatIssues(result.error.issues, config, formatPath(where.at), schema, "document");
+  throw issuesError("INVALID_MODULE_CONFIG", issues, { wording: "document", details: { module: where.module, ...(where.file === undefined ? {} : { file: where.file }) } });
 }

@@ -1,18 +1,14 @@
-import type { AnySchemaObject, ValidateFunction } from "ajv";
 import type { ModuleKind, ModuleMeta } from "@amplifier-ts/contracts";
-import { createAjv } from "../config/create-ajv.js";
 import { createError, type AmplifierError } from "@amplifier-ts/contracts";
+import { configValidator, isZodSchema } from "./config-validator.js";
 
 /** The kinds a meta may declare; a Record so a kind added to the contract must be listed here. */
 const MODULE_KINDS: Record<ModuleKind, true> = { orchestrator: true, context: true, provider: true, tool: true, hook: true };
 
-/** Compiled config validators, one per schema object (a module's meta is loaded once per process). */
-const compiled = new WeakMap<object, ValidateFunction>();
-
 /**
  * Check a module's `meta` export when it is loaded, not when it runs (fastify's rule): a name,
- * optional version / kind / description strings, and a `configSchema` that compiles as a JSON
- * Schema. Returns the meta typed; throws INVALID_MODULE_META naming the offending field.
+ * optional version / kind / description strings, and a `configSchema` that is a zod schema or
+ * a JSON Schema zod can read (see config-validator.ts). Returns the meta typed; throws INVALID_MODULE_META naming the offending field.
  */
 export function validateModuleMeta(meta: unknown, where: { module: string; file?: string }): ModuleMeta {
   const fail = (path: string, expected: string, given: unknown, cause?: unknown): AmplifierError =>
@@ -35,7 +31,7 @@ export function validateModuleMeta(meta: unknown, where: { module: string; file?
   if (m.kind !== undefined && !(typeof m.kind === "string" && Object.hasOwn(MODULE_KINDS, m.kind))) {
     throw fail("meta.kind", `one of ${Object.keys(MODULE_KINDS).join(", ")}`, m.kind);
   }
-  if (m.configSchema !== undefined) {
+  if (m.configSchema !== undefined && !isZodSchema(m.configSchema)) {
     if (typeof m.configSchema !== "object" || m.configSchema === null || Array.isArray(m.configSchema)) {
       throw fail("meta.configSchema", "a JSON Schema object", m.configSchema);
     }
@@ -46,17 +42,4 @@ export function validateModuleMeta(meta: unknown, where: { module: string; file?
     }
   }
   return meta as ModuleMeta;
-}
-
-/**
- * The compiled validator of a config schema. One ajv instance per schema: third-party schemas
- * may reuse an `$id`, which a shared instance would reject, and may use any keyword (strict off).
- */
-export function configValidator(schema: object): ValidateFunction {
-  let validate = compiled.get(schema);
-  if (validate === undefined) {
-    validate = createAjv(schema as AnySchemaObject, { strict: false }).compile(schema as AnySchemaObject);
-    compiled.set(schema, validate);
-  }
-  return validate;
 }

@@ -1,31 +1,33 @@
 import { describe, expect, it } from "vitest";
-import { createAjv } from "../../core/config/create-ajv.js";
-import { schemaIssues } from "../../core/config/schema-issues.js";
+import { z, type ZodType } from "zod";
+import { formatIssues } from "../../contracts/validators/format-issues.js";
+import { formatPath } from "../../core/config/format-path.js";
 
-/** The issues a document has against a schema, as [path, message, expected, given]. */
-function issues(schema: Record<string, unknown>, document: unknown, prefix: (string | number)[] = []) {
-  const validate = createAjv(schema, { strict: false }).compile(schema);
-  expect(validate(document)).toBe(false);
-  return schemaIssues(validate.errors ?? [], document, prefix).map((i) => [i.path, i.message, i.expected, i.given]);
+/**
+ * The issues a document has against a schema, as [path, message, expected, given]: the words of a
+ * config error (contracts' formatIssues, "document" wording — the one translator config files,
+ * module configs and contract values share).
+ */
+function issues(schema: ZodType, document: unknown, prefix: (string | number)[] = []) {
+  const result = schema.safeParse(document);
+  expect(result.success).toBe(false);
+  return formatIssues(result.error!.issues, document, formatPath(prefix), schema, "document").map((i) => [i.path, i.message, i.expected, i.given]);
 }
 
-describe("schemaIssues: ajv errors in the words of a config error", () => {
-  it("anyOf/oneOf: one issue naming the alternatives, not one per branch", () => {
-    const schema = { type: "object", properties: { limit: { anyOf: [{ type: "integer" }, { const: "auto" }] } } };
-    expect(issues(schema, { limit: "lots" })).toEqual([["limit", "matches none of the alternatives", 'an integer or "auto"', "lots"]]);
+describe("formatIssues, document wording: validation problems in the words of a config error", () => {
+  it("a union: one issue naming the alternatives, not one per branch", () => {
+    const schema = z.object({ limit: z.union([z.number(), z.literal("auto")]).optional() });
+    expect(issues(schema, { limit: "lots" })).toEqual([["limit", "matches none of the alternatives", 'a number or "auto"', "lots"]]);
   });
 
   it("const, pattern, array and string sizes, multipleOf", () => {
-    const schema = {
-      type: "object",
-      properties: {
-        version: { const: 1 },
-        id: { type: "string", pattern: "^[a-z]+$" },
-        tags: { type: "array", minItems: 1 },
-        name: { type: "string", maxLength: 3 },
-        step: { type: "number", multipleOf: 5 },
-      },
-    };
+    const schema = z.object({
+      version: z.literal(1).optional(),
+      id: z.string().regex(/^[a-z]+$/).optional(),
+      tags: z.array(z.unknown()).min(1).optional(),
+      name: z.string().max(3).optional(),
+      step: z.number().multipleOf(5).optional(),
+    });
     expect(issues(schema, { version: 2, id: "A1", tags: [], name: "long", step: 7 })).toEqual([
       ["version", "not the required value", "1", 2],
       ["id", "does not match the pattern", "a string matching /^[a-z]+$/", "A1"],
@@ -35,15 +37,23 @@ describe("schemaIssues: ajv errors in the words of a config error", () => {
     ]);
   });
 
-  it("places a module's config inside the file with a prefix; other keywords keep ajv's words", () => {
-    const schema = { type: "object", properties: { a: { type: "string" } }, minProperties: 2 };
-    expect(issues(schema, { a: 1 }, ["tools", 0, "config"])).toEqual([
-      ["tools[0].config", "must NOT have fewer than 2 properties", 'to satisfy "minProperties" 2', { a: 1 }],
-      ["tools[0].config.a", "wrong type", "a string", 1],
-    ]);
+  it("places a module's config inside the file with a prefix; other rules keep their own words", () => {
+    const schema = z.object({ a: z.string().optional() }).refine((o) => Object.keys(o).length >= 2, { message: "at least 2 properties" });
+    expect(issues(schema, { a: 1 }, ["tools", 0, "config"])).toEqual([["tools[0].config.a", "wrong type", "a string", 1]]);
+    expect(issues(schema, { a: "x" }, ["tools", 0, "config"])).toEqual([["tools[0].config", "at least 2 properties", "at least 2 properties", { a: "x" }]]);
   });
 
   it("a union type is named as such", () => {
-    expect(issues({ type: ["string", "null"] }, 5)).toEqual([["", "wrong type", "a string or null", 5]]);
+    expect(issues(z.union([z.string(), z.null()]), 5)).toEqual([["", "matches none of the alternatives", "a string or null", 5]]);
+  });
+
+  it("problems are listed as their keys appear in the document; a missing key after its siblings", () => {
+    const schema = z.strictObject({ b: z.string(), a: z.number(), c: z.boolean() });
+    expect(issues(schema, { zz: 1, a: "x" }).map(([path, message]) => [path, message])).toEqual([
+      ["zz", 'unknown key "zz"'],
+      ["a", "wrong type"],
+      ["b", 'missing required key "b"'],
+      ["c", 'missing required key "c"'],
+    ]);
   });
 });
