@@ -12,10 +12,12 @@ export {
   mountModule,
   loadModule,
   resolveModule,
+  validateModuleConfig,
   BUILTIN_MODULES,
   builtinModuleNames,
   type ModuleReport,
   type LoadedModule,
+  type ModuleConfigLocation,
 } from "./loader/index.js";
 export { loadConfig, validateConfig, configFromObject, DEFAULT_CONFIG_FILE, type LoadedConfig } from "./config/index.js";
 export type * from "@amplifier-ts/contracts";

@@ -1,15 +1,12 @@
 /**
- * amplifier-module-context-example — a third-party context module for amplifier-ts.
- *
- * Plain ES module, no dependencies, no runtime import of amplifier-ts: everything it needs
- * comes through mount(coordinator, config). Configure it in amplifier.config.json:
- *
- *   { "session": { "context": { "module": "amplifier-module-context-example", "config": { "maxTurns": 3 } } } }
+ * amplifier-module-context-example — a third-party context module for amplifier-ts, written on
+ * its toolkit (@amplifier-ts/window, core and contracts: peer dependencies, the host's copies).
+ * Configure it in amplifier.config.json: `"context": { "module": "amplifier-module-context-example" }`.
  */
-import { ContextExampleError, MODULE_NAME } from "./errors.js";
-import { DEFAULTS, RecentTurnsContext } from "./recent-turns-context.js";
+import { TOKENS_CAPABILITY, validateModuleConfig } from "@amplifier-ts/core";
+import { DEFAULTS, MODULE_NAME, RecentTurnsContext } from "./recent-turns-context.js";
 
-export { ContextExampleError, RecentTurnsContext };
+export { MODULE_NAME, RecentTurnsContext };
 
 /** Read by the amplifier-ts loader: the config is validated against configSchema before mount(). */
 export const meta = Object.freeze({
@@ -31,39 +28,18 @@ export const meta = Object.freeze({
 });
 
 /**
- * Mounts a RecentTurnsContext in the coordinator's context slot. Token counting uses the host's
- * "tokens" capability when it offers one (looked up at each request, so mount order does not
- * matter), else a proven upper bound (token-count.js).
+ * Mounts a RecentTurnsContext in the coordinator's context slot. A host that mounts it without
+ * the loader gets the loader's own config check (INVALID_MODULE_CONFIG, with "did you mean").
+ * Token counting uses the host's "tokens" capability when it offers one — looked up at each
+ * request, so mount order does not matter — else @amplifier-ts/core's getTokenCounter.
  */
 export async function mount(coordinator, config = {}) {
-  if (typeof coordinator?.mount !== "function" || typeof coordinator?.getCapability !== "function") {
-    throw new ContextExampleError("INVALID_ARGUMENT", "mount() needs an amplifier-ts coordinator", {
-      path: "coordinator",
-      expected: "an object with mount() and getCapability()",
-      given: coordinator,
-    });
-  }
+  validateModuleConfig(meta, config, { module: MODULE_NAME, at: ["config"] });
   const context = new RecentTurnsContext({
-    ...checkConfig(config ?? {}),
+    ...config,
     hooks: coordinator.hooks,
-    tokens: () => coordinator.getCapability("tokens"),
+    tokens: () => coordinator.getCapability(TOKENS_CAPABILITY),
   });
   await coordinator.mount("context", context);
   return context;
-}
-
-/** The loader validated against meta.configSchema already; a host without one gets the same rules here. */
-function checkConfig(config) {
-  const fail = (key, expected, given) => {
-    throw new ContextExampleError("INVALID_MODULE_CONFIG", `config.${key}: expected ${expected}`, { path: `config.${key}`, expected, given });
-  };
-  if (typeof config !== "object" || Array.isArray(config)) fail("", "an object", config);
-  const known = meta.configSchema.properties;
-  for (const [key, value] of Object.entries(config)) {
-    const rule = known[key];
-    if (rule === undefined) fail(key, `one of ${Object.keys(known).join(", ")} (unknown key)`, value);
-    if (rule.type === "integer" && !(Number.isInteger(value) && value >= rule.minimum)) fail(key, `a whole number ≥ ${rule.minimum}`, value);
-    if (rule.type === "string" && !(typeof value === "string" && value.length > 0)) fail(key, "a non-empty string", value);
-  }
-  return config;
 }

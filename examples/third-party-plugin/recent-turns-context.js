@@ -1,31 +1,38 @@
-import { ContextExampleError, MODULE_NAME } from "./errors.js";
-import { assembleRecentTurns } from "./recent-turns-window.js";
-import { counterFor } from "./token-count.js";
-import { validateMessage, validateMessages } from "./validate-message.js";
+import { randomUUID } from "node:crypto";
+import { createError, isAmplifierError, validateMessage, validateMessages } from "@amplifier-ts/contracts";
+import { getTokenCounter } from "@amplifier-ts/core";
+import { HistoryIndex, assembleWindow, freezeDeep, resolveBudget, shallowCopy } from "@amplifier-ts/window";
+import { selectRecentTurns } from "./recent-turns.js";
 
+export const MODULE_NAME = "amplifier-module-context-example";
 export const DEFAULTS = Object.freeze({ maxTurns: 8, maxTokens: 100_000, safetyMargin: 1_000, model: "gpt-4o" });
 
 /**
- * A context manager that keeps every message in memory and sends the model the last `maxTurns`
- * turns that fit the budget (see recent-turns-window.js), with the window invariants of
- * amplifier-ts's contracts/CONTEXT.md.
+ * A context manager that keeps every message in memory and sends the model the most recent
+ * `maxTurns` turns that fit the budget. The policy is this module's (recent-turns.js); the rest
+ * is the amplifier-ts toolkit:
  *
- * Stored messages are deep-copied once and deep-frozen; reads hand out shallow copies (own
- * top-level object and metadata), so no caller can change the history through what it gets.
+ * | step                          | toolkit                                                                     |
+ * |-------------------------------|-----------------------------------------------------------------------------|
+ * | validate what comes in        | `validateMessage(s)` (@amplifier-ts/contracts)                              |
+ * | index the history (O(1) each) | `HistoryIndex`: units, turn starts, critical units                          |
+ * | the budget                    | `resolveBudget`: tokenBudget, else the provider's window, else maxTokens    |
+ * | count tokens                  | the host's "tokens" capability, else `getTokenCounter` (@amplifier-ts/core) |
+ * | fit and repair the selection  | `assembleWindow`, compactThreshold = compactTarget = 1: no hysteresis       |
+ *
+ * Stored messages are deep-copied once and deep-frozen; reads hand out shallow copies, so no
+ * caller can change the history through what it gets. Errors are the toolkit's AmplifierErrors,
+ * re-issued with this module's name (the original is their `cause`).
  */
 export class RecentTurnsContext {
   #history = [];
+  #index = new HistoryIndex();
   #options;
   #hooks;
   #tokens;
 
-  /**
-   * @param {{ maxTurns?: number, maxTokens?: number, safetyMargin?: number, model?: string,
-   *           hooks?: { emit(event: string, data: unknown): unknown }, tokens?: () => unknown }} [init]
-   *   `tokens` returns the host's "tokens" capability, looked up at each request (see token-count.js).
-   */
-  constructor(init = {}) {
-    const { hooks, tokens, ...options } = init;
+  /** @param {import("./index.js").RecentTurnsInit} [init] */
+  constructor({ hooks, tokens, ...options } = {}) {
     this.#options = { ...DEFAULTS, ...options };
     this.#hooks = hooks;
     this.#tokens = tokens ?? (() => undefined);
@@ -36,8 +43,9 @@ export class RecentTurnsContext {
   }
 
   async addMessage(message) {
-    validateMessage(message);
-    this.#history.push(toStored(message));
+    const stored = owned(() => toStored(validateMessage(message)));
+    this.#history.push(stored);
+    this.#index.append(stored);
   }
 
   async getMessages() {
@@ -45,108 +53,70 @@ export class RecentTurnsContext {
   }
 
   async setMessages(messages) {
-    validateMessages(messages);
-    this.#history = messages.map(toStored);
+    this.#replace(owned(() => validateMessages(messages).map(toStored)));
   }
 
   async clear() {
-    this.#history = [];
+    this.#replace([]);
   }
 
   async clearRun(runId) {
-    this.#history = this.#history.filter((m) => m.metadata?.runId !== runId);
+    this.#replace(this.#history.filter((m) => m.metadata?.runId !== runId));
   }
 
-  /**
-   * budget = tokenBudget ?? provider context_window − max_output_tokens − safetyMargin ?? maxTokens.
-   * The model counted for is the provider's default model, else config.model.
-   */
   async getMessagesForRequest(tokenBudget, provider, options = {}) {
-    const history = this.#history.slice(); // a snapshot: messages added while we await are for the next request
-    const extras = options?.extraMessages ?? [];
-    validateMessages(extras);
-    const { budget, model } = await this.#budgetFor(tokenBudget, provider);
-    const counter = counterFor(this.#tokens(), model);
-    const started = performance.now();
-
-    const result = assembleRecentTurns({ history, extras: extras.map(shallowCopy), budget, maxTurns: this.#options.maxTurns, counter });
-    const repairedAny = result.repaired.interruptedCalls.length + result.repaired.orphanResults.length > 0;
-    if (result.compacted || repairedAny) {
-      await this.#emit("context:pre_compact", { messageCount: history.length, tokens: result.fullTokens, budget });
-      await this.#emit("context:post_compact", {
-        messageCount: result.window.length,
-        tokens: result.tokens,
-        removed: result.removed,
-        truncated: 0,
+    const info = provider ? await provider.getInfo() : undefined;
+    const model = info?.defaults?.model ?? this.#options.model;
+    const { maxTurns, maxTokens, safetyMargin } = this.#options;
+    const history = this.#history;
+    const selection = selectRecentTurns(this.#index, maxTurns);
+    const counter = (this.#tokens() ?? { getTokenCounter }).getTokenCounter(model);
+    const { messages, report } = owned(() => {
+      const extraMessages = validateMessages(options?.extraMessages ?? [], "extraMessages");
+      const budget = resolveBudget({ tokenBudget, providerInfo: info, safetyMargin, maxTokens });
+      return assembleWindow(selection, { budget, counter, extraMessages, compactThreshold: 1, compactTarget: 1 });
+    });
+    const removed = history.length - selection.length + report.removed;
+    const { syntheticResults, orphansDropped } = report.repaired;
+    if (removed > 0 || report.truncated > 0 || syntheticResults + orphansDropped > 0) {
+      const tokens = counter.countRequest(history);
+      await this.#hooks?.emit("context:pre_compact", { messageCount: history.length, tokens, budget: report.budget });
+      await this.#hooks?.emit("context:post_compact", {
+        messageCount: report.windowMessages,
+        tokens: report.windowTokens,
+        removed,
+        truncated: report.truncated,
         summarized: 0,
-        strategies: result.compacted ? ["recent-turns"] : [],
-        durationMs: performance.now() - started,
-        ...(repairedAny ? { repaired: result.repaired } : {}),
+        strategies: selection.length < history.length ? ["recent-turns", "window"] : ["window"],
+        durationMs: report.durationMs,
+        repaired: report.repaired,
       });
     }
-    return result.window.map(shallowCopy);
+    return messages;
   }
 
-  async #budgetFor(tokenBudget, provider) {
-    let model = this.#options.model;
-    let budget;
-    let source;
-    if (tokenBudget !== undefined && tokenBudget !== null) {
-      budget = tokenBudget;
-      source = "tokenBudget";
-    }
-    if (provider) {
-      const info = await provider.getInfo();
-      const defaults = info?.defaults ?? {};
-      if (typeof defaults.model === "string" && defaults.model !== "") model = defaults.model;
-      if (budget === undefined && Number.isFinite(defaults.context_window) && Number.isFinite(defaults.max_output_tokens)) {
-        budget = defaults.context_window - defaults.max_output_tokens - this.#options.safetyMargin;
-        source = "provider.getInfo().defaults: context_window − max_output_tokens − safetyMargin";
-      }
-    }
-    if (budget === undefined) {
-      budget = this.#options.maxTokens;
-      source = "config.maxTokens";
-    }
-    if (typeof budget !== "number" || !Number.isFinite(budget) || budget <= 0) {
-      throw new ContextExampleError("INVALID_BUDGET", `the token budget must be a positive finite number, got ${String(budget)} (from ${source})`, {
-        path: source,
-        expected: "a positive finite number of tokens",
-        given: budget,
-      });
-    }
-    return { budget, model };
-  }
-
-  async #emit(event, data) {
-    if (typeof this.#hooks?.emit === "function") await this.#hooks.emit(event, data);
+  #replace(messages) {
+    this.#history = messages;
+    this.#index = new HistoryIndex();
+    for (const message of messages) this.#index.append(message);
   }
 }
 
 /** A deep, frozen copy with metadata.id and metadata.timestamp filled in. */
 function toStored(message) {
-  let copy;
-  try {
-    copy = structuredClone(message);
-  } catch (cause) {
-    throw new ContextExampleError("INVALID_MESSAGE", "message: expected plain JSON data", { path: "message", expected: "plain JSON data", cause });
-  }
+  const copy = structuredClone(message);
   copy.metadata = { ...copy.metadata };
-  copy.metadata.id ??= globalThis.crypto.randomUUID();
+  copy.metadata.id ??= randomUUID();
   copy.metadata.timestamp ??= new Date().toISOString();
-  return deepFreeze(copy);
+  return freezeDeep(copy);
 }
 
-function shallowCopy(message) {
-  return message.metadata === undefined ? { ...message } : { ...message, metadata: { ...message.metadata } };
-}
-
-function deepFreeze(value) {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const inner of Object.values(value)) deepFreeze(inner);
+/** Runs `task`; a toolkit error keeps its code and details and names this module instead. */
+function owned(task) {
+  try {
+    return task();
+  } catch (error) {
+    if (!isAmplifierError(error) || error.details.module === MODULE_NAME) throw error;
+    throw createError(error.code, undefined, { ...error.details, module: MODULE_NAME, cause: error });
   }
-  return value;
 }
-
-export { MODULE_NAME };

@@ -18,3 +18,9 @@ export { freezeDeep, freezeNested, shallowCopy } from "./message-copy.js";
 export { callsOf, isCritical, isInstruction, isResultCarrier, isToolResultBlock } from "./message-shape.js";
 export { joinText, textLength } from "./truncate-message.js";
 export { freezeCreated, withMark } from "./window-marks.js";
+// The toolkit for plugin authors (README.md): one-shot windows, the unit vocabulary, repairs and truncation.
+export { assembleWindow } from "./assemble-window.js";
+export type { Member, UnitKind } from "./history-index.js";
+export { hasTurnContent, idOf, isTurnNote, resultIdsOf, type CallRef, type ToolStyle } from "./message-shape.js";
+export { interruptedResults, omittedHistoryMessage, stripResultBlocks, type StrippedMessage } from "./repair.js";
+export { promptPart, resultParts, truncateParts, type PartCap, type TextPart } from "./truncate-message.js";

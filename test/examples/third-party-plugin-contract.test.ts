@@ -9,8 +9,8 @@ import { getTokenCounter } from "../../core/tokens/index.js";
  *
  * 1. Loaded the way a user loads it — by package name through createSession — with the host's
  *    exact token counting (the "tokens" capability every createSession registers).
- * 2. Mounted on a bare Coordinator with no "tokens" capability: the module falls back to its
- *    proven upper bound, and every invariant must still hold.
+ * 2. Mounted on a bare Coordinator with no "tokens" capability: the module counts with its peer
+ *    @amplifier-ts/core's getTokenCounter, and every invariant must still hold.
  */
 const PACKAGE = "amplifier-module-context-example";
 
@@ -20,7 +20,7 @@ describeContextManagerContract(PACKAGE, async () => {
   return { context: session.context, hooks: session.hooks, close: session.close };
 });
 
-describeContextManagerContract(`${PACKAGE} (no tokens capability: byte upper bound)`, async () => {
+describeContextManagerContract(`${PACKAGE} (no tokens capability: core's getTokenCounter)`, async () => {
   const coordinator = new Coordinator();
   const context = await mount(coordinator, { maxTurns: 6 });
   return { context, hooks: coordinator.hooks, close: () => coordinator.cleanup() };

@@ -114,16 +114,52 @@ describe("third-party plugin: loaded by package name", () => {
     }
   });
 
-  it("without the capability (a bare coordinator), counts with a proven upper bound: smaller windows, still within the budget", async () => {
+  it("without the capability (a bare coordinator), counts with @amplifier-ts/core's getTokenCounter: the same windows, as tight", async () => {
+    const coordinator = new Coordinator();
+    const bare = await mount(coordinator, { maxTurns: 50 });
+    open.push({ close: () => coordinator.cleanup() } as unknown as Session);
+    const s = await session({ maxTurns: 50 });
+    for (let i = 0; i < 40; i++) {
+      for (const m of turn(i)) {
+        const stored = { ...m, metadata: { id: `t${i}-${m.role}-${m.tool_call_id ?? m.content ?? "call"}`, timestamp: "2026-01-01T00:00:00.000Z" } } as AmplifierMessage;
+        await bare.addMessage(stored);
+        await s.context.addMessage(stored);
+      }
+    }
+    const counter = getTokenCounter("gpt-4o");
+    for (const budget of [120, 300, 1_000]) {
+      const window = await bare.getMessagesForRequest(budget);
+      expect(window).toEqual(await s.context.getMessagesForRequest(budget));
+      expect(counter.countRequest(window)).toBeLessThanOrEqual(budget);
+      expect(budget - counter.countRequest(window)).toBeLessThan(counter.countMessages(turn(0) as AmplifierMessage[]));
+    }
+  });
+
+  it("counts with the host's tokens capability when one is registered, looked up at each request (after mount too)", async () => {
     const coordinator = new Coordinator();
     const context = await mount(coordinator, { maxTurns: 50 });
-    const s = { context };
     open.push({ close: () => coordinator.cleanup() } as unknown as Session);
-    for (let i = 0; i < 40; i++) for (const m of turn(i)) await s.context.addMessage(m as AmplifierMessage);
-    const counter = getTokenCounter("gpt-4o");
-    const window = await s.context.getMessagesForRequest(1_000);
-    expect(counter.countRequest(window)).toBeLessThanOrEqual(1_000);
-    expect(window.length).toBeGreaterThan(0);
+    for (let i = 0; i < 40; i++) for (const m of turn(i)) await context.addMessage(m as AmplifierMessage);
+    const exact = await context.getMessagesForRequest(1_000);
+    // A host whose counter charges double (a safety factor of 2): windows must fit by its count.
+    const doubled = getTokenCounter("gpt-4o", { safetyFactor: 2 });
+    coordinator.registerCapability("tokens", { getTokenCounter: () => doubled });
+    const cautious = await context.getMessagesForRequest(1_000);
+    expect(doubled.countRequest(cautious)).toBeLessThanOrEqual(1_000);
+    expect(doubled.countRequest(exact)).toBeGreaterThan(1_000);
+    expect(cautious.length).toBeLessThan(exact.length);
+  });
+
+  it("when even the newest turn does not fit, the toolkit's ladder caps its tool result (marked) instead of dropping the turn", async () => {
+    const s = await session({ maxTurns: 3 });
+    await s.context.setMessages([...turn(0), ...turn(1)].map((m, i) => (i === 6 ? { ...m, content: "line of output ".repeat(400) } : m)) as AmplifierMessage[]);
+    const window = await s.context.getMessagesForRequest(400);
+    expect(getTokenCounter("gpt-4o").countRequest(window)).toBeLessThanOrEqual(400);
+    expect(window[0]).toMatchObject({ role: "user", content: "question 1" });
+    const result = window.find((m) => m.tool_call_id === "call_1");
+    expect(result?.metadata?.window).toMatchObject({ truncated: { parts: 1 } });
+    expect(String(result?.content)).toMatch(/\[… \d+ chars truncated …\]/);
+    expect((await s.context.getMessages())[6]?.content).toBe("line of output ".repeat(400));
   });
 
   it("takes the budget from the provider's getInfo(): context_window − max_output_tokens − safetyMargin", async () => {
@@ -153,17 +189,28 @@ describe("third-party plugin: loaded by package name", () => {
     const s = await session();
     const error = await s.context.addMessage({ role: "tool", content: "no call id" } as AmplifierMessage).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: "INVALID_MESSAGE", details: { module: PACKAGE, path: "message.tool_call_id" } });
-    await expect(s.context.getMessagesForRequest(-1)).rejects.toMatchObject({ code: "INVALID_BUDGET" });
+    await expect(s.context.getMessagesForRequest(-1)).rejects.toMatchObject({ code: "INVALID_BUDGET", details: { module: PACKAGE, given: -1 } });
   });
 
-  it("has no runtime import of amplifier-ts (or anything but its own files)", () => {
+  it("imports only its own files, node: built-ins and the toolkit entries it declares as peer dependencies", () => {
+    const manifest = JSON.parse(readFileSync(`${PLUGIN_DIR}package.json`, "utf8")) as { peerDependencies?: Record<string, string>; dependencies?: unknown };
+    const toolkit = ["@amplifier-ts/contracts", "@amplifier-ts/core", "@amplifier-ts/window"];
+    expect(Object.keys(manifest.peerDependencies ?? {}).sort()).toEqual(toolkit);
+    expect(manifest.dependencies).toBeUndefined();
     const files = readdirSync(PLUGIN_DIR).filter((f) => f.endsWith(".js"));
     expect(files).toContain("index.js");
+    const imported = new Set<string>();
     for (const file of files) {
       const source = readFileSync(`${PLUGIN_DIR}${file}`, "utf8");
-      const specifiers = [...source.matchAll(/^\s*(?:import|export)\b[^;]*?\bfrom\s+"([^"]+)"/gm)].map((m) => m[1]);
-      for (const specifier of specifiers) expect(specifier, `${file} imports ${specifier}`).toMatch(/^\.\//);
+      const specifiers = [...source.matchAll(/^\s*(?:import|export)\b[^;]*?\bfrom\s+"([^"]+)"/gm)].map((m) => m[1]!);
+      for (const specifier of specifiers) {
+        if (specifier.startsWith("./") || specifier.startsWith("node:")) continue;
+        // The package entries only: no deep path into a package's files, no umbrella amplifier-ts.
+        expect(toolkit, `${file} imports ${specifier}`).toContain(specifier);
+        imported.add(specifier);
+      }
     }
+    expect([...imported].sort()).toEqual(toolkit);
   });
 
   it("ships types the host's own objects satisfy (index.d.ts)", async () => {
