@@ -13,7 +13,7 @@ import type { Message } from "@amplifier-ts/contracts";
 import type { AnyHookResult } from "@amplifier-ts/contracts";
 import type { Provider } from "@amplifier-ts/contracts";
 import type { Tool } from "@amplifier-ts/contracts";
-import { createError } from "@amplifier-ts/contracts";
+import { createError, parseValid } from "@amplifier-ts/contracts";
 import { resolveAskUser } from "./hooks/ask-user.js";
 import { assertEventName } from "./hooks/event-name.js";
 import { HookBus } from "./hooks/hook-bus.js";
@@ -55,17 +55,7 @@ export class Coordinator implements CoordinatorContract {
   #cleanup: Promise<void> | undefined;
 
   constructor(options: CoordinatorOptions = {}) {
-    const parsed = optionsSchema.safeParse(options ?? {});
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      const key = issue.code === "unrecognized_keys" ? issue.keys[0]! : issue.path.map(String).join(".");
-      throw createError("INVALID_ARGUMENT", "invalid Coordinator options", {
-        path: `options.${key}`,
-        expected: issue.code === "unrecognized_keys" ? `only ${Object.keys(optionsSchema.shape).join(", ")}` : issue.message,
-        given: (options as Record<string, unknown>)[key],
-      });
-    }
-    const o = parsed.data;
+    const o = parseValid(optionsSchema, options ?? {}, { code: "INVALID_ARGUMENT", path: "options" });
     this.sessionId = o.sessionId ?? randomUUID();
     this.config = Object.freeze({ ...(o.config ?? {}) });
     this.maxInjectionBytes = o.maxInjectionBytes ?? DEFAULT_MAX_INJECTION_BYTES;

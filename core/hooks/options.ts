@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { HookRegistrationOptions } from "@amplifier-ts/contracts";
-import { createError, type AmplifierError } from "@amplifier-ts/contracts";
+import { parseValid, type AmplifierError } from "@amplifier-ts/contracts";
 
 /** Default handler timeout: long enough for a network-bound hook, short enough to notice a hang. */
 export const DEFAULT_HOOK_TIMEOUT_MS = 30_000;
@@ -41,17 +41,7 @@ export function parseBusOptions(options: unknown): Required<HookBusOptions> {
   };
 }
 
-function parse<T>(schema: z.ZodObject & z.ZodType<T>, value: unknown, where: { event?: string; what: string }): T {
-  const result = schema.safeParse(value ?? {});
-  if (result.success) return result.data as T;
-  const issue = result.error.issues[0]!;
-  const unknownKey = issue.code === "unrecognized_keys";
-  const key = unknownKey ? issue.keys[0]! : issue.path.map(String).join(".");
-  const given = key && typeof value === "object" && value !== null ? (value as Record<string, unknown>)[key] : value;
-  throw createError("INVALID_ARGUMENT", `invalid ${where.what}`, {
-    ...(where.event ? { event: where.event } : {}),
-    path: key ? `options.${key}` : "options",
-    expected: unknownKey ? `only ${Object.keys(schema.shape).join(", ")}` : issue.message,
-    given,
-  });
+/** Options as parsed, or INVALID_ARGUMENT through the one translator (path `options.<key>`, did-you-mean). */
+function parse<T>(schema: z.ZodType<T>, value: unknown, where: { event?: string; what: string }): T {
+  return parseValid(schema, value ?? {}, { code: "INVALID_ARGUMENT", path: "options", details: where.event ? { event: where.event } : {} });
 }

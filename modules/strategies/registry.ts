@@ -21,7 +21,7 @@
  */
 import type { CompactionStrategy } from "@amplifier-ts/contracts";
 import { didYouMean } from "@amplifier-ts/core";
-import { createError, describeValue } from "@amplifier-ts/contracts";
+import { createError, parseValid } from "@amplifier-ts/contracts";
 import { agentStrategies } from "./trimming/index.js";
 import { coreStrategies } from "./summarizing/index.js";
 import { CompactionPipeline, markTrusted } from "./pipeline.js";
@@ -113,10 +113,10 @@ export class StrategyRegistry {
         hint: suggestion ?? `known strategies: ${this.names().join(", ")}`,
       });
     }
-    const parsed = definition.optionsSchema.safeParse(options);
-    if (!parsed.success) throw optionsError(definition, path, options, parsed.error.issues[0]!);
+    // The one translator words the problems (contracts' parseValid): path `strategies[i].<option>`, did-you-mean.
+    const parsedOptions = parseValid(definition.optionsSchema, options, { code: "INVALID_STRATEGY_OPTIONS", path, details: { module: definition.name } });
     const deps: StrategyDeps = { ...services, path, createStrategy: (child, childPath) => this.create(child, childPath, services) };
-    const strategy = definition.create(parsed.data, deps);
+    const strategy = definition.create(parsedOptions, deps);
     if (this.#trusts(definition)) markTrusted(strategy);
     return strategy;
   }
@@ -138,36 +138,6 @@ export class StrategyRegistry {
   #trusts(definition: AnyStrategyDefinition): boolean {
     return this.#trusted.has(definition) || (this.#parent !== undefined && this.#parent.#trusts(definition));
   }
-}
-
-interface Issue {
-  code: string;
-  path: PropertyKey[];
-  message: string;
-  keys?: string[];
-}
-
-function optionsError(definition: AnyStrategyDefinition, path: string, options: Record<string, unknown>, issue: Issue): Error {
-  const allowed = Object.keys((definition.optionsSchema as unknown as { shape?: object }).shape ?? {});
-  if (issue.code === "unrecognized_keys" && issue.keys?.length) {
-    const key = issue.keys[0]!;
-    const suggestion = didYouMean(key, allowed);
-    return createError("INVALID_STRATEGY_OPTIONS", `unknown option "${key}" of strategy "${definition.name}"`, {
-      module: definition.name,
-      path: `${path}.${key}`,
-      expected: allowed.length ? `one of ${allowed.join(", ")}` : "no options",
-      given: options[key],
-      hint: suggestion ?? (key.includes("_") ? `options are camelCase; allowed: ${allowed.join(", ")}` : `allowed: ${allowed.join(", ")}`),
-    });
-  }
-  const at = issue.path.map((k) => (typeof k === "number" ? `[${k}]` : `.${String(k)}`)).join("");
-  const given = issue.path.reduce<unknown>((v, k) => (v as Record<PropertyKey, unknown> | undefined)?.[k], options);
-  return createError("INVALID_STRATEGY_OPTIONS", `strategy "${definition.name}": ${issue.message} (given ${describeValue(given)})`, {
-    module: definition.name,
-    path: `${path}${at}`,
-    expected: issue.message,
-    given,
-  });
 }
 
 /** The definitions in an index module's export (an object keyed by name, or an array). */
