@@ -4,7 +4,7 @@ import type { HistoryStore, OpenedSession, ReadOptions, SessionSummary } from "@
 import type { Message } from "@amplifier-ts/contracts";
 import type { PostgresStoreOptions } from "@amplifier-ts/contracts";
 import { createError, isAmplifierError, type AmplifierError } from "@amplifier-ts/contracts";
-import { encodeMessage, encodeMessages, type EncodedMessage } from "@amplifier-ts/stores";
+import { decodeStored, encodeMessage, encodeMessages, type EncodedMessage } from "@amplifier-ts/stores";
 import { acquirePool, type PoolLease } from "./pg-pools.js";
 import { migrate, tableNames, type TableNames } from "./postgres-migrations.js";
 import { DEFAULT_RETRY, isTransient, withRetry, type RetryPolicy } from "./postgres-retry.js";
@@ -312,7 +312,8 @@ export class PostgresStore implements HistoryStore {
           const { rows } = await inFlight[i]!;
           if (i + PIPELINE < pages.length) inFlight.push(fetchPage(i + PIPELINE));
           const text = rows[0]?.page;
-          if (text) for (const message of JSON.parse(`[${text}]`) as Message[]) out.push(message);
+          // Rows can be written by others (an older version, a SQL client): each is checked on the way out.
+          if (text) for (const message of JSON.parse(`[${text}]`) as unknown[]) out.push(decodeStored(message, sessionId, start + out.length, MODULE));
         }
         return out;
       },

@@ -3,7 +3,7 @@ import type { RedisClientType } from "redis";
 import type { HistoryStore, OpenedSession, ReadOptions, RedisRetryPolicy, RedisStoreOptions, SessionSummary } from "@amplifier-ts/contracts";
 import type { Message } from "@amplifier-ts/contracts";
 import { createError, isAmplifierError } from "@amplifier-ts/contracts";
-import { encodeMessage, encodeMessages, type EncodedMessage } from "@amplifier-ts/stores";
+import { decodeStoredText, encodeMessage, encodeMessages, type EncodedMessage } from "@amplifier-ts/stores";
 import { acquireRedis, type RedisLease } from "./redis-clients.js";
 import { assertSessionId } from "@amplifier-ts/stores";
 import { assertRunId, resolvePage } from "@amplifier-ts/stores";
@@ -87,7 +87,8 @@ export class RedisStore implements HistoryStore {
       for (let from = start; from < end; from += PAGE) {
         const to = Math.min(end, from + PAGE) - 1;
         const page = await this.attempt("read", () => client.lRange(this.listKey(id), from, to));
-        for (const json of page) out.push(JSON.parse(json) as Message);
+        // Lists can be written by others (an older version, redis-cli): each record is checked on the way out.
+        for (const json of page) out.push(decodeStoredText(json, id, start + out.length, MODULE));
       }
       return out;
     });

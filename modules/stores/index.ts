@@ -7,6 +7,6 @@ export { parseStoreUrl } from "./store-url.js";
 export { HybridStore, type HybridStoreOptions, type HybridStoreEvent } from "./hybrid-store.js";
 export { createHistoryStore, loadHistoryStore, driverTypesOf, HISTORY_STORE_TYPES, DRIVER_PACKAGES, type HistoryStoreConfig, type HistoryStoreType, type HistoryStoreDeps, type StoreDrivers, type DriverStoreType } from "./create-store.js";
 export { assertSessionId, isValidSessionId, SESSION_ID_PATTERN, MAX_SESSION_ID_LENGTH } from "./session-id.js";
-export { encodeMessage, encodeMessages, type EncodedMessage } from "./message-codec.js";
+export { decodeStored, decodeStoredText, encodeMessage, encodeMessages, type EncodedMessage } from "./message-codec.js";
 export { assertRunId, resolvePage } from "./store-arguments.js";
 export { WriteQueue } from "./write-queue.js";

@@ -1,7 +1,7 @@
 import type { HistoryStore, OpenedSession, ReadOptions, SessionSummary } from "@amplifier-ts/contracts";
 import type { Message } from "@amplifier-ts/contracts";
 import { createError } from "@amplifier-ts/contracts";
-import { encodeMessage, encodeMessages, type EncodedMessage } from "./message-codec.js";
+import { decodeStoredText, encodeMessage, encodeMessages, type EncodedMessage } from "./message-codec.js";
 import { assertSessionId } from "./session-id.js";
 import { assertRunId, resolvePage } from "./store-arguments.js";
 
@@ -23,7 +23,7 @@ export class MemoryStore implements HistoryStore {
 
   async open(sessionId: string): Promise<OpenedSession> {
     const session = this.session(sessionId, true);
-    return { messages: session.records.map(parse) };
+    return { messages: session.records.map((json, i) => parse(json, sessionId, i)) };
   }
 
   async append(sessionId: string, message: Message): Promise<void> {
@@ -43,7 +43,7 @@ export class MemoryStore implements HistoryStore {
   async read(sessionId: string, options?: ReadOptions): Promise<Message[]> {
     const session = this.session(sessionId, false);
     const { start, end } = resolvePage(options, session?.records.length ?? 0, MODULE);
-    return session ? session.records.slice(start, end).map(parse) : [];
+    return session ? session.records.slice(start, end).map((json, i) => parse(json, sessionId, start + i)) : [];
   }
 
   async count(sessionId: string): Promise<number> {
@@ -143,6 +143,7 @@ function push(session: MemorySession, encoded: EncodedMessage[]): void {
   session.updatedAt = new Date();
 }
 
-function parse(json: string): Message {
-  return JSON.parse(json) as Message;
+/** Records were checked when written; checking again on the way out keeps one rule for every store. */
+function parse(json: string, sessionId: string, index: number): Message {
+  return decodeStoredText(json, sessionId, index, MODULE);
 }

@@ -100,8 +100,35 @@ describe("amplifier-ts sessions", () => {
     await writeFile(join(dir, "bad.jsonl"), `${JSON.stringify(conversation(1)[0])}\n{"no role": true}\n`);
     const { code, stderr } = await cli("sessions", "import", "bad.jsonl", "--session", "s", "--store", "b");
     expect(code).toBe(1);
-    expect(stderr).toContain("[INVALID_MESSAGE] bad.jsonl:2 is not a message");
+    expect(stderr).toContain("[TRANSCRIPT_INVALID] bad.jsonl line 2");
     expect(await read("b", "s")).toEqual([]);
+  });
+
+  it("import validates every record against the Message contract: exit 1 naming the line and id, nothing written", async () => {
+    const good = JSON.stringify(conversation(1)[0]);
+    const bad: [string, string][] = [
+      ['{"role":"assistant","content":42,"metadata":{"id":"n42"}}', 'line 2 (id "n42"): content'],
+      ['{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function"}]}', "line 2: tool_calls[0].function"],
+      ['{"role":"constructor","content":"x"}', "line 2: role"],
+      ['{"role":"__proto__","content":"x"}', "line 2: role"],
+    ];
+    for (const [record, named] of bad) {
+      await writeFile(join(dir, "bad.jsonl"), `${good}\n${record}\n${good}\n`);
+      const { code, stderr } = await cli("sessions", "import", "bad.jsonl", "--session", "s", "--store", "b");
+      expect(code, record).toBe(1);
+      expect(stderr, record).toContain("[TRANSCRIPT_INVALID] bad.jsonl");
+      expect(stderr, record).toContain(named);
+      expect(await read("b", "s"), record).toEqual([]);
+    }
+  });
+
+  it("show: a stored JSONL record that is not a message (role \"constructor\") is skipped as a corrupt record, never shown", async () => {
+    await seed("a", { alpha: conversation(2) });
+    await writeFile(join(dir, "a", "alpha.jsonl"), `${await readFile(join(dir, "a", "alpha.jsonl"), "utf8")}{"role":"constructor","content":"x","metadata":{"id":"evil"}}\n`);
+    const shown = await cli("sessions", "show", "alpha", "--store", "a");
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).not.toContain("evil");
+    expect(shown.stdout).toMatch(/m1/);
   });
 
   it("export --all --to copies every session between stores, idempotently", async () => {

@@ -7,7 +7,7 @@ import type { HistoryStore } from "@amplifier-ts/contracts";
 import { createHistoryStore } from "../../modules/stores.js";
 import { parseStoreUrl } from "@amplifier-ts/stores";
 import { didYouMean } from "@amplifier-ts/core";
-import { createError, isAmplifierError } from "@amplifier-ts/contracts";
+import { createError, isAmplifierError, validateMessage } from "@amplifier-ts/contracts";
 import { CliUsageError, type CliCommand, type CliInvocation } from "../command.js";
 import { formatTable } from "../format-table.js";
 
@@ -226,6 +226,11 @@ function openStore(url: string, cwd: string, option: string): HistoryStore {
   }
 }
 
+/**
+ * Every non-blank line of a JSONL transcript as a Message, checked against the Message contract
+ * (validateMessage, as `replay` and the context managers check it) before anything is written: the
+ * first bad line is TRANSCRIPT_INVALID naming the file, the line, the message's id and the field.
+ */
 async function readJsonl(path: string, shown: string): Promise<Message[]> {
   let text: string;
   try {
@@ -238,16 +243,29 @@ async function readJsonl(path: string, shown: string): Promise<Message[]> {
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!.trim();
     if (line === "") continue;
+    const where = `${shown} line ${i + 1}`;
     let value: unknown;
     try {
       value = JSON.parse(line);
     } catch (error) {
-      throw createError("INVALID_MESSAGE", `${shown}:${i + 1} is not JSON: ${(error as Error).message}`, { module: "cli", path: `${shown}:${i + 1}`, expected: "one JSON message per line" });
+      throw createError("TRANSCRIPT_INVALID", `${where} is not JSON: ${(error as Error).message}`, { module: "cli", file: shown, path: `line ${i + 1}`, expected: "one JSON message per line" });
     }
-    if (typeof value !== "object" || value === null || typeof (value as Message).role !== "string") {
-      throw createError("INVALID_MESSAGE", `${shown}:${i + 1} is not a message`, { module: "cli", path: `${shown}:${i + 1}`, expected: '{ "role": …, "content": … }', given: value });
+    try {
+      messages.push(validateMessage(value, ""));
+    } catch (error) {
+      if (!isAmplifierError(error)) throw error;
+      const id = (value as { metadata?: { id?: unknown } } | null)?.metadata?.id;
+      const field = String(error.details.path ?? "").replace(/^\./, "");
+      const expected = String(error.details.expected ?? '{ "role": …, "content": … }');
+      throw createError("TRANSCRIPT_INVALID", `${where}${typeof id === "string" ? ` (id ${JSON.stringify(id)})` : ""}: ${field === "" ? "" : `${field}: `}expected ${expected}`, {
+        module: "cli",
+        file: shown,
+        path: `line ${i + 1}${field === "" ? "" : `.${field}`}`,
+        expected,
+        given: error.details.given,
+        cause: error,
+      });
     }
-    messages.push(value as Message);
   }
   return messages;
 }
