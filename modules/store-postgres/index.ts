@@ -4,6 +4,7 @@ import { PostgresStore } from "./postgres-store.js";
 
 export { DEFAULT_PG_URL, PostgresStore, type PostgresStoreOptions } from "./postgres-store.js";
 export type { RetryPolicy } from "./postgres-retry.js";
+export { defaultUser, withDefaultUser } from "./default-user.js";
 
 /** What @amplifier-ts/stores' loadHistoryStore() imports for `{ type: "postgres" }`. */
 export const driver: HistoryStoreDriver<PostgresStoreOptions> = {

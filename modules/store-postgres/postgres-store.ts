@@ -5,6 +5,7 @@ import type { Message } from "@amplifier-ts/contracts";
 import type { PostgresStoreOptions } from "@amplifier-ts/contracts";
 import { createError, isAmplifierError, type AmplifierError } from "@amplifier-ts/contracts";
 import { decodeStored, encodeMessage, encodeMessages, type EncodedMessage } from "@amplifier-ts/stores";
+import { withDefaultUser } from "./default-user.js";
 import { acquirePool, type PoolLease } from "./pg-pools.js";
 import { migrate, tableNames, type TableNames } from "./postgres-migrations.js";
 import { DEFAULT_RETRY, isTransient, withRetry, type RetryPolicy } from "./postgres-retry.js";
@@ -14,6 +15,7 @@ import { WriteQueue } from "@amplifier-ts/stores";
 
 const MODULE = "stores/postgres";
 
+/** No user in it: the store connects as PGUSER or the operating-system user, as psql would (default-user.ts). */
 export const DEFAULT_PG_URL = "postgres://127.0.0.1:5432/test";
 
 export type { PostgresStoreOptions };
@@ -55,10 +57,12 @@ export class PostgresStore implements HistoryStore {
   private closing: Promise<void> | undefined;
 
   constructor(options: PostgresStoreOptions = {}) {
-    this.url = options.url ?? process.env.AMPLIFIER_PG_URL ?? DEFAULT_PG_URL;
-    if (typeof this.url !== "string" || !/^postgres(ql)?:\/\//.test(this.url)) {
-      throw createError("INVALID_ARGUMENT", "A PostgreSQL store needs a postgres:// url", { module: MODULE, path: "store.url", expected: "postgres://user@host:port/database", given: this.url });
+    const url: unknown = options.url ?? process.env.AMPLIFIER_PG_URL ?? DEFAULT_PG_URL;
+    if (typeof url !== "string" || !/^postgres(ql)?:\/\//.test(url)) {
+      throw createError("INVALID_ARGUMENT", "A PostgreSQL store needs a postgres:// url", { module: MODULE, path: "store.url", expected: "postgres://user@host:port/database", given: url });
     }
+    // A url without a user connects as PGUSER or the OS user, as psql does (default-user.ts).
+    this.url = withDefaultUser(url);
     this.names = tableNames(identifier(options.schema ?? "public", "schema", 63), identifier(options.table ?? "amplifier_messages", "table", 48));
     this.retry = retryPolicy(options.retry);
     this.poolSize = options.poolSize ?? 10;

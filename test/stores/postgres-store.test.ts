@@ -3,6 +3,7 @@ import { createHistoryStore, PostgresStore } from "../../src/modules/stores.js";
 import { livePoolCount } from "../../modules/store-postgres/pg-pools.js";
 import { migrate, SCHEMA_VERSION, tableNames } from "../../modules/store-postgres/postgres-migrations.js";
 import { acquirePool } from "../../modules/store-postgres/pg-pools.js";
+import { defaultUser } from "../../modules/store-postgres/default-user.js";
 import { startWriter } from "./support.js";
 import { bundlePostgresWriter, dropSchemas, PG_URL, queryOnce, testSchemaName } from "./postgres-support.js";
 
@@ -112,7 +113,8 @@ describe("PostgresStore", () => {
     process.env.AMPLIFIER_PG_URL = "postgres://127.0.0.1:1/test";
     try {
       const store = new PostgresStore({ schema: fresh(), retry: { attempts: 1 } });
-      await expect(store.open("s1")).rejects.toMatchObject({ code: "STORAGE_UNAVAILABLE", details: { url: "postgres://127.0.0.1:1/test" } });
+      // The url has no user: the one it connects as (PGUSER or the OS user, as psql) is shown.
+      await expect(store.open("s1")).rejects.toMatchObject({ code: "STORAGE_UNAVAILABLE", details: { url: `postgres://${encodeURIComponent(defaultUser())}@127.0.0.1:1/test` } });
       await store.close();
     } finally {
       if (saved === undefined) delete process.env.AMPLIFIER_PG_URL;

@@ -1,0 +1,48 @@
+/**
+ * A PostgreSQL url without a user (the default, postgres://127.0.0.1:5432/test) connects as
+ * PGUSER or the operating-system user, as psql does — also where $USER is unset (cron, systemd,
+ * `env -i`, many containers), where the pg driver alone sends no user name at all.
+ */
+import { execFile } from "node:child_process";
+import { userInfo } from "node:os";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, it } from "vitest";
+import { withDefaultUser } from "../../modules/store-postgres/default-user.js";
+import { dropSchemas, queryOnce, testSchemaName } from "./postgres-support.js";
+
+const run = promisify(execFile);
+const osUser = userInfo().username;
+const schemas: string[] = [];
+afterAll(() => dropSchemas(...schemas));
+
+describe("PostgreSQL default user", () => {
+  it("fills a url without a user from PGUSER, else the OS user; a url's own user is kept", () => {
+    expect(withDefaultUser("postgres://127.0.0.1:5432/test", {})).toBe(`postgres://${encodeURIComponent(osUser)}@127.0.0.1:5432/test`);
+    expect(withDefaultUser("postgres://127.0.0.1:5432/test?schema=s", { PGUSER: "alice" })).toBe("postgres://alice@127.0.0.1:5432/test?schema=s");
+    expect(withDefaultUser("postgres://bob:pw@127.0.0.1/test", { PGUSER: "alice" })).toBe("postgres://bob:pw@127.0.0.1/test");
+    expect(withDefaultUser("postgres://127.0.0.1/test", { USER: "someone-else" })).toBe(`postgres://${encodeURIComponent(osUser)}@127.0.0.1/test`);
+  });
+
+  it("the default url works in a process without USER, PGUSER and AMPLIFIER_PG_URL", async (ctx) => {
+    const roles = await queryOnce<{ rolname: string }>("SELECT rolname FROM pg_roles WHERE rolname = $1 AND rolcanlogin", [osUser]);
+    if (roles.length === 0) ctx.skip(`the server has no login role for the OS user "${osUser}"`);
+    const schema = testSchemaName();
+    schemas.push(schema);
+    const env = { ...process.env };
+    for (const name of ["USER", "PGUSER", "LOGNAME", "USERNAME", "AMPLIFIER_PG_URL"]) delete env[name];
+    // The built package (globalSetup ran tsc -b), in a fresh process: pg reads $USER when it loads.
+    const script = `
+      import { PostgresStore } from "@amplifier-ts/store-postgres";
+      const store = new PostgresStore({ schema: ${JSON.stringify(schema)}, retry: { attempts: 1, baseDelayMs: 0, maxDelayMs: 0 } });
+      try {
+        await store.append("s", { role: "user", content: "hello" });
+        console.log(JSON.stringify(await store.read("s")));
+      } finally {
+        await store.close();
+      }`;
+    const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script], { env, cwd: process.cwd(), timeout: 30_000 }).catch((error: { stderr?: string }) => {
+      throw new Error(`the child failed: ${error.stderr ?? String(error)}`);
+    });
+    expect(JSON.parse(stdout)).toEqual([{ role: "user", content: "hello" }]);
+  });
+});
