@@ -34,5 +34,5 @@ module.exports = {
   babelrc: false,
   configFile: false,
   plugins: [keepTypeImports],
-  presets: [["@babel/preset-typescript", { onlyRemoveTypeImports: true }]],
+  presets: [[require.resolve("@babel/preset-typescript"), { onlyRemoveTypeImports: true }]],
 };
