@@ -1,10 +1,15 @@
 #!/usr/bin/env node
 /**
- * `npm run contracts`: TypeScript types from the JSON Schemas (the single source of truth).
+ * `npm run contracts`: every derived form of the schemas, from their one source, zod.
  *
- *   node contracts/generate.mjs            write contracts/generated/** from contracts/schemas/**
+ *   1. contracts/schemas/** (JSON Schema, for editors and other languages) from the zod schemas
+ *      listed in contracts/emit-schemas.mjs (z.toJSONSchema);
+ *   2. contracts/generated/** (TypeScript types) from those JSON Schemas (json-schema-to-typescript).
+ *
+ *   node contracts/generate.mjs            write both
  *   node contracts/generate.mjs --check    write nothing; list stale files and exit 1 if any
- *   node contracts/generate.mjs --root DIR use DIR/contracts/{schemas,generated} (tests use this)
+ *   node contracts/generate.mjs --root DIR step 2 only, on DIR/contracts/{schemas,generated}
+ *                                          (tests use this on scratch copies without zod sources)
  *
  * contracts/schemas/<path>.schema.json becomes contracts/generated/<path>.ts, and
  * contracts/generated/index.ts re-exports every generated type by name (two schemas declaring the
@@ -17,6 +22,7 @@ import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { compile } from "json-schema-to-typescript";
+import { emitSchemas } from "./emit-schemas.mjs";
 
 const SCHEMA_SUFFIX = ".schema.json";
 const BANNER_MARK = "by `npm run contracts` (contracts/generate.mjs) — do not edit.";
@@ -31,16 +37,31 @@ if (unknownArgs.length > 0) fail(`unknown argument(s): ${unknownArgs.join(" ")}\
 const schemasDir = join(root, "contracts", "schemas");
 const generatedDir = join(root, "contracts", "generated");
 
+// Step 1 (the repository only): JSON Schemas from zod. In check mode the files on disk must equal
+// what zod emits; step 2 then reads them as they are.
+const emitted = rootIndex >= 0 ? new Map() : await emitSchemas(root);
+const staleSchemas = [];
+for (const [file, text] of emitted) {
+  const current = await readFile(join(root, file), "utf8").catch(() => undefined);
+  if (current === text) continue;
+  staleSchemas.push({ file, why: current === undefined ? "missing" : "differs from its zod source" });
+  if (!check) {
+    await mkdir(dirname(join(root, file)), { recursive: true });
+    await writeFile(join(root, file), text);
+    console.log(`wrote ${file}`);
+  }
+}
+
 const expected = await expectedOutputs();
-const stale = await staleFiles(expected);
+const stale = [...(check ? staleSchemas : []), ...(await staleFiles(expected))];
 
 if (check) {
   if (stale.length > 0) {
-    console.error(`contracts/generated is stale (${stale.length} file(s)); run \`npm run contracts\`:`);
+    console.error(`contracts/schemas or contracts/generated is stale (${stale.length} file(s)); run \`npm run contracts\`:`);
     for (const { file, why } of stale) console.error(`  ${file}  (${why})`);
     process.exit(1);
   }
-  console.log(`contracts/generated is up to date (${expected.size} files).`);
+  console.log(`contracts/schemas and contracts/generated are up to date (${emitted.size} + ${expected.size} files).`);
 } else {
   for (const { file, why } of stale) {
     const absolute = join(root, file);
@@ -112,8 +133,8 @@ function banner(source) {
     "/* eslint-disable */",
     "/**",
     ` * Generated from ${source} ${BANNER_MARK}`,
-    " * Edit the schema and run `npm run contracts`; test/contracts/generated-fresh.test.ts fails while",
-    " * this file is stale.",
+    " * The schemas are emitted from their zod sources (contracts/emit-schemas.mjs): edit those and run",
+    " * `npm run contracts`; test/contracts/generated-fresh.test.ts fails while this file is stale.",
     " */",
   ].join("\n");
 }

@@ -1,8 +1,8 @@
 /* eslint-disable */
 /**
  * Generated from contracts/schemas/message.schema.json by `npm run contracts` (contracts/generate.mjs) — do not edit.
- * Edit the schema and run `npm run contracts`; test/contracts/generated-fresh.test.ts fails while
- * this file is stale.
+ * The schemas are emitted from their zod sources (contracts/emit-schemas.mjs): edit those and run
+ * `npm run contracts`; test/contracts/generated-fresh.test.ts fails while this file is stale.
  */
 
 /**

@@ -3,7 +3,8 @@ import { isDateTime } from "./date-time.js";
 
 /**
  * zod builders for the JSON Schema keywords our schemas use, where zod's defaults mean something
- * else. Each one keeps a zod mirror accepting exactly what ajv (draft-07) accepts.
+ * else. Each one accepts exactly what the emitted JSON Schema (draft-07) accepts, and carries the
+ * keyword as metadata so `z.toJSONSchema` writes it.
  *
  * A custom issue's message is the "expected" text of the AmplifierError (see format-issues.ts).
  */
@@ -16,7 +17,8 @@ export function jsonInteger(bounds: { minimum?: number; exclusiveMinimum?: numbe
   let schema = z.number();
   if (bounds.minimum !== undefined) schema = schema.min(bounds.minimum);
   if (bounds.exclusiveMinimum !== undefined) schema = schema.gt(bounds.exclusiveMinimum);
-  return schema.refine(Number.isInteger, { error: "an integer" });
+  // JSON Schema says `integer` where zod can only refine a number: the metadata puts it back.
+  return schema.refine(Number.isInteger, { error: "an integer" }).meta({ type: "integer" });
 }
 
 /** `"type": "string", "minLength": 1` (code points and UTF-16 units agree on "at least one"). */
@@ -29,6 +31,7 @@ export const nonEmptyString = z.string().min(1);
 export const jsonObject = z.record(z.string(), z.unknown());
 
 /** `"type": "string", "format": "date-time"` as ajv-formats checks it. */
-export const dateTimeString = z.string().refine(isDateTime, {
-  error: "an RFC 3339 date-time with a time zone, e.g. 2024-05-01T12:00:00Z",
-});
+export const dateTimeString = z
+  .string()
+  .refine(isDateTime, { error: "an RFC 3339 date-time with a time zone, e.g. 2024-05-01T12:00:00Z" })
+  .meta({ format: "date-time" });

@@ -5,7 +5,8 @@ import { assertValid } from "./validation-error.js";
 import { dateTimeString, jsonInteger, jsonObject, nonEmptyString } from "./json-schema-types.js";
 
 /**
- * zod mirror of contracts/schemas/message.schema.json (the source of truth).
+ * The Message schema — the source of truth: contracts/schemas/message.schema.json is emitted from
+ * it and the Message types generated from that file (`npm run contracts`).
  * test/contracts/schema-zod-drift.test.ts runs the shared fixtures and random messages through
  * both; test/types/contracts.test-d.ts proves `z.infer` equals the generated `Message` type.
  *
@@ -14,12 +15,14 @@ import { dateTimeString, jsonInteger, jsonObject, nonEmptyString } from "./json-
  * the block rather than "matches none of seven shapes".
  */
 
-export const roleSchema = z.enum(["system", "developer", "user", "assistant", "tool"]);
+export const roleSchema = z.enum(["system", "developer", "user", "assistant", "tool"]).meta({ id: "Role" });
 
-export const textBlockSchema = z.strictObject({
-  type: z.literal("text"),
-  text: z.string(),
-});
+export const textBlockSchema = z
+  .strictObject({
+    type: z.literal("text"),
+    text: z.string(),
+  })
+  .meta({ id: "TextBlock" });
 
 const imageSize = jsonInteger({ minimum: 1 }).optional();
 
@@ -35,6 +38,9 @@ export const imageBlockSchema = z.strictObject({
     .optional(),
   width: imageSize,
   height: imageSize,
+}).meta({
+  id: "ImageBlock",
+  description: "Anthropic-style image. width/height (pixels) let the token counter price it exactly; without them a documented default is used.",
 });
 
 export const imageUrlBlockSchema = z.strictObject({
@@ -45,32 +51,32 @@ export const imageUrlBlockSchema = z.strictObject({
   }),
   width: imageSize,
   height: imageSize,
-});
+}).meta({ id: "ImageUrlBlock", description: "OpenAI-style image part." });
 
 export const toolUseBlockSchema = z.strictObject({
   type: z.literal("tool_use"),
   id: nonEmptyString,
   name: nonEmptyString,
   input: jsonObject,
-});
+}).meta({ id: "ToolUseBlock" });
 
 export const toolResultBlockSchema = z.strictObject({
   type: z.literal("tool_result"),
   tool_use_id: nonEmptyString,
   content: z.union([z.string(), z.array(z.discriminatedUnion("type", [textBlockSchema, imageBlockSchema]))]).optional(),
   is_error: z.boolean().optional(),
-});
+}).meta({ id: "ToolResultBlock" });
 
 export const thinkingBlockSchema = z.strictObject({
   type: z.literal("thinking"),
   thinking: z.string(),
   signature: z.string().optional(),
-});
+}).meta({ id: "ThinkingBlock" });
 
 export const redactedThinkingBlockSchema = z.strictObject({
   type: z.literal("redacted_thinking"),
   data: z.string(),
-});
+}).meta({ id: "RedactedThinkingBlock" });
 
 export const contentBlockSchema = z.discriminatedUnion("type", [
   textBlockSchema,
@@ -80,36 +86,64 @@ export const contentBlockSchema = z.discriminatedUnion("type", [
   toolResultBlockSchema,
   thinkingBlockSchema,
   redactedThinkingBlockSchema,
-]);
+]).meta({ id: "ContentBlock" });
 
 export const toolCallSchema = z.strictObject({
   id: nonEmptyString,
   type: z.literal("function"),
   function: z.strictObject({
     name: nonEmptyString,
-    arguments: z.string(),
+    arguments: z.string().meta({ description: "JSON-encoded arguments, as the model produced them." }),
   }),
-});
+}).meta({ id: "ToolCall" });
 
 /** Known keys are typed; any other key is allowed (`additionalProperties: true`). */
 export const summaryInfoSchema = z.looseObject({
   covers: z.array(z.string()),
   strategy: z.string().optional(),
   summarizer: z.string().optional(),
-});
+}).meta({ id: "SummaryInfo", description: "Marks a summary (checkpoint) message and names the stored messages it stands for." });
 
-export const messageMetadataSchema = z.looseObject({
-  id: nonEmptyString.optional(),
-  timestamp: dateTimeString.optional(),
-  critical: z.boolean().optional(),
-  ephemeral: z.boolean().optional(),
-  source: z.string().optional(),
-  runId: nonEmptyString.optional(),
-  summary: summaryInfoSchema.optional(),
-  hook: z.string().optional(),
-  event: z.string().optional(),
-  scope: z.literal("turn").optional(),
-});
+export const messageMetadataSchema = z
+  .looseObject({
+    id: nonEmptyString.optional().meta({ description: "Stable message id; assigned by the context manager when missing." }),
+    timestamp: dateTimeString.optional().meta({ description: "ISO-8601; assigned when missing." }),
+    critical: z.boolean().optional().meta({ description: "Never compacted: kept verbatim in every window." }),
+    ephemeral: z.boolean().optional().meta({ description: "Shown in windows of the live session, never persisted." }),
+    source: z.string().optional().meta({ description: 'Who added it: "hook", "user", a module name …' }),
+    runId: nonEmptyString.optional().meta({ description: "The agent run this message belongs to (see clearRun and retention)." }),
+    summary: summaryInfoSchema.optional(),
+    hook: z.string().optional().meta({ description: "For injected messages: the hook that injected it." }),
+    event: z.string().optional().meta({ description: "For injected messages: the event during which it was injected." }),
+    scope: z.enum(["turn"]).optional().meta({
+      description:
+        '"turn": a hook\'s stored system/developer injection made after the session started (a turn note): it belongs to the turn it was injected in — sent in stored order, counted and cut with that turn — instead of being an instruction kept first in every window. Set by the coordinator (processHookResult).',
+    }),
+  })
+  .meta({ id: "MessageMetadata" });
+
+/**
+ * The role rules in JSON Schema words (if/then), for the emitted message.schema.json; the
+ * refinement below states them for zod. Two statements of one table, side by side; the shared
+ * fixtures (test/contracts/schema-zod-drift.test.ts) run through both.
+ */
+const ROLE_RULES_AS_JSON_SCHEMA = [
+  {
+    $comment: "A tool message answers one call: tool_call_id is required.",
+    if: { properties: { role: { const: "tool" } }, required: ["role"] },
+    then: { properties: { tool_call_id: true }, required: ["tool_call_id"] },
+  },
+  {
+    $comment: "Only assistant messages carry tool_calls.",
+    if: { properties: { tool_calls: true }, required: ["tool_calls"] },
+    then: { properties: { role: { const: "assistant" } } },
+  },
+  {
+    $comment: "content is null only on an assistant message that carries tool_calls.",
+    if: { properties: { content: { type: "null" } }, required: ["content"] },
+    then: { properties: { role: { const: "assistant" }, tool_calls: true }, required: ["tool_calls"] },
+  },
+];
 
 /**
  * The role rules are the schema's `allOf` of if/then pairs. They sit in a refinement, so
@@ -129,11 +163,23 @@ export const messageSchema = z.compile(
   z
     .strictObject({
       role: roleSchema,
-      content: z.union([z.string(), z.array(contentBlockSchema), z.null()]),
-      name: nonEmptyString.optional(),
-      tool_calls: z.array(toolCallSchema).min(1).optional(),
-      tool_call_id: nonEmptyString.optional(),
+      content: z.union([z.string(), z.array(contentBlockSchema), z.null()]).meta({
+        description: "Text, or a list of content blocks. null only on an assistant message that carries tool_calls.",
+      }),
+      name: nonEmptyString.optional().meta({ description: "Participant name, or the tool's name on a tool message." }),
+      tool_calls: z
+        .array(toolCallSchema)
+        .min(1)
+        .optional()
+        .meta({ description: "OpenAI-style tool calls; assistant messages only, at least one (providers reject an empty list)." }),
+      tool_call_id: nonEmptyString.optional().meta({ description: "The id of the call this tool message answers; tool messages only." }),
       metadata: messageMetadataSchema.optional(),
+    })
+    .meta({
+      title: "Message",
+      description:
+        "One chat message as stored by a context manager. OpenAI style (assistant.tool_calls[].id <-> tool.tool_call_id) and Anthropic block style (tool_use.id <-> tool_result.tool_use_id) are both understood.",
+      allOf: ROLE_RULES_AS_JSON_SCHEMA,
     })
     .superRefine((message, ctx) => {
       if (message.role === "tool" && message.tool_call_id === undefined) {

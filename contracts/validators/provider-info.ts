@@ -4,9 +4,9 @@ import { assertValid } from "./validation-error.js";
 import { jsonInteger, nonEmptyString } from "./json-schema-types.js";
 
 /**
- * zod mirror of contracts/schemas/provider-info.schema.json (the source of truth). Providers may
- * add their own keys at the top level and in `defaults` (`additionalProperties: true`); the
- * known ones are typed.
+ * ProviderInfo's schema — the source of truth of contracts/schemas/provider-info.schema.json and
+ * the generated ProviderInfo type. Providers may add their own keys at the top level and in
+ * `defaults`; the known ones are typed.
  */
 export const providerDefaultsSchema = z.looseObject({
   model: z.string().optional(),
@@ -14,12 +14,14 @@ export const providerDefaultsSchema = z.looseObject({
   max_output_tokens: jsonInteger({ minimum: 0 }).optional(),
 });
 
-export const providerInfoSchema = z.looseObject({
-  id: nonEmptyString,
-  display_name: z.string().optional(),
-  defaults: providerDefaultsSchema.optional(),
-  capabilities: z.array(z.string()).optional(),
-});
+export const providerInfoSchema = z
+  .looseObject({
+    id: nonEmptyString,
+    display_name: z.string().optional(),
+    defaults: providerDefaultsSchema.optional(),
+    capabilities: z.array(z.string()).optional(),
+  })
+  .meta({ title: "ProviderInfo", description: "What a provider's getInfo() returns; context managers size their budget from defaults." });
 
 /**
  * `value` as ProviderInfo (the same object), or AmplifierError INVALID_PROVIDER_INFO naming the

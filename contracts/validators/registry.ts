@@ -5,7 +5,7 @@ import { messageSchema } from "./message.js";
 import { providerInfoSchema } from "./provider-info.js";
 
 /**
- * The zod mirror of each JSON Schema in contracts/schemas/, keyed by the schema's path without
+ * The zod source of each JSON Schema in contracts/schemas/, keyed by the schema's path without
  * `.schema.json` (`message` for message.schema.json, `modules/x.config` for
  * modules/x.config.schema.json).
  *

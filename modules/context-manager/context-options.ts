@@ -1,40 +1,32 @@
 import { z } from "zod";
 import { summarizerConfigSchema } from "@amplifier-ts/summarizers";
 
-/**
- * Options shared by every built-in context module (context-simple, context-persistent).
- * The JSON Schema twin lives in contracts/schemas/modules/context-*.config.schema.json; a test
- * checks they accept and reject the same documents.
- */
+/** Options shared by every built-in context module (context-simple, context-persistent). */
 export const retentionPolicies = ["permanent", "run", "none"] as const;
 export type RetentionPolicy = (typeof retentionPolicies)[number];
 
+/**
+ * The source of truth of the context modules' config: contracts/schemas/modules/
+ * context-simple.config.schema.json (and, with persistent-options.ts, context-persistent's) is
+ * emitted from these schemas by `npm run contracts`, descriptions included.
+ */
 export const contextOptionsShape = {
-  /** Budget when neither the caller nor the provider nor the model registry gives one. */
-  maxTokens: z.number().int().positive().default(100_000),
-  /** Tokens kept free below context_window − max_output_tokens. */
-  safetyMargin: z.number().int().min(0).default(1_000),
-  /** Compaction starts when the history passes this share of the budget. */
-  compactThreshold: z.number().gt(0).lte(1).default(0.9),
+  maxTokens: z.number().int().positive().default(100_000).meta({ description: "Budget when neither the caller, the provider nor the model registry gives one." }),
+  safetyMargin: z.number().int().min(0).default(1_000).meta({ description: "Tokens kept free below context_window - max_output_tokens." }),
+  compactThreshold: z.number().gt(0).lte(1).default(0.9).meta({ description: "Compaction starts when the history passes this share of the budget." }),
   /** … and cuts down to this share, so the cut moves in large, cache-friendly steps. */
-  compactTarget: z.number().gt(0).lte(1).default(0.7),
-  /** Model used to count tokens when the provider does not name one. */
-  model: z.string().min(1).default("gpt-4o"),
-  /** permanent (default) | run (a run's messages cleared when it ends) | none (never persisted). */
-  retention: z.enum(retentionPolicies).default("permanent"),
-  /** Multiplier applied to counts for models whose tokenizer is not public (see contracts/TOKENS.md). */
-  safetyFactor: z.number().min(1).max(3).optional(),
-  /**
-   * Compaction pipeline run before the window assembler (contracts/STRATEGIES.md): entries
-   * `{ use: "<strategy>", …options }`, each validated by its strategy's schema when the module is
-   * created. Default [] : the window assembler's hysteresis cut alone.
-   */
-  strategies: z.array(z.looseObject({ use: z.string().min(1) })).default([]),
-  /**
-   * Summarizer of the summarising strategies (modules/summarizers/configured-summarizer.ts):
-   * "extractive" (default, offline) or "provider" / { type: "provider", provider?, model? }.
-   */
-  summarizer: summarizerConfigSchema.optional(),
+  compactTarget: z.number().gt(0).lte(1).default(0.7).meta({ description: "Compaction cuts down to this share of the budget (must be <= compactThreshold)." }),
+  model: z.string().min(1).default("gpt-4o").meta({ description: "Model used to count tokens when the provider does not name one." }),
+  retention: z.enum(retentionPolicies).default("permanent").meta({ description: "permanent: kept; run: a run's messages are cleared when it ends; none: never persisted." }),
+  /** See contracts/TOKENS.md. */
+  safetyFactor: z.number().min(1).max(3).optional().meta({ description: "Multiplier for counts of models whose tokenizer is not public." }),
+  /** Each entry is validated by its strategy's schema when the module is created. */
+  strategies: z
+    .array(z.looseObject({ use: z.string().min(1).meta({ description: "Strategy name: sliding-window, tool-result-compaction, selective-tool-call, summarization, truncation, token-budget, …" }) }))
+    .default([])
+    .meta({ description: "Compaction pipeline run before the window assembler, in order (contracts/STRATEGIES.md). Each entry names a strategy and its camelCase options; options are validated by the strategy. Default []: the window assembler's hysteresis cut alone." }),
+  /** modules/summarizers/configured-summarizer.ts */
+  summarizer: summarizerConfigSchema.optional().meta({ description: "Summarizer used by the summarising strategies (summarization, summarizing). \"extractive\" (default): offline, no model. \"provider\": a mounted provider's complete(); the object form names the provider (default: the first mounted) and the model (default: the provider's own). With no provider mounted when a summary is needed, the strategy drops the old messages instead and emits context:summary_failed." }),
 };
 
 export const contextOptionsSchema = z
@@ -43,7 +35,8 @@ export const contextOptionsSchema = z
   .refine((o) => o.compactTarget <= o.compactThreshold, {
     message: "compactTarget must be ≤ compactThreshold",
     path: ["compactTarget"],
-  });
+  })
+  .meta({ title: "ContextSimpleConfig", description: "Config of the built-in context-simple module (in-memory history)." });
 
 export type ContextOptions = z.output<typeof contextOptionsSchema>;
 export type ContextOptionsInput = z.input<typeof contextOptionsSchema>;

@@ -3,7 +3,7 @@ import { contextOptionsSchema } from "../../modules/context-manager/context-opti
 import { persistentOptionsSchema } from "../../modules/context-persistent/persistent-options.js";
 
 /**
- * zod mirrors of the built-in modules' config schemas (contracts/schemas/modules/), keyed like
+ * zod sources of the built-in modules' config schemas (contracts/schemas/modules/), keyed like
  * CONTRACT_VALIDATORS. They live here, not in contracts/validators/registry.ts, because contracts
  * import no module; the drift harness merges both registries.
  *

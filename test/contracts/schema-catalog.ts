@@ -9,7 +9,7 @@ import { MODULE_CONFIG_VALIDATORS } from "./module-config-validators.js";
 
 /**
  * What the drift tests check, found on disk rather than listed: every
- * contracts/schemas/**\/*.schema.json, its zod mirror from the registries, and its fixtures in
+ * contracts/schemas/**\/*.schema.json, its zod source from the registries, and its fixtures in
  * test/fixtures/contracts/<name>/{valid,invalid}/*.json.
  */
 export const SCHEMAS_DIR = fileURLToPath(new URL("../../contracts/schemas/", import.meta.url));

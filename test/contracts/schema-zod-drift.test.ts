@@ -1,11 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { ajvValidators, fixtures, fixtureSetNames, schemaNames, ZOD_VALIDATORS } from "./schema-catalog.js";
+// @ts-expect-error — a plain .mjs tool without type declarations
+import { SCHEMA_SOURCES } from "../../contracts/emit-schemas.mjs";
 
 /**
- * The JSON Schemas are the source of truth; the zod validators are hand-written mirrors. Every
- * shared fixture goes through both, and both must give the fixture's verdict. Nothing is listed
- * by hand: schemas and fixtures are found on disk, so a new schema without a mirror or without
- * fixtures fails here instead of drifting silently.
+ * The zod schemas are the source of truth; the JSON Schema files are emitted from them
+ * (`npm run contracts`) for editors and other tools. Every shared fixture goes through both — the
+ * file as an independent JSON Schema reader (ajv) sees it, and zod — and both must give the
+ * fixture's verdict, so what the files say cannot drift from what the validators do. Nothing is
+ * listed by hand: schemas and fixtures are found on disk, so a new schema without a registered zod
+ * source or without fixtures fails here instead of drifting silently.
  */
 const names = schemaNames();
 const ajv = ajvValidators();
@@ -32,6 +36,16 @@ describe("every JSON Schema has a zod mirror and shared fixtures", () => {
         fixtures(name, kind).length,
         `add at least ${MIN_FIXTURES} JSON document(s) the schema ${kind === "valid" ? "accepts" : "rejects"} to test/fixtures/contracts/${name}/${kind}/`,
       ).toBeGreaterThanOrEqual(MIN_FIXTURES);
+    }
+  });
+
+  it("each schema file is emitted from the very zod schema checked here (contracts/emit-schemas.mjs)", async () => {
+    const sources = SCHEMA_SOURCES as Array<{ schema: string; module: string; name: string }>;
+    expect(sources.map((s) => s.schema).sort()).toEqual(names);
+    for (const source of sources) {
+      const module = (await import(`../../${source.module.replace(/\.ts$/, ".js")}`)) as Record<string, unknown>;
+      expect(module[source.name], `${source.module} exports ${source.name}`).toBeDefined();
+      expect(module[source.name], `${source.schema}: the emitted source and the checked validator are one schema`).toBe(ZOD_VALIDATORS[source.schema]);
     }
   });
 

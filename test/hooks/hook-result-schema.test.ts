@@ -5,7 +5,8 @@ import { foldedHookResultSchema, hookResultSchema, validateAnyHookResult, valida
 
 /**
  * The zod validator the bus uses must say exactly what contracts/schemas/hook-result.schema.json
- * says (the source of truth). One fixture set goes through both.
+ * says (the file is emitted from contracts' hookResultSchema, which the bus checks with). One
+ * fixture set goes through both.
  */
 const jsonSchema = JSON.parse(readFileSync(new URL("../../contracts/schemas/hook-result.schema.json", import.meta.url), "utf8"));
 const ajv = new AjvModule.default({ strict: false });

@@ -1,8 +1,8 @@
 /* eslint-disable */
 /**
  * Generated from contracts/schemas/modules/context-persistent.config.schema.json by `npm run contracts` (contracts/generate.mjs) — do not edit.
- * Edit the schema and run `npm run contracts`; test/contracts/generated-fresh.test.ts fails while
- * this file is stale.
+ * The schemas are emitted from their zod sources (contracts/emit-schemas.mjs): edit those and run
+ * `npm run contracts`; test/contracts/generated-fresh.test.ts fails while this file is stale.
  */
 
 /**
@@ -34,6 +34,10 @@ export interface ContextPersistentConfig {
    */
   retention?: "permanent" | "run" | "none";
   /**
+   * Multiplier for counts of models whose tokenizer is not public.
+   */
+  safetyFactor?: number;
+  /**
    * Compaction pipeline run before the window assembler, in order (contracts/STRATEGIES.md). Each entry names a strategy and its camelCase options; options are validated by the strategy. Default []: the window assembler's hysteresis cut alone.
    */
   strategies?: {
@@ -56,10 +60,6 @@ export interface ContextPersistentConfig {
         provider?: string;
         model?: string;
       };
-  /**
-   * Multiplier for counts of models whose tokenizer is not public.
-   */
-  safetyFactor?: number;
   /**
    * Directory of the JSONL session files.
    */
