@@ -1,14 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createHistoryStore, HISTORY_STORE_TYPES, JsonlStore, MemoryStore, PostgresStore } from "../../src/modules/stores.js";
-
-const thrown = (fn: () => unknown) => {
-  try {
-    fn();
-  } catch (error) {
-    return error as { code: string; message: string; details: Record<string, unknown> };
-  }
-  throw new Error("expected a throw");
-};
+import { thrown } from "../support/thrown.js";
 
 describe("createHistoryStore", () => {
   it("builds each known type", async () => {

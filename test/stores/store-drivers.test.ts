@@ -2,21 +2,13 @@ import { describe, expect, it } from "vitest";
 import { createHistoryStore, DRIVER_PACKAGES, driverTypesOf, HybridStore, loadHistoryStore, MemoryStore } from "../../modules/stores/index.js";
 import { driver as postgresDriver, PostgresStore } from "../../modules/store-postgres/index.js";
 import { driver as redisDriver, RedisStore } from "../../modules/store-redis/index.js";
+import { thrown } from "../support/thrown.js";
 
 /**
  * @amplifier-ts/stores holds no driver: PostgreSQL and Redis are packages of their own, so a JSONL
  * user installs neither pg nor redis. createHistoryStore is synchronous and takes drivers from its
  * caller; loadHistoryStore imports the driver packages a config names.
  */
-const thrown = (fn: () => unknown) => {
-  try {
-    fn();
-  } catch (error) {
-    return error as { code: string; message: string; details: Record<string, unknown> };
-  }
-  throw new Error("expected a throw");
-};
-
 describe("store drivers", () => {
   it("createHistoryStore without the driver of a postgres or redis store: STORE_DRIVER_MISSING naming the package to install", () => {
     for (const type of ["postgres", "redis"] as const) {
