@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { loadModule } from "../../core/loader/load-module.js";
+import { z } from "zod";
 import { validateModuleConfig } from "../../core/loader/validate-module-config.js";
+import { validateModuleMeta } from "../../core/loader/validate-module-meta.js";
 import type { AmplifierError } from "../../contracts/errors.js";
 import { CONFIGS, rejection } from "./support.js";
 
@@ -55,5 +57,19 @@ describe("validateModuleConfig (meta.configSchema, checked before mount)", () =>
       ["tools[0].config.endpoint", 'a string in format "uri"', undefined],
       ["tools[0].config.mode", 'one of "fast", "safe"', 'did you mean "safe"?'],
     ]);
+  });
+
+  it("a zod configSchema is used as is, worded by the same translator", async () => {
+    const meta = validateModuleMeta({ name: "zod-configured", configSchema: z.strictObject({ retries: z.number().int().min(0).optional() }) }, { module: "zod-configured" });
+    expect(() => validateModuleConfig(meta, { retries: 2 }, where)).not.toThrow();
+    const error = await rejection(() => validateModuleConfig(meta, { retires: 2 }, where), "INVALID_MODULE_CONFIG");
+    expect(error.details).toMatchObject({ path: "session.context.config.retires", given: "retires", hint: 'did you mean "retries"?' });
+  });
+
+  it("a JSON Schema zod cannot read (if/then) is refused when the module is loaded, naming meta.configSchema", async () => {
+    const configSchema = { type: "object", properties: { mode: { type: "string" } }, if: { properties: { mode: { const: "x" } } }, then: { required: ["mode"] } };
+    const error = await rejection(() => validateModuleMeta({ name: "conditional", configSchema }, { module: "conditional" }), "INVALID_MODULE_META");
+    expect(error.details).toMatchObject({ module: "conditional", path: "meta.configSchema", expected: "a valid JSON Schema (draft-07, 2019-09 or 2020-12)" });
+    expect(error.details.cause).toBeInstanceOf(Error);
   });
 });
