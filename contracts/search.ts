@@ -23,7 +23,7 @@
  *   `upsert` (insert-or-replace), `query` by vector (cosine, best first), metadata filters,
  *   `delete`. A document without an embedding is embedded by the store's embedder; without an
  *   embedder that is a typed error (INVALID_ARGUMENT naming the document). Conformance suite:
- *   `describeVectorStoreContract(factory)` in contracts/testing.
+ *   `describeVectorStoreContract(factory)` in @amplifier-ts/testing (testing/).
  *
  * How an embedder reaches a context module (functions cannot travel through JSON config):
  *

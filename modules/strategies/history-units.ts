@@ -1,6 +1,6 @@
 /**
  * The units a strategy keeps or drops whole — the same split as the window assembler's
- * (modules/context/window/history-index.ts), so a strategy and the assembler never disagree on
+ * (modules/window/history-index.ts), so a strategy and the assembler never disagree on
  * which result belongs to which call:
  *
  * | unit    | members                                                          | a cut may start here |

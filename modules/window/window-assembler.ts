@@ -3,7 +3,7 @@
  * index of the stored history (history-index.ts) and, per token counter, lazily counted token
  * sums (token-ledger.ts); assemble() turns them into a provider-valid window for a budget.
  *
- * Invariants of every window (contracts/WINDOW.md; checked by contracts/testing/window-invariants.ts):
+ * Invariants of every window (contracts/WINDOW.md; checked by testing/window-invariants.ts):
  *
  * | # | invariant                                                                                  |
  * |---|--------------------------------------------------------------------------------------------|

@@ -2,7 +2,7 @@ import { formatRows, formatTable } from "../cli/format-table.js";
 import type { ReplayResult, ReplaySummary, ReplayTurn } from "./run-replay.js";
 
 /**
- * Text and JSON renderings of a replay (core/cli/commands/replay.ts prints them). Plain text, no
+ * Text and JSON renderings of a replay (src/cli/commands/replay.ts prints them). Plain text, no
  * colours: numbers with thousands separators, shares as percentages with one decimal, numeric
  * columns right-aligned.
  */

@@ -192,7 +192,7 @@ export const agentLoopScenario: Scenario = {
     "the new messages continue the session (same contents for every module and N, fresh ids so no run reuses another's " +
     "token-cache entries). Each new message is tokenized once inside its turn: that tiktoken cost is part of the figure. " +
     "Every measured window requested where a model call happens (the next message of the session is the assistant's) is " +
-    "checked outside the timed region with `checkWindowInvariants` (contracts/testing/window-invariants.ts) and the bench's own " +
+    "checked outside the timed region with `checkWindowInvariants` (testing/window-invariants.ts) and the bench's own " +
     "tool-pairing check (test/bench/tool-pairing.ts).",
   async run(ctx: BenchContext): Promise<ScenarioResult> {
     const { sizes } = ctx.options;

@@ -1,5 +1,5 @@
 /**
- * Rule 3b of the cut (modules/context/window/cut-policy.ts): when the turn before the newest
+ * Rule 3b of the cut (modules/window/cut-policy.ts): when the turn before the newest
  * turn start is larger than τ·B, the window starts inside that turn behind the placeholder user
  * message, instead of collapsing to the newest turn alone.
  */

@@ -41,7 +41,7 @@ export function makeSummaryMessage(text: string, origin: SummaryOrigin): Message
         summarizer: origin.summarizer,
         ...(origin.fingerprint !== undefined ? { fingerprint: origin.fingerprint } : {}),
       },
-      // A window mark (modules/context/window/window-marks.ts): not a stored message, made for the window.
+      // A window mark (modules/window/window-marks.ts): not a stored message, made for the window.
       window: { synthetic: "summary" },
     },
   });
