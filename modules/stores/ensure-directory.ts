@@ -1,4 +1,4 @@
-import { mkdir, stat } from "node:fs/promises";
+import { mkdir, rmdir, stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { errnoOf } from "./storage-errors.js";
 
@@ -8,9 +8,10 @@ import { errnoOf } from "./storage-errors.js";
  * dangling symlink) it oscillates forever at 100% CPU (seen with both fs APIs on Node 20 for a path
  * under /proc).
  * Here each missing folder is created once, from the deepest existing ancestor down, and the first
- * failure is thrown with the system's code (ENOENT, EACCES, EROFS, ENOTDIR …).
+ * failure is thrown with the system's code (ENOENT, EACCES, EROFS, ENOTDIR …). Returns the folders
+ * this call created, outermost first (see removeEmptyDirectories).
  */
-export async function ensureDirectory(dir: string, mode = 0o700): Promise<void> {
+export async function ensureDirectory(dir: string, mode = 0o700): Promise<string[]> {
   const missing: string[] = [];
   let current = resolve(dir);
   for (;;) {
@@ -25,12 +26,29 @@ export async function ensureDirectory(dir: string, mode = 0o700): Promise<void> 
       current = parent;
     }
   }
+  const created: string[] = [];
   for (const folder of missing.reverse()) {
     try {
       await mkdir(folder, { mode });
+      created.push(folder);
     } catch (error) {
       // Another process may have created it meanwhile; anything else that is there is an error.
       if (errnoOf(error) !== "EEXIST" || !(await stat(folder).then((s) => s.isDirectory(), () => false))) throw error;
+    }
+  }
+  return created;
+}
+
+/**
+ * Removes `folders` (outermost first, as ensureDirectory returns them) from the innermost out while
+ * they are empty; stops at the first that is not (rmdir never removes a folder with anything in it).
+ */
+export async function removeEmptyDirectories(folders: readonly string[]): Promise<void> {
+  for (const folder of [...folders].reverse()) {
+    try {
+      await rmdir(folder);
+    } catch {
+      return;
     }
   }
 }

@@ -5,7 +5,7 @@ import type { Message } from "@amplifier-ts/contracts";
 import type { OpenedSession, RecoveryReport } from "@amplifier-ts/contracts";
 import { createError } from "@amplifier-ts/contracts";
 import { removeTempFiles, syncDirectory, writeFileAtomic } from "./atomic-file.js";
-import { ensureDirectory } from "./ensure-directory.js";
+import { ensureDirectory, removeEmptyDirectories } from "./ensure-directory.js";
 import { acquireLock, type FileLock } from "./file-lock.js";
 import { recoveryReport, scanJsonl, type RecordIndex } from "./jsonl-scan.js";
 import { parseStored, type EncodedMessage } from "./message-codec.js";
@@ -59,6 +59,8 @@ export class JsonlSession {
   private unsynced = false;
   private updatedAt: Date | undefined;
   private loadError: unknown;
+  /** Folders this session's load created; removed again at close while still empty, so a look leaves nothing behind. */
+  private createdFolders: string[] = [];
 
   constructor(private readonly config: JsonlSessionConfig) {
     this.file = join(config.dir, `${config.sessionId}.jsonl`);
@@ -145,12 +147,7 @@ export class JsonlSession {
     try {
       await this.config.after?.catch(() => undefined);
       const { dir, module, sessionId } = this.config;
-      try {
-        await ensureDirectory(dir);
-      } catch (error) {
-        throw storageUnavailable(error, module, dir, `create the session folder ${dir}`);
-      }
-      this.lock = await acquireLock(this.lockPath, module, sessionId);
+      this.lock = await this.lockInFolder();
       try {
         await this.readFile();
       } catch (error) {
@@ -163,6 +160,28 @@ export class JsonlSession {
       this.loadError = error ?? new Error("load failed");
       this.queue.poison(error);
       throw error;
+    }
+  }
+
+  /**
+   * Creates the folder if needed and takes the session's lock in it. Another session that created
+   * the folder may remove it again (empty, at its close) between the two steps: the lock then fails
+   * with ENOENT, and the folder is made again.
+   */
+  private async lockInFolder(): Promise<FileLock> {
+    const { dir, module, sessionId } = this.config;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        this.createdFolders.push(...(await ensureDirectory(dir)));
+      } catch (error) {
+        throw storageUnavailable(error, module, dir, `create the session folder ${dir}`);
+      }
+      try {
+        return await acquireLock(this.lockPath, module, sessionId);
+      } catch (error) {
+        const cause = (error as { details?: { cause?: unknown } } | null)?.details?.cause;
+        if (attempt >= 3 || errnoOf(cause) !== "ENOENT") throw error;
+      }
     }
   }
 
@@ -303,6 +322,7 @@ export class JsonlSession {
         await this.handle?.close().catch(() => undefined);
         this.handle = undefined;
         await this.lock?.release();
+        await removeEmptyDirectories(this.createdFolders);
         this.queue.poison(createError("STORE_CLOSED", `Session "${this.config.sessionId}" was closed`, { module: this.config.module }));
       }
     });

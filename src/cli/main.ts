@@ -5,13 +5,14 @@
  */
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { toleratePipeClose } from "./tolerate-pipe-close.js";
 import { runCli } from "./run-cli.js";
 
 export { runCli, EXIT_OK, EXIT_FAILURE, EXIT_USAGE } from "./run-cli.js";
 export type { CliIo, CliWriter, CliCommand } from "./command.js";
 
 if (isEntryPoint()) {
-  process.exitCode = await runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr });
+  process.exitCode = await runCli(process.argv.slice(2), { stdout: toleratePipeClose(process.stdout), stderr: toleratePipeClose(process.stderr) });
 }
 
 /** True when node runs this file, directly or through npm's bin symlink; false when it is imported. */

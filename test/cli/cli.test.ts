@@ -155,7 +155,7 @@ describe("help and usage errors", () => {
   it("the validate help documents its argument and options", async () => {
     const { stdout } = await cli("validate", "--help");
     expect(stdout).toContain("Usage: amplifier-ts validate [config] [options]");
-    expect(stdout).toMatch(/config\s+Config file \(default: \.\/amplifier\.config\.json\)/);
+    expect(stdout).toMatch(/config\s+Config file \(default: \.\/amplifier\.config\.json if present, else the default session/);
     expect(stdout).toMatch(/--timeout <ms>\s+Mount timeout/);
   });
 

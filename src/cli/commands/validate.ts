@@ -1,4 +1,6 @@
-import { loadConfig, DEFAULT_CONFIG_FILE } from "@amplifier-ts/core";
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { configFromObject, DEFAULT_SESSION_CONFIG, loadConfig, DEFAULT_CONFIG_FILE, type LoadedConfig } from "@amplifier-ts/core";
 import { Coordinator } from "@amplifier-ts/core";
 import { isAmplifierError, type AmplifierError } from "@amplifier-ts/contracts";
 import { mountConfiguredModules, type ModuleReport } from "@amplifier-ts/core";
@@ -19,7 +21,7 @@ export const validateCommand: CliCommand = {
     "schema, loads and mounts every module as a session would, prints a table (module, point,",
     "source, status) and cleans up. Exits 1 if anything a session needs fails.",
   ].join("\n"),
-  arguments: [{ name: "config", description: `Config file (default: ./${DEFAULT_CONFIG_FILE})`, optional: true }],
+  arguments: [{ name: "config", description: `Config file (default: ./${DEFAULT_CONFIG_FILE} if present, else the default session, like createSession())`, optional: true }],
   options: {
     timeout: { type: "string", placeholder: "ms", description: "Mount timeout per module, in ms (default: the config's mountTimeoutMs, else 30000)" },
   },
@@ -27,7 +29,7 @@ export const validateCommand: CliCommand = {
     const timeout = parseTimeout(values.timeout);
     let loaded;
     try {
-      loaded = await loadConfig(positionals[0] ?? DEFAULT_CONFIG_FILE, io.cwd);
+      loaded = await configToValidate(positionals[0], io.cwd);
     } catch (error) {
       if (!isAmplifierError(error)) throw error;
       printError(io.stderr, error);
@@ -59,7 +61,8 @@ export const validateCommand: CliCommand = {
     }
     if (!failed) {
       const mounted = outcome.modules.filter((m) => m.status === "mounted").length;
-      io.stdout.write(`ok: ${mounted} module${mounted === 1 ? "" : "s"} mounted from ${loaded.file}\n`);
+      const source = loaded.file ?? `the default config (no ./${DEFAULT_CONFIG_FILE}: ${DEFAULT_SESSION_CONFIG.session.context.module}, as createSession() mounts)`;
+      io.stdout.write(`ok: ${mounted} module${mounted === 1 ? "" : "s"} mounted from ${source}\n`);
     }
     return failed ? 1 : 0;
   },
@@ -80,6 +83,13 @@ function row(report: ModuleReport): string[] {
 /** The error's message already starts with [CODE]; sub-errors are listed in it. */
 function printError(stderr: CliWriter, error: AmplifierError): void {
   stderr.write(`error: ${error.message.trimEnd()}\n`);
+}
+
+/** What createSession() would use: the named file; else ./amplifier.config.json when present; else the default session. */
+function configToValidate(path: string | undefined, cwd: string): Promise<LoadedConfig> {
+  if (path !== undefined) return loadConfig(path, cwd);
+  if (existsSync(resolve(cwd, DEFAULT_CONFIG_FILE))) return loadConfig(DEFAULT_CONFIG_FILE, cwd);
+  return Promise.resolve(configFromObject(DEFAULT_SESSION_CONFIG, cwd));
 }
 
 function parseTimeout(value: string | boolean | undefined): number | undefined {
