@@ -1,4 +1,4 @@
-import type { core, ZodType } from "zod";
+import { z, type core, type ZodType } from "zod";
 import { didYouMean } from "./suggest-key.js";
 
 /** One problem in a validated value, in the words an AmplifierError's details use. */
@@ -135,7 +135,7 @@ function inValueWords(problem: Problem, ctx: Context): ValidationIssue {
     case "no-type":
       return { path, expected: problem.types.length > 0 ? required(alternatives(problem.types), given) : problem.message, given };
     case "issue":
-      return withHint({ path, expected: valueExpected(problem.issue, given), given }, enumHint(problem.issue, given));
+      return withHint({ path, expected: authoredMessage(problem.issue) ?? valueExpected(problem.issue, given), given }, enumHint(problem.issue, given));
   }
 }
 
@@ -151,8 +151,11 @@ function inDocumentWords(problem: Problem, ctx: Context): DocumentIssue {
       return { path, message: "not an allowed value", expected: oneOf(problem.options), given };
     case "no-type":
       return { path, message: "matches none of the alternatives", expected: problem.types.length > 0 ? problem.types.join(" or ") : problem.message, given };
-    case "issue":
-      return withHint({ path, given, ...documentWords(problem.issue, problem.at, given) }, enumHint(problem.issue, given));
+    case "issue": {
+      const authored = authoredMessage(problem.issue);
+      const words = authored === undefined ? documentWords(problem.issue, problem.at, given) : { message: authored, expected: authored };
+      return withHint({ path, given, ...words }, enumHint(problem.issue, given));
+    }
   }
 }
 
@@ -195,6 +198,21 @@ function documentWords(issue: core.$ZodIssue, at: readonly PropertyKey[], given:
     default:
       return { message: issue.message, expected: issue.message };
   }
+}
+
+/**
+ * The text a schema's author gave a check (`z.number().gt(0, "a timeout in ms greater than 0")`):
+ * it says what belongs there better than generic words, so it is the `expected`. zod's own
+ * messages (the configured locale's, computed again here) are not authored; custom issues carry
+ * their text anyway (see valueExpected).
+ */
+function authoredMessage(issue: core.$ZodIssue): string | undefined {
+  if (issue.code === "custom" || issue.code === "unrecognized_keys" || issue.code === "invalid_union") return undefined;
+  if (issue.code === "invalid_type" && issue.message.startsWith("Invalid input")) return undefined;
+  const localeError = z.config().localeError;
+  const fallback = localeError?.(issue as unknown as Parameters<NonNullable<typeof localeError>>[0]);
+  const standard = typeof fallback === "string" ? fallback : fallback?.message;
+  return standard === undefined || issue.message === standard ? undefined : issue.message;
 }
 
 /** A type mismatch on `undefined` means the field is missing. */

@@ -56,4 +56,15 @@ describe("formatIssues, document wording: validation problems in the words of a 
       ["c", 'missing required key "c"'],
     ]);
   });
+
+  it("a check's own message is what is expected, in both wordings; zod's default messages are not used", () => {
+    const schema = z.object({ timeoutMs: z.number().gt(0, "a timeout in ms greater than 0").optional(), retries: z.number().gt(0).optional() });
+    const document = { timeoutMs: 0, retries: 0 };
+    expect(issues(schema, document)).toEqual([
+      ["timeoutMs", "a timeout in ms greater than 0", "a timeout in ms greater than 0", 0],
+      ["retries", "out of range", "a number > 0", 0],
+    ]);
+    const result = schema.safeParse(document);
+    expect(formatIssues(result.error!.issues, document, "options", schema).map((i) => i.expected)).toEqual(["a timeout in ms greater than 0", "a number > 0"]);
+  });
 });
