@@ -1,4 +1,6 @@
 import { z, type core, type ZodType } from "zod";
+import { allowedKeys } from "./allowed-keys.js";
+import { inDocumentOrder } from "./document-order.js";
 import { didYouMean } from "./suggest-key.js";
 
 /** One problem in a validated value, in the words an AmplifierError's details use. */
@@ -50,7 +52,7 @@ export function formatIssues(issues: readonly core.$ZodIssue[], root: unknown, r
   const ctx: Context = { root, rootPath, schema };
   for (const issue of issues) collect(issue, [], problems, ctx);
   if (wording === "value") return problems.map((problem) => inValueWords(problem, ctx));
-  return inDocumentOrder(problems, root).map((problem) => inDocumentWords(problem, ctx));
+  return inDocumentOrder(problems, (problem) => problem.at, root).map((problem) => inDocumentWords(problem, ctx));
 }
 
 /** `message` + `["tool_calls", 0, "function"]` → `message.tool_calls[0].function`. */
@@ -84,7 +86,7 @@ function collect(issue: core.$ZodIssue, prefix: readonly PropertyKey[], out: Pro
   const segments = [...prefix, ...issue.path];
   switch (issue.code) {
     case "unrecognized_keys": {
-      const allowed = allowedKeys(ctx, segments);
+      const allowed = allowedKeys(ctx.schema, ctx.root, segments);
       for (const key of issue.keys) out.push({ kind: "unknown-key", at: [...segments, key], key, allowed });
       return;
     }
@@ -296,94 +298,4 @@ function valueAt(root: unknown, segments: readonly PropertyKey[]): unknown {
     node = (node as Record<PropertyKey, unknown>)[segment];
   }
   return node;
-}
-
-/**
- * Problems in the order their keys appear in the document (a key the document lacks sorts after
- * its present siblings), so a user reads them top to bottom as in the file. Stable: problems at
- * the same place keep zod's order.
- */
-function inDocumentOrder(problems: readonly Problem[], root: unknown): Problem[] {
-  const position = (at: readonly PropertyKey[]): number[] => {
-    const out: number[] = [];
-    let node: unknown = root;
-    for (const segment of at) {
-      if (typeof node !== "object" || node === null) {
-        out.push(Number.MAX_SAFE_INTEGER);
-        node = undefined;
-        continue;
-      }
-      if (Array.isArray(node) && typeof segment === "number") out.push(segment);
-      else {
-        const index = Object.keys(node).indexOf(String(segment));
-        out.push(index < 0 ? Number.MAX_SAFE_INTEGER : index);
-      }
-      node = (node as Record<PropertyKey, unknown>)[segment];
-    }
-    return out;
-  };
-  const keyed = problems.map((problem, order) => ({ problem, order, place: position(problem.at) }));
-  keyed.sort((a, b) => {
-    for (let i = 0; i < Math.min(a.place.length, b.place.length); i++) if (a.place[i] !== b.place[i]) return a.place[i]! - b.place[i]!;
-    return a.place.length - b.place.length || a.order - b.order;
-  });
-  return keyed.map((entry) => entry.problem);
-}
-
-// --- the keys an object schema allows, found by walking the schema along the value -----------
-
-type Def = { type: string; shape?: Record<string, ZodType>; innerType?: ZodType; element?: ZodType; options?: ZodType[]; valueType?: ZodType; values?: unknown[]; in?: ZodType; left?: ZodType };
-
-function defOf(schema: ZodType): Def {
-  return (schema as unknown as { _zod: { def: Def } })._zod.def;
-}
-
-function allowedKeys(ctx: Context, segments: readonly PropertyKey[]): string[] | undefined {
-  let schema: ZodType | undefined = ctx.schema;
-  let value: unknown = ctx.root;
-  for (const segment of segments) {
-    schema = schema && childOf(schema, value, segment);
-    value = typeof value === "object" && value !== null ? (value as Record<PropertyKey, unknown>)[segment] : undefined;
-  }
-  const object = schema && pickFor(schema, value);
-  const shape = object && defOf(object).shape;
-  return shape ? Object.keys(shape) : undefined;
-}
-
-function childOf(schema: ZodType, value: unknown, segment: PropertyKey): ZodType | undefined {
-  const picked = pickFor(schema, value);
-  if (!picked) return undefined;
-  const def = defOf(picked);
-  if (def.type === "object") return def.shape?.[String(segment)];
-  if (def.type === "array") return def.element;
-  if (def.type === "record") return def.valueType;
-  return undefined;
-}
-
-/** The branch of a (possibly optional, possibly union) schema that `value` was meant for. */
-function pickFor(schema: ZodType, value: unknown): ZodType | undefined {
-  const candidates = flatten(schema).filter((s) => {
-    const type = defOf(s).type;
-    return Array.isArray(value) ? type === "array" : typeof value === "object" && value !== null && (type === "object" || type === "record");
-  });
-  if (candidates.length <= 1) return candidates[0];
-  return candidates.find((s) => literalsMatch(s, value)) ?? candidates[0];
-}
-
-/** Wrappers that keep the shape (optional, default, a refinement's pipe) are seen through. */
-function flatten(schema: ZodType): ZodType[] {
-  const def = defOf(schema);
-  if (def.innerType && (def.type === "optional" || def.type === "nullable" || def.type === "default" || def.type === "prefault" || def.type === "catch" || def.type === "readonly")) return flatten(def.innerType);
-  if (def.type === "pipe" && def.in) return flatten(def.in);
-  if (def.type === "intersection" && def.left) return flatten(def.left);
-  if (def.type === "union" && def.options) return def.options.flatMap(flatten);
-  return [schema];
-}
-
-function literalsMatch(schema: ZodType, value: unknown): boolean {
-  const shape = defOf(schema).shape ?? {};
-  return Object.entries(shape).every(([key, field]) => {
-    const def = defOf(field);
-    return def.type !== "literal" || (def.values ?? []).includes((value as Record<string, unknown>)[key]);
-  });
 }
