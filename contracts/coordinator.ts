@@ -36,6 +36,21 @@ export interface ApprovalCapability {
   requestApproval(request: ApprovalRequest): Promise<"allow" | "deny" | (string & {})>;
 }
 
+/** Name of the capability through which the loader tells modules where their config's relative paths start. */
+export const CONFIG_LOCATION_CAPABILITY = "config";
+
+/**
+ * The service behind `coordinator.getCapability("config")` while a config mounts (and after): a
+ * module resolves a relative path of its config (a storage folder, a file) from `baseDir`, as
+ * the loader resolves relative module paths.
+ */
+export interface ConfigLocationCapability {
+  /** The config file's folder; for a config object, the folder it was given for (createSession's `cwd`). */
+  readonly baseDir: string;
+  /** The config file, when there is one. */
+  readonly file?: string;
+}
+
 /**
  * What `processHookResult` did. `action` is resolved: `ask_user` never comes back, it becomes
  * `continue` (approved) or `deny` (refused, timed out, or no approval capability).

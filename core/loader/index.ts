@@ -1,4 +1,4 @@
-export { mountConfiguredModules, type ModuleReport, type ModuleStatus, type MountOutcome, type MountConfiguredModulesOptions } from "./mount-configured-modules.js";
+export { mountConfiguredModules, type ModuleReport, type ModuleStatus, type StorageFallback, type MountOutcome, type MountConfiguredModulesOptions } from "./mount-configured-modules.js";
 export { mountModule, type MountModuleOptions } from "./mount-module.js";
 export { loadModule, type LoadedModule, type LoadModuleOptions } from "./load-module.js";
 export { resolveModule, isPathSpecifier, MODULE_EXTENSIONS, type ResolvedModule, type ModuleSource } from "./resolve-module.js";

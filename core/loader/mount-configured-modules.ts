@@ -1,4 +1,4 @@
-import type { CoordinatorContract } from "@amplifier-ts/contracts";
+import { CONFIG_LOCATION_CAPABILITY, type AmplifierEvents, type ConfigLocationCapability, type CoordinatorContract } from "@amplifier-ts/contracts";
 import type { AmplifierConfig } from "@amplifier-ts/contracts";
 import { checkOptions } from "../config/check-options.js";
 import { validateConfig } from "../config/validate-config.js";
@@ -23,7 +23,12 @@ export interface ModuleReport {
   version: string | undefined;
   status: ModuleStatus;
   error: AmplifierError | undefined;
+  /** Set when the module mounted but keeps its data in memory: what it said in `context:storage_fallback`. */
+  fallback: StorageFallback | undefined;
 }
+
+/** A context module's `context:storage_fallback`, as its report carries it. */
+export type StorageFallback = AmplifierEvents["context:storage_fallback"];
 
 export interface MountOutcome {
   modules: ModuleReport[];
@@ -73,6 +78,7 @@ export async function mountConfiguredModules(
   const timeoutMs = options.mountTimeoutMs ?? config.mountTimeoutMs ?? coordinator.mountTimeoutMs;
   const plan = planModules(config);
   const reports = plan.map(initialReport);
+  offerConfigLocation(coordinator, options);
 
   const loaded = await Promise.all(plan.map((entry) => prepare(entry, options)));
   const loadFailures: AmplifierError[] = [];
@@ -100,11 +106,16 @@ export async function mountConfiguredModules(
       await announce(coordinator, entry, module); // an optional module that could not be loaded
       continue;
     }
+    // A module that falls back to memory says so while it mounts; its report keeps the reason.
+    const stopListening = coordinator.hooks.on("context:storage_fallback", (fallback) => void (report.fallback = fallback));
     try {
       await mountModule(coordinator, entry, module, { timeoutMs });
+      stopListening();
       report.status = "mounted";
       await announceMounted(coordinator, entry);
     } catch (error) {
+      stopListening();
+      report.fallback = undefined;
       const failure = asAmplifierError(error, entry);
       report.error = failure;
       report.status = entry.optional ? "skipped" : "failed";
@@ -113,6 +124,13 @@ export async function mountConfiguredModules(
     }
   }
   return { modules: reports, error: undefined };
+}
+
+/** Registers the "config" capability unless the caller did (createSession and `validate` both come here). */
+function offerConfigLocation(coordinator: CoordinatorContract, options: MountConfiguredModulesOptions): void {
+  if (coordinator.getCapability(CONFIG_LOCATION_CAPABILITY) !== undefined) return;
+  const location: ConfigLocationCapability = { baseDir: options.baseDir, ...(options.file === undefined ? {} : { file: options.file }) };
+  coordinator.registerCapability(CONFIG_LOCATION_CAPABILITY, location);
 }
 
 async function prepare(entry: PlannedModule, options: MountConfiguredModulesOptions): Promise<LoadedModule | AmplifierError> {
@@ -180,5 +198,6 @@ function initialReport(entry: PlannedModule): ModuleReport {
     version: undefined,
     status: "not-mounted",
     error: undefined,
+    fallback: undefined,
   };
 }

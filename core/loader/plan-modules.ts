@@ -24,13 +24,17 @@ export interface PlannedModule {
  *
  * | order | point        | reason                                                                |
  * |-------|--------------|-----------------------------------------------------------------------|
- * | 1     | context      | required; hooks and tools may use it while they mount                 |
- * | 2     | hooks        | so they observe the rest of the mounting (module:mount_failed …)      |
+ * | 1     | hooks        | first, so they hear everything the other modules announce while they  |
+ * |       |              | mount (module:mounted, context:storage_fallback, storage_recovered …) |
+ * | 2     | context      | required; providers, tools and the orchestrator may use it at mount   |
  * | 3     | providers    | in file order                                                         |
  * | 4     | tools        | in file order                                                         |
  * | 5     | orchestrator | last: it drives everything above and may look it up when it mounts    |
+ *
+ * A hook module finds no context manager while it mounts; its handlers reach it when they run
+ * (`coordinator.get("context")`).
  */
-export const MOUNT_ORDER: readonly ConfigPoint[] = ["context", "hooks", "providers", "tools", "orchestrator"];
+export const MOUNT_ORDER: readonly ConfigPoint[] = ["hooks", "context", "providers", "tools", "orchestrator"];
 
 export function planModules(config: AmplifierConfig): PlannedModule[] {
   const plan: PlannedModule[] = [];

@@ -3,7 +3,8 @@ import type { Message } from "@amplifier-ts/contracts";
 import type { HistoryStore } from "@amplifier-ts/contracts";
 import type { ModuleMeta } from "@amplifier-ts/contracts";
 import configSchema from "@amplifier-ts/contracts/schemas/modules/context-persistent.config.schema.json" with { type: "json" };
-import { isAmplifierError } from "@amplifier-ts/contracts";
+import { CONFIG_LOCATION_CAPABILITY, isAmplifierError, type ConfigLocationCapability } from "@amplifier-ts/contracts";
+import { isAbsolute, resolve } from "node:path";
 import { HistoryContextManager, parseModuleConfig, strategyDefinitionsOf } from "@amplifier-ts/context-manager";
 import { persistentOptionsSchema } from "./persistent-options.js";
 import type { ContextOptionsInput } from "@amplifier-ts/context-manager";
@@ -43,7 +44,7 @@ export async function mount(coordinator: CoordinatorContract, config: ContextPer
   const options: Record<string, unknown> = { ...config };
   for (const key of PERSISTENCE_KEYS) delete options[key];
   const sessionId = config.sessionId ?? coordinator.sessionId;
-  const storagePath = config.storagePath ?? ".amplifier/sessions";
+  const storagePath = storagePathOf(coordinator, config.storagePath ?? ".amplifier/sessions");
 
   let store: HistoryStore | undefined;
   let initialMessages: Message[];
@@ -91,4 +92,15 @@ export async function mount(coordinator: CoordinatorContract, config: ContextPer
   }
   coordinator.registerCleanup(() => context.close());
   return context;
+}
+
+/**
+ * A relative storage folder starts where the config's relative module paths start (the loader's
+ * "config" capability: the config file's folder), so running from another folder opens the same
+ * session. Mounted by hand, without a loader: the process's cwd.
+ */
+function storagePathOf(coordinator: CoordinatorContract, storagePath: string): string {
+  if (isAbsolute(storagePath)) return storagePath;
+  const baseDir = coordinator.getCapability<ConfigLocationCapability>(CONFIG_LOCATION_CAPABILITY)?.baseDir;
+  return typeof baseDir === "string" ? resolve(baseDir, storagePath) : storagePath;
 }

@@ -91,19 +91,19 @@ describe("failure policy", () => {
     expect(fixtureLog()).toEqual([]);
   });
 
-  it("mount order: context, hooks, providers, tools, orchestrator (which sees the tools)", async () => {
+  it("mount order: hooks, context, providers, tools, orchestrator (which sees the tools)", async () => {
     const { outcome } = await mountFixture("full.amplifier.config.json");
     expect(outcome.error).toBeUndefined();
     expect(fixtureLog()).toEqual([
-      "mount:full",
       "mount:@amplifier-fixture/legacy-hook",
+      "mount:full",
       "mount:amplifier-fixture-tool",
       "mount:orchestrator:tools=fixture,greet",
     ]);
     expect(outcome.modules.map((m) => [m.path, m.source, m.version])).toEqual([
-      ["session.context", "path", "1.2.3"],
       ["hooks[0]", "path", undefined],
       ["hooks[1]", "package", undefined],
+      ["session.context", "path", "1.2.3"],
       ["tools[0]", "package", "2.0.0"],
       ["tools[1]", "path", "0.0.1"],
       ["session.orchestrator", "path", undefined],

@@ -2,17 +2,17 @@ import { describe, expect, it } from "vitest";
 import { MOUNT_ORDER, planModules } from "../../core/loader/plan-modules.js";
 
 describe("planModules", () => {
-  it("orders the entries context, hooks, providers, tools, orchestrator, each list in file order", () => {
+  it("orders the entries hooks, context, providers, tools, orchestrator, each list in file order", () => {
     const plan = planModules({
       session: { orchestrator: { module: "o" }, context: { module: "c" } },
       tools: [{ module: "t1", name: "a" }, { module: "t2", name: "b", optional: true }],
       providers: [{ module: "p", name: "p" }],
       hooks: [{ module: "h" }],
     });
-    expect(MOUNT_ORDER).toEqual(["context", "hooks", "providers", "tools", "orchestrator"]);
+    expect(MOUNT_ORDER).toEqual(["hooks", "context", "providers", "tools", "orchestrator"]);
     expect(plan.map((e) => [e.path, e.specifier, e.name, e.optional])).toEqual([
-      ["session.context", "c", undefined, false],
       ["hooks[0]", "h", undefined, false],
+      ["session.context", "c", undefined, false],
       ["providers[0]", "p", "p", false],
       ["tools[0]", "t1", "a", false],
       ["tools[1]", "t2", "b", true],

@@ -48,6 +48,9 @@ export const validateCommand: CliCommand = {
     io.stdout.write(formatTable(["MODULE", "POINT", "SOURCE", "STATUS"], outcome.modules.map(row)));
 
     let failed = outcome.error !== undefined;
+    for (const degraded of outcome.modules.filter((m) => m.fallback !== undefined)) {
+      io.stderr.write(`warning: ${degraded.path} keeps its history in memory, not in ${degraded.fallback?.storagePath ?? degraded.fallback?.store ?? "its store"}: ${degraded.fallback?.reason ?? ""}\n`);
+    }
     for (const skipped of outcome.modules.filter((m) => m.status === "skipped")) {
       io.stderr.write(`warning: optional ${skipped.path} skipped: ${skipped.error?.message ?? ""}\n`);
     }
@@ -69,7 +72,7 @@ export const validateCommand: CliCommand = {
 };
 
 const STATUS_WORDS: Record<ModuleReport["status"], (report: ModuleReport) => string> = {
-  mounted: () => "ok",
+  mounted: (r) => (r.fallback === undefined ? "ok" : "ok, in memory (storage fallback)"),
   skipped: (r) => `skipped (optional): ${r.error?.code ?? ""}`,
   failed: (r) => `FAILED: ${r.error?.code ?? ""}`,
   "not-mounted": () => "not mounted",
