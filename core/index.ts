@@ -6,7 +6,7 @@ export { Coordinator, DEFAULT_MAX_INJECTION_BYTES, DEFAULT_MOUNT_TIMEOUT_MS } fr
 export { MOUNT_POINTS } from "./mount-points.js";
 export * from "./hooks/index.js";
 export * from "./tokens/index.js";
-export { createSession, DEFAULT_SESSION_CONFIG, TOKENS_CAPABILITY, type Session, type CreateSessionOptions, type TokensCapability } from "./session.js";
+export { createSession, DEFAULT_SESSION_CONFIG, TOKENS_CAPABILITY, type Session, type CreateSessionOptions, type TokensCapability, type ContextModules, type ContextOfModule } from "./session.js";
 export {
   mountConfiguredModules,
   mountModule,

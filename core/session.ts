@@ -27,12 +27,30 @@ export interface CreateSessionOptions {
   cacheDir?: string;
 }
 
-export interface Session {
+/**
+ * The manager type of each context module, by the name a config gives it — how createSession types
+ * `session.context` without a cast. A context module registers its type by module augmentation
+ * (the built-ins do; a third party can, under its package name):
+ *
+ *   declare module "@amplifier-ts/core" { interface ContextModules { "context-simple": HistoryContextManager } }
+ *
+ * A name nobody registered types as ContextManager, the contract every context module keeps.
+ */
+export interface ContextModules {}
+
+/** The type of `session.context` for a config whose context entry is `module: Name`. */
+export type ContextOfModule<Name extends string> = Name extends keyof ContextModules
+  ? ContextModules[Name] extends ContextManager
+    ? ContextModules[Name]
+    : ContextManager
+  : ContextManager;
+
+export interface Session<Context extends ContextManager = ContextManager> {
   coordinator: Coordinator;
   /** `coordinator.hooks`, at hand. */
   hooks: Coordinator["hooks"];
-  /** The mounted context manager. */
-  context: ContextManager;
+  /** The mounted context manager: typed by the config's context module (ContextModules), or by createSession<Context>. */
+  context: Context;
   /** What happened to each module of the config (all "mounted", or "skipped" for failed optional ones). */
   modules: ModuleReport[];
   /** The config file, or undefined for an object config or the default. */
@@ -54,7 +72,20 @@ export interface TokensCapability {
  * ./amplifier.config.json when it exists, else the default (context-simple). Every module is
  * loaded, validated and mounted (core/loader). If a required module fails, the cleanups of what
  * was already mounted run and the module's error is thrown: no half-mounted session survives.
+ *
+ * Typing `session.context`:
+ *
+ * | call                                                         | session.context                         |
+ * |--------------------------------------------------------------|-----------------------------------------|
+ * | a config object whose context module is a literal name       | ContextOfModule<name> (ContextModules)  |
+ * | `createSession<Manager>(…)`, any argument                    | Manager (the caller's word, unchecked)  |
+ * | a path, nothing, or a config whose module name is a `string` | ContextManager                          |
  */
+export function createSession<Name extends string>(
+  config: SessionConfigInput & { session: { context: { module: Name } } },
+  options?: CreateSessionOptions,
+): Promise<Session<ContextOfModule<Name>>>;
+export function createSession<Context extends ContextManager = ContextManager>(configOrPath?: SessionConfigInput | string, options?: CreateSessionOptions): Promise<Session<Context>>;
 export async function createSession(configOrPath?: SessionConfigInput | string, options: CreateSessionOptions = {}): Promise<Session> {
   checkOptions("createSession", options, { cwd: "string", sessionId: "string", mountTimeoutMs: "milliseconds", cacheDir: "string" });
   const loaded = await loadSessionConfig(configOrPath, options.cwd ?? process.cwd());

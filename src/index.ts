@@ -1,6 +1,13 @@
+/// <reference types="@amplifier-ts/module-context-simple" preserve="true" />
+/// <reference types="@amplifier-ts/module-context-persistent" preserve="true" />
+// The references: the built-in context modules register their manager's type (ContextModules), so
+// createSession({ session: { context: { module: "context-persistent", … } } }).context is typed.
 // amplifier-ts: the umbrella package. The kernel and every contract (@amplifier-ts/core), the
 // replay and the CLI. Built-in modules are packages of their own, reached by name through the
 // loader ("context-persistent") or imported from "amplifier-ts/modules/<name>".
 export * from "@amplifier-ts/core";
+// The handle of the built-in context managers (search, explainLastWindow, runs, setTools); the
+// references at the top bring the modules' ContextModules entries into a consumer's program.
+export type { HistoryContextManager, LastWindow, MessageExplanation } from "@amplifier-ts/context-manager";
 export { runReplay, type ReplayOptions, type ReplayResult, type ReplayTurn, type ReplaySummary } from "./replay/run-replay.js";
 export { runCli } from "./cli/run-cli.js";

@@ -1,4 +1,6 @@
 import type { CoordinatorContract } from "@amplifier-ts/contracts";
+// The module whose ContextModules this file augments (an augmentation needs its target in the program).
+import type {} from "@amplifier-ts/core";
 import type { Message } from "@amplifier-ts/contracts";
 import type { HistoryStore } from "@amplifier-ts/contracts";
 import type { ModuleMeta } from "@amplifier-ts/contracts";
@@ -12,6 +14,16 @@ import { openSessionStore, type StoreConfig } from "./open-session-store.js";
 import { HybridStore } from "@amplifier-ts/stores";
 import { providerLookup } from "@amplifier-ts/summarizers";
 import { embedderOf } from "@amplifier-ts/search";
+
+// The manager this module mounts, and what its handle offers beyond the five methods (search,
+// explainLastWindow, runs, setTools): typed for `session.context` without a cast.
+export type { HistoryContextManager, LastWindow, MessageExplanation } from "@amplifier-ts/context-manager";
+
+declare module "@amplifier-ts/core" {
+  interface ContextModules {
+    "context-persistent": HistoryContextManager;
+  }
+}
 
 export const meta: ModuleMeta = {
   name: "context-persistent",

@@ -1,10 +1,22 @@
 import type { CoordinatorContract } from "@amplifier-ts/contracts";
+// The module whose ContextModules this file augments (an augmentation needs its target in the program).
+import type {} from "@amplifier-ts/core";
 import type { ModuleMeta } from "@amplifier-ts/contracts";
 import configSchema from "@amplifier-ts/contracts/schemas/modules/context-simple.config.schema.json" with { type: "json" };
 import { HistoryContextManager, strategyDefinitionsOf } from "@amplifier-ts/context-manager";
 import type { ContextOptionsInput } from "@amplifier-ts/context-manager";
 import { providerLookup } from "@amplifier-ts/summarizers";
 import { embedderOf } from "@amplifier-ts/search";
+
+// The manager this module mounts, and what its handle offers beyond the five methods (search,
+// explainLastWindow, runs, setTools): typed for `session.context` without a cast.
+export type { HistoryContextManager, LastWindow, MessageExplanation } from "@amplifier-ts/context-manager";
+
+declare module "@amplifier-ts/core" {
+  interface ContextModules {
+    "context-simple": HistoryContextManager;
+  }
+}
 
 export const meta: ModuleMeta = {
   name: "context-simple",

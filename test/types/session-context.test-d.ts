@@ -1,0 +1,80 @@
+/**
+ * Type tests for `session.context` (checked by `tsc --noEmit`): createSession types the handle by
+ * its context module, so the built-in managers' API — search, explainLastWindow, runs, setTools —
+ * is usable under `strict` without a cast. Each `@ts-expect-error` is a promise that the compiler
+ * rejects that line; if it ever compiles, tsc fails on the unused directive.
+ *
+ * | call                                                        | session.context         |
+ * |-------------------------------------------------------------|-------------------------|
+ * | a config naming "context-simple" / "context-persistent"     | HistoryContextManager   |
+ * | createSession<Manager>(…)                                   | Manager                 |
+ * | a path, nothing, a config naming an unregistered module     | ContextManager          |
+ */
+import { expectTypeOf } from "vitest";
+import type { ContextManager } from "../../contracts/context-manager.js";
+import type { SearchHit } from "../../contracts/search.js";
+import { createSession, type ContextOfModule, type Session } from "../../core/session.js";
+import type { HistoryContextManager, LastWindow, MessageExplanation } from "../../src/index.js";
+import type { ContextPersistentConfig, ContextSimpleConfig } from "../../src/index.js";
+import type { HistoryContextManager as PersistentHandle } from "../../src/modules/context-persistent.js";
+import type { HistoryContextManager as SimpleHandle } from "../../src/modules/context-simple.js";
+
+export async function typedByModuleName(): Promise<void> {
+  const simple = await createSession({ session: { context: { module: "context-simple", config: {} } } });
+  expectTypeOf(simple.context).toEqualTypeOf<HistoryContextManager>();
+  const persistent = await createSession({ session: { context: { module: "context-persistent", config: { storagePath: ".amplifier/sessions" } } } });
+  expectTypeOf(persistent.context).toEqualTypeOf<HistoryContextManager>();
+
+  // The handle's own API, no cast.
+  expectTypeOf(await persistent.context.search("why do the tests fail", { k: 3 })).toEqualTypeOf<SearchHit[]>();
+  expectTypeOf(persistent.context.explainLastWindow()).toEqualTypeOf<LastWindow | undefined>();
+  expectTypeOf(persistent.context.explainLastWindow()?.explanation).toEqualTypeOf<MessageExplanation[] | undefined>();
+  expectTypeOf(persistent.context.startRun()).toEqualTypeOf<string>();
+  expectTypeOf(persistent.context.endRun("run-1")).toEqualTypeOf<Promise<void>>();
+  persistent.context.setTools([{ type: "function", function: { name: "ls", parameters: { type: "object" } } }]);
+  // @ts-expect-error setTools takes tool definitions
+  persistent.context.setTools("ls");
+
+  // Still a Session (of ContextManager) where one is expected.
+  const session: Session = persistent;
+  expectTypeOf(session.context).toEqualTypeOf<ContextManager>();
+}
+
+export async function typedByTheCaller(): Promise<void> {
+  const fromFile = await createSession<HistoryContextManager>("amplifier.config.json");
+  expectTypeOf(fromFile.context).toEqualTypeOf<HistoryContextManager>();
+  // @ts-expect-error the type argument must be a ContextManager
+  await createSession<{ search(): void }>("amplifier.config.json");
+}
+
+export async function untypedStaysTheContract(): Promise<void> {
+  const byDefault = await createSession();
+  expectTypeOf(byDefault.context).toEqualTypeOf<ContextManager>();
+  // @ts-expect-error the contract has no search; name the module or pass the manager type
+  await byDefault.context.search("x");
+
+  const thirdParty = await createSession({ session: { context: { module: "amplifier-module-context-example", config: {} } } });
+  expectTypeOf(thirdParty.context).toEqualTypeOf<ContextManager>();
+
+  const moduleName: string = "context-simple";
+  const dynamic = await createSession({ session: { context: { module: moduleName, config: {} } } });
+  expectTypeOf(dynamic.context).toEqualTypeOf<ContextManager>();
+
+  expectTypeOf<ContextOfModule<"context-simple">>().toEqualTypeOf<HistoryContextManager>();
+  expectTypeOf<ContextOfModule<"no-such-module">>().toEqualTypeOf<ContextManager>();
+}
+
+// The old entries amplifier-ts/modules/context-* name the same handle; the configs (contracts) check a
+// config written beside the call.
+expectTypeOf<SimpleHandle>().toEqualTypeOf<HistoryContextManager>();
+expectTypeOf<PersistentHandle>().toEqualTypeOf<HistoryContextManager>();
+export async function configsBesideTheCall(): Promise<void> {
+  const config = { storagePath: ".amplifier/sessions", fsync: "batch" } satisfies ContextPersistentConfig;
+  const persistent = await createSession({ session: { context: { module: "context-persistent", config } } });
+  expectTypeOf(persistent.context).toEqualTypeOf<HistoryContextManager>();
+  const simple = { maxTokens: 8_000 } satisfies ContextSimpleConfig;
+  expectTypeOf(simple.maxTokens).toEqualTypeOf<number>();
+  // @ts-expect-error fsync is "always" | "batch" | "never"
+  const bad = { fsync: "sometimes" } satisfies ContextPersistentConfig;
+  void bad;
+}
