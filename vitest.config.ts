@@ -25,5 +25,8 @@ export default defineConfig({
     exclude: [...configDefaults.exclude, "**/*.fault.test.ts"],
     testTimeout: timeout,
     hookTimeout: 20_000,
+    // eventsource-parser (under the `ai` SDK) exports TypeScript source under "source" too: the
+    // packages that import it go through vite, which transforms it, instead of Node loading .ts.
+    server: { deps: { inline: [/node_modules\/ai\//, /node_modules\/@ai-sdk\//, /node_modules\/eventsource-parser\//] } },
   },
 });

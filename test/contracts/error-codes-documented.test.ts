@@ -8,6 +8,7 @@ import { defineErrorCodes, ERROR_CODES, registeredErrorCodes } from "../../contr
  * module package is imported first.
  */
 const BUILT_IN_MODULES = [
+  "../../modules/adapters/index.js",
   "../../modules/context-manager/index.js",
   "../../modules/context-persistent/index.js",
   "../../modules/context-simple/index.js",
