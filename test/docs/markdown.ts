@@ -37,6 +37,8 @@ export interface ParsedDoc {
   fences: Fence[];
   /** The text outside fenced code, line for line (fenced lines are blank), inline code spans blanked. */
   prose: string[];
+  /** The text outside fenced code, line for line (fenced lines are blank), inline code kept: headings. */
+  outside: string[];
 }
 
 /** CommonMark fences: ``` or ~~~ (3 or more), closed by the same character at least as long; indented up to 3 spaces. */
@@ -44,11 +46,13 @@ export function parseMarkdown(text: string): ParsedDoc {
   const lines = text.split("\n");
   const fences: Fence[] = [];
   const prose: string[] = [];
+  const outside: string[] = [];
   let open: { marker: string; info: string[]; line: number; body: string[] } | undefined;
   lines.forEach((line, index) => {
     const fence = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(line);
     if (open) {
       prose.push("");
+      outside.push("");
       if (fence && fence[1]![0] === open.marker[0] && fence[1]!.length >= open.marker.length && fence[2]!.trim() === "") {
         fences.push({ info: open.info, line: open.line, code: open.body.join("\n") + "\n" });
         open = undefined;
@@ -60,12 +64,14 @@ export function parseMarkdown(text: string): ParsedDoc {
     if (fence && !(fence[1]![0] === "`" && fence[2]!.includes("`"))) {
       open = { marker: fence[1]!, info: fence[2]!.trim().split(/\s+/).filter(Boolean), line: index + 1, body: [] };
       prose.push("");
+      outside.push("");
       return;
     }
+    outside.push(line);
     prose.push(line.replace(/(`+)(?:(?!\1)[\s\S])*?\1/g, (span) => " ".repeat(span.length)));
   });
   if (open) throw new Error(`a fence opened at line ${open.line} is never closed`);
-  return { fences, prose };
+  return { fences, prose, outside };
 }
 
 export function readDoc(doc: string): ParsedDoc {
