@@ -23,4 +23,5 @@ export { formatIssues, formatPath, type DocumentIssue, type ValidationIssue, typ
 export { assertValid, formatIssue, issuesError, parseValid, type ValidationErrorOptions } from "./validation-error.js";
 export { didYouMean, editDistance, suggestKey } from "./suggest-key.js";
 export { isDateTime } from "./date-time.js";
+export { findNonJsonValue, MAX_JSON_DEPTH } from "./json-value.js";
 export { CONTRACT_VALIDATORS, type ContractSchemaName } from "./registry.js";

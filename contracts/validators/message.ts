@@ -1,7 +1,8 @@
 import { z } from "zod";
 import type { Message } from "../generated/message.js";
 import { createError } from "../errors.js";
-import { assertValid } from "./validation-error.js";
+import { findNonJsonValue } from "./json-value.js";
+import { assertValid, issuesError } from "./validation-error.js";
 import { dateTimeString, jsonInteger, jsonObject, nonEmptyString } from "./json-schema-types.js";
 
 /**
@@ -199,11 +200,17 @@ export const messageSchema = z.compile(
  * the first bad field (`message.tool_calls[0].function.name`), what was `expected`, what was
  * `given`, and every problem in `issues` when there are several.
  *
+ * Besides the schema, a message holds only what JSON holds (json-value.ts): no NaN, BigInt,
+ * Date, Map, function, cycle … anywhere, `metadata` and `tool_use.input` included — the stores
+ * keep JSON, so anything else would read differently after a resume (contracts/CONTEXT.md).
+ *
  * Returns `value` itself (no copy, nothing stripped or defaulted): on the addMessage hot path a
  * caller that wants a private copy makes it once.
  */
 export function validateMessage(value: unknown, path = "message"): Message {
-  return assertValid(messageSchema, value, "INVALID_MESSAGE", path) as Message;
+  assertValid(messageSchema, value, "INVALID_MESSAGE", path);
+  assertJson(value, path);
+  return value as Message;
 }
 
 /**
@@ -216,11 +223,17 @@ export function validateMessages(values: unknown, path = "messages"): Message[] 
   }
   for (let index = 0; index < values.length; index++) {
     assertValid(messageSchema, values[index], "INVALID_MESSAGE", `${path}[${index}]`, { index });
+    assertJson(values[index], `${path}[${index}]`, { index });
   }
   return values as Message[];
 }
 
 /** Whether `value` is a Message; never throws. */
 export function isValidMessage(value: unknown): value is Message {
-  return messageSchema.safeParse(value).success;
+  return messageSchema.safeParse(value).success && findNonJsonValue(value, "") === undefined;
+}
+
+function assertJson(value: unknown, path: string, details: Record<string, unknown> = {}): void {
+  const problem = findNonJsonValue(value, path);
+  if (problem !== undefined) throw issuesError("INVALID_MESSAGE", [problem], { details });
 }

@@ -30,11 +30,12 @@ import { HistoryTally } from "./history-tally.js";
 import { parseContextOptions } from "./module-config.js";
 import { PipelineWindow } from "./pipeline-window.js";
 import { RequestBudget } from "./request-budget.js";
-import { StoredHistory } from "./stored-history.js";
+import { StoredHistory, type SkippedMessage } from "./stored-history.js";
 import { explainWindow, type LastWindow } from "./window-explanation.js";
 
 export { parseModuleConfig } from "./module-config.js";
 export type { LastWindow } from "./window-explanation.js";
+export type { SkippedMessage } from "./stored-history.js";
 
 export interface HistoryContextManagerInit {
   /** Name used in errors and events: "context-simple", "context-persistent", a third party's. */
@@ -44,7 +45,7 @@ export interface HistoryContextManagerInit {
   /** Write-through persistence; absent = in memory only. */
   store?: HistoryStore;
   sessionId?: string;
-  /** Messages already in the store (resume). Trusted: they were validated when first added. */
+  /** Messages already in the store (resume); one that is no longer a valid message is left out (skippedOnResume). */
   initialMessages?: Message[];
   /** Tool definitions sent with every request (they count against the budget). */
   tools?: ToolDefinition[];
@@ -177,6 +178,15 @@ export class HistoryContextManager implements ContextManager {
   /** The report of the last window (per-message decisions when it was requested with explain). */
   explainLastWindow(): LastWindow | undefined {
     return this.#last;
+  }
+
+  /**
+   * Resumed messages left out of the history because they are no longer valid messages (a record
+   * another program wrote; a value that cannot be counted): index in the store's list, id, error.
+   * The session goes on without them; context-persistent reports them as context:storage_degraded.
+   */
+  get skippedOnResume(): readonly SkippedMessage[] {
+    return this.#history.skipped;
   }
 
   /** Number of stored messages (cheap; no copies). */

@@ -4,7 +4,7 @@
  *
  * | rule                | semantics                                                                  |
  * |---------------------|----------------------------------------------------------------------------|
- * | copy on the way in  | a message is validated, deep-copied once, given an id, timestamp and the current run id, then deep-frozen |
+ * | copy on the way in  | a message is validated (schema, JSON values only), copied once through JSON, given an id, timestamp and the current run id, then deep-frozen |
  * | write order         | the store is written BEFORE the in-memory copy changes: a failed write leaves both as they were |
  * | serialized          | mutations run one at a time in call order; a rewrite never interleaves with an append |
  * | never persisted     | ephemeral messages, and every message under retention "none"             |
@@ -17,7 +17,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { HistoryStore, Message } from "@amplifier-ts/contracts";
-import { createError, isAmplifierError, validateMessage } from "@amplifier-ts/contracts";
+import { createError, isAmplifierError, validateMessage, type AmplifierError } from "@amplifier-ts/contracts";
 import { freezeDeep } from "@amplifier-ts/window";
 import type { RetentionPolicy } from "./context-options.js";
 
@@ -33,14 +33,26 @@ export interface StoredHistoryInit {
   readonly retention: RetentionPolicy;
   readonly store: HistoryStore | undefined;
   readonly follower: HistoryFollower;
-  /** Messages already in the store (resume). Trusted: they were validated when first added. */
+  /**
+   * Messages already in the store (resume). Each is checked like a new one (validateMessage): one
+   * that can no longer be used (written by an older version, another program, a store without
+   * validation) is left out of the history and listed in `skipped` — it never stops the session.
+   */
   readonly initialMessages?: Message[];
+}
+
+/** A resumed message left out of the history: its position in the store's list, its id, why. */
+export interface SkippedMessage {
+  readonly index: number;
+  readonly id: string | undefined;
+  readonly error: AmplifierError;
 }
 
 export class StoredHistory {
   readonly #init: StoredHistoryInit;
   #messages: Message[] = [];
   #runId: string | undefined;
+  #skipped: readonly SkippedMessage[] = [];
   /** Serializes mutations so concurrent callers see call order and never interleave a rewrite. */
   #queue: Promise<unknown> = Promise.resolve();
 
@@ -49,7 +61,9 @@ export class StoredHistory {
     if (init.initialMessages?.length) {
       // The store hands over objects nobody else holds (HistoryStore.open): no copy needed, and
       // nested values are frozen lazily when first exposed (message-copy.ts).
-      this.#messages = init.initialMessages;
+      const { usable, skipped } = usableMessages(init.initialMessages);
+      this.#messages = usable;
+      this.#skipped = skipped;
       init.follower.reset(this.#messages);
     }
   }
@@ -62,13 +76,20 @@ export class StoredHistory {
     return this.#init.store;
   }
 
+  /** Resumed messages left out because they are no longer valid messages (see StoredHistoryInit.initialMessages). */
+  get skipped(): readonly SkippedMessage[] {
+    return this.#skipped;
+  }
+
   /**
    * A stored-to-be copy of `message`: validated (errors name `path`), deep-copied, given an id,
    * a timestamp and the current run id when it has none, deep-frozen.
    */
   prepare(message: Message, path: string): Message {
     const valid = validateMessage(message, path);
-    const copy = structuredClone(valid);
+    // Copied through JSON, the stores' own encoding: the live copy is exactly what a resume reads
+    // back (undefined properties absent, -0 as 0). validateMessage refused anything JSON changes more.
+    const copy = JSON.parse(JSON.stringify(valid)) as Message;
     const metadata = { ...(copy.metadata ?? {}) };
     metadata.id ??= randomUUID();
     metadata.timestamp ??= new Date().toISOString();
@@ -162,4 +183,21 @@ export class StoredHistory {
       throw createError("STORAGE_WRITE_FAILED", undefined, { module: this.#init.moduleName, cause: error });
     });
   }
+}
+
+/** The resumed messages that are still Messages, and the others with their index, id and error. */
+function usableMessages(messages: Message[]): { usable: Message[]; skipped: SkippedMessage[] } {
+  const skipped: SkippedMessage[] = [];
+  messages.forEach((message, index) => {
+    try {
+      validateMessage(message, `initialMessages[${index}]`);
+    } catch (error) {
+      if (!isAmplifierError(error)) throw error;
+      const id = (message as { metadata?: { id?: unknown } } | null)?.metadata?.id;
+      skipped.push({ index, id: typeof id === "string" ? id : undefined, error });
+    }
+  });
+  if (skipped.length === 0) return { usable: messages, skipped };
+  const left = new Set(skipped.map((s) => s.index));
+  return { usable: messages.filter((_, index) => !left.has(index)), skipped };
 }

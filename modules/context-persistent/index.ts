@@ -103,6 +103,15 @@ export async function mount(coordinator: CoordinatorContract, config: ContextPer
     throw error;
   }
   coordinator.registerCleanup(() => context.close());
+  const skipped = context.skippedOnResume;
+  if (skipped.length > 0) {
+    await coordinator.hooks.emit("context:storage_degraded", {
+      reason: `${skipped.length} stored message${skipped.length === 1 ? "" : "s"} of session "${sessionId}" cannot be used and ${skipped.length === 1 ? "was" : "were"} left out of the history`,
+      store: store?.kind ?? "memory",
+      ...(config.store === undefined ? { storagePath } : {}),
+      detail: { skipped: skipped.map((s) => ({ index: s.index, id: s.id, error: s.error.message })) },
+    });
+  }
   return context;
 }
 
