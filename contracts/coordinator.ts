@@ -7,12 +7,13 @@ import type { Provider } from "./provider.js";
 import type { Tool } from "./tool.js";
 
 /**
- * Where modules mount. `orchestrator` and `context` hold one module each; `providers` and `tools`
+ * Where modules mount. `orchestrator`, `context` and `memory` (the agent's event log,
+ * contracts/MEMORY.md) hold one module each; `providers` and `tools`
  * hold named modules. `session` exists only as the Python contract's spelling of the context slot:
  * `mount("session", ctx, "context")` is `mount("context", ctx)`.
  */
-export type MountPoint = "orchestrator" | "context" | "providers" | "tools" | "session";
-export type SingleMountPoint = "orchestrator" | "context";
+export type MountPoint = "orchestrator" | "context" | "memory" | "providers" | "tools" | "session";
+export type SingleMountPoint = "orchestrator" | "context" | "memory";
 export type NamedMountPoint = "providers" | "tools";
 
 /** Name of the capability `ask_user` results are sent to. */

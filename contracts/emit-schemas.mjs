@@ -24,6 +24,10 @@ export const SCHEMA_SOURCES = [
   { schema: "provider-info", module: "contracts/validators/provider-info.ts", name: "providerInfoSchema" },
   { schema: "modules/context-simple.config", module: "modules/context-manager/context-options.ts", name: "contextOptionsSchema" },
   { schema: "modules/context-persistent.config", module: "modules/context-persistent/persistent-options.ts", name: "persistentOptionsSchema" },
+  { schema: "memory-event", module: "contracts/memory/memory-schemas.ts", name: "memoryEventJsonSchema" },
+  { schema: "modules/memory-local.config", module: "contracts/memory/memory-schemas.ts", name: "memoryLocalConfigSchema" },
+  { schema: "modules/memory-postgres.config", module: "contracts/memory/memory-schemas.ts", name: "memoryPostgresConfigSchema" },
+  { schema: "modules/memory-redis.config", module: "contracts/memory/memory-schemas.ts", name: "memoryRedisConfigSchema" },
 ];
 
 const SCHEMA_BASE = "https://amplifier-ts.dev/schemas/";

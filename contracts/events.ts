@@ -59,6 +59,12 @@ export interface AmplifierEvents {
   "thinking:delta": { delta: string };
   "thinking:final": { text: string };
 
+  // --- sub-agents ------------------------------------------------------------------------
+  /** An orchestrator hands a task to a sub-agent (child session); the memory recorder logs it on both sessions. */
+  "delegation:request": { agent: string; task: string; childSessionId?: string };
+  /** The sub-agent's answer came back. */
+  "delegation:response": { agent: string; response: string; childSessionId?: string };
+
   // --- tool invocations ------------------------------------------------------------------
   "tool:pre": { tool: string; callId: string; input: Record<string, unknown> };
   "tool:post": { tool: string; callId: string; input: Record<string, unknown>; result: ToolResult; durationMs?: number };

@@ -75,5 +75,6 @@ export {
 } from "./errors.js";
 export { EMBEDDER_CAPABILITY, type Embedder, type HistorySearch, type MetadataFilter, type MetadataValue, type SearchFilter, type SearchHit, type SearchOptions, type VectorDocument, type VectorHit, type VectorQueryOptions, type VectorStore, type VectorWriteOptions } from "./search.js";
 export * from "./messages/index.js";
+export * from "./memory/index.js";
 export { defineStrategy, STRATEGIES_CAPABILITY, type AnyStrategyDefinition, type StrategyDefinition, type StrategyDeps, type StrategySpec } from "./strategy-definition.js";
 export type { HistoryStoreDriver, PostgresStoreOptions, RedisRetryPolicy, RedisStoreOptions, RetryPolicy } from "./store-options.js";

@@ -1,7 +1,7 @@
 import type { ZodType } from "zod";
 import type { CoordinatorContract as Coordinator } from "./coordinator.js";
 
-export type ModuleKind = "orchestrator" | "context" | "provider" | "tool" | "hook";
+export type ModuleKind = "orchestrator" | "context" | "memory" | "provider" | "tool" | "hook";
 
 /**
  * Optional `export const meta` of a module. `configSchema` is what the loader validates the

@@ -1,5 +1,5 @@
 import type { MountPoint, NamedMountPoint, SingleMountPoint } from "@amplifier-ts/contracts";
-import { isContextManager } from "@amplifier-ts/contracts";
+import { isContextManager, missingMemoryMethods } from "@amplifier-ts/contracts";
 import { createError, describeValue } from "@amplifier-ts/contracts";
 
 /**
@@ -10,6 +10,7 @@ import { createError, describeValue } from "@amplifier-ts/contracts";
  * |--------------|----------------------------|------------------------------------|----------------------------------------------|
  * | orchestrator | one module                 | optional label                     | an object or function                        |
  * | context      | one ContextManager         | optional label                     | the five ContextManager methods              |
+ * | memory       | one Memory                 | optional label                     | the memory contract's methods (MEMORY.md)    |
  * | providers    | named Providers            | required, unique                   | getInfo()                                    |
  * | tools        | named Tools                | required, unique                   | definition and execute()                     |
  * | session      | alias of `context`         | must be "context" (Python form)    | as context                                   |
@@ -19,6 +20,7 @@ import { createError, describeValue } from "@amplifier-ts/contracts";
 export const MOUNT_POINTS: Readonly<Record<MountPoint, { kind: "single" | "named" | "alias"; contract: string }>> = {
   orchestrator: { kind: "single", contract: "an orchestrator (an object or function)" },
   context: { kind: "single", contract: "a ContextManager (addMessage, getMessagesForRequest, getMessages, setMessages, clear)" },
+  memory: { kind: "single", contract: "a Memory (createSession, addEvent, getSessionEvents, … see contracts/MEMORY.md)" },
   providers: { kind: "named", contract: "a Provider (getInfo())" },
   tools: { kind: "named", contract: "a Tool (definition and execute())" },
   session: { kind: "alias", contract: 'the context slot, written mount("session", ctx, "context")' },
@@ -55,7 +57,7 @@ export function resolveMount(point: unknown, name: unknown, requireName: boolean
     }
     return { kind: "single", point: "context", name: undefined };
   }
-  if (known === "orchestrator" || known === "context") return { kind: "single", point: known, name };
+  if (known === "orchestrator" || known === "context" || known === "memory") return { kind: "single", point: known, name };
   if (requireName && name === undefined) {
     throw createError("MOUNT_NAME_REQUIRED", undefined, {
       path: known,
@@ -90,6 +92,8 @@ function missingMembers(point: SingleMountPoint | NamedMountPoint, module: unkno
       return isContextManager(module)
         ? undefined
         : lacking(["addMessage", "getMessagesForRequest", "getMessages", "setMessages", "clear"], "function");
+    case "memory":
+      return orUndefined(missingMemoryMethods(module));
     case "providers":
       return orUndefined(lacking(["getInfo"], "function"));
     case "tools":

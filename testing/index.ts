@@ -2,6 +2,7 @@
 // parties' — and the pieces they are made of.
 export { describeContextManagerContract, type ContextUnderTest, type ContextContractOptions } from "./context-manager-contract.js";
 export { describeHistoryStoreContract } from "./history-store-contract.js";
+export { describeMemoryContract, type MemoryContractOptions, type MemoryLimitsForTest, type MemoryUnderTest } from "./memory-contract.js";
 export { describeVectorStoreContract, keywordEmbedder, type VectorStoreUnderTest, type VectorStoreFactory } from "./vector-store-contract.js";
 export { checkWindowInvariants, isInstruction, isTurnNote } from "./window-invariants.js";
 export { toolHistoryArbitrary } from "./arbitraries.js";

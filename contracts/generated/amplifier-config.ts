@@ -32,6 +32,10 @@ export interface AmplifierConfig {
    */
   hooks?: ModuleRef[];
   /**
+   * The agent's memory (memory-local, memory-null, memory-postgres, memory-redis or a third party's), mounted at the memory point; over the MEMORY_* environment variables. See contracts/MEMORY.md.
+   */
+  memory?: ModuleRef;
+  /**
    * How long each module's mount() may take, in milliseconds (at most 2^31-1, Node's timer limit). Default 30000.
    */
   mountTimeoutMs?: number;

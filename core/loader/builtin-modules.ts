@@ -13,6 +13,11 @@ import { resolvePackage, type PackageResolution } from "./resolve-package.js";
 export const BUILTIN_MODULES: Readonly<Record<string, string>> = Object.freeze({
   "context-simple": "@amplifier-ts/module-context-simple",
   "context-persistent": "@amplifier-ts/module-context-persistent",
+  "memory-local": "@amplifier-ts/module-memory-local",
+  "memory-null": "@amplifier-ts/module-memory-null",
+  "memory-postgres": "@amplifier-ts/module-memory-postgres",
+  "memory-redis": "@amplifier-ts/module-memory-redis",
+  "memory-recorder": "@amplifier-ts/hook-memory-recorder",
 });
 
 /** The folder the built-ins resolve from when the config's folder does not have them. */

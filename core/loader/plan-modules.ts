@@ -1,8 +1,9 @@
 import type { AmplifierConfig } from "@amplifier-ts/contracts";
 import { formatPath, type PathSegment } from "../config/format-path.js";
+import { resolveMemoryRef } from "./memory-from-environment.js";
 
 /** Where a config entry goes. `hooks` is not a mount point: hook modules register on coordinator.hooks. */
-export type ConfigPoint = "context" | "orchestrator" | "providers" | "tools" | "hooks";
+export type ConfigPoint = "context" | "memory" | "orchestrator" | "providers" | "tools" | "hooks";
 
 /** One module of a config, in mount order. */
 export interface PlannedModule {
@@ -27,6 +28,7 @@ export interface PlannedModule {
  * | 1     | hooks        | first, so they hear everything the other modules announce while they  |
  * |       |              | mount (module:mounted, context:storage_fallback, storage_recovered …) |
  * | 2     | context      | required; providers, tools and the orchestrator may use it at mount   |
+ * | 2b    | memory       | the top-level "memory" entry over MEMORY_* (memory-from-environment.ts) |
  * | 3     | providers    | in file order                                                         |
  * | 4     | tools        | in file order                                                         |
  * | 5     | orchestrator | last: it drives everything above and may look it up when it mounts    |
@@ -34,9 +36,10 @@ export interface PlannedModule {
  * A hook module finds no context manager while it mounts; its handlers reach it when they run
  * (`coordinator.get("context")`).
  */
-export const MOUNT_ORDER: readonly ConfigPoint[] = ["hooks", "context", "providers", "tools", "orchestrator"];
+export const MOUNT_ORDER: readonly ConfigPoint[] = ["hooks", "context", "memory", "providers", "tools", "orchestrator"];
 
-export function planModules(config: AmplifierConfig): PlannedModule[] {
+/** `env` is read for the memory module only (MEMORY_ENABLED, MEMORY_TYPE, …). */
+export function planModules(config: AmplifierConfig, env: NodeJS.ProcessEnv = process.env): PlannedModule[] {
   const plan: PlannedModule[] = [];
   const add = (point: ConfigPoint, at: PathSegment[], ref: { module: string; config?: object; name?: string; optional?: boolean }): void => {
     plan.push({
@@ -55,6 +58,11 @@ export function planModules(config: AmplifierConfig): PlannedModule[] {
     if (point === "context" || point === "orchestrator") {
       const ref = config.session[point];
       if (ref !== undefined) add(point, ["session", point], ref);
+      continue;
+    }
+    if (point === "memory") {
+      const ref = resolveMemoryRef(config.memory, env);
+      if (ref !== undefined) add(point, ["memory"], ref);
       continue;
     }
     (config[point] ?? []).forEach((ref, index) => add(point, [point, index], ref));

@@ -3,7 +3,7 @@ import { createError, type AmplifierError } from "@amplifier-ts/contracts";
 import { configValidator, isZodSchema } from "./config-validator.js";
 
 /** The kinds a meta may declare; a Record so a kind added to the contract must be listed here. */
-const MODULE_KINDS: Record<ModuleKind, true> = { orchestrator: true, context: true, provider: true, tool: true, hook: true };
+const MODULE_KINDS: Record<ModuleKind, true> = { orchestrator: true, context: true, memory: true, provider: true, tool: true, hook: true };
 
 /**
  * Check a module's `meta` export when it is loaded, not when it runs (fastify's rule): a name,

@@ -1,0 +1,32 @@
+export {
+  DEFAULT_MAX_EVENTS_PER_SESSION,
+  DEFAULT_MAX_SESSIONS,
+  DEFAULT_MEMORY_CONTEXT_LIMIT,
+  isMemory,
+  MEMORY_CAPABILITY,
+  missingMemoryMethods,
+  type ConversationContextOptions,
+  type CreateSessionOptions as CreateMemorySessionOptions,
+  type GetOrCreateSessionOptions,
+  type GetSessionEventsOptions,
+  type Memory,
+  type MemoryEventContent,
+  type MemoryEventType,
+  type MemoryEventTypes,
+  type MemoryStats,
+} from "./memory.js";
+export * from "./memory-args.js";
+export { memoryErrors } from "./memory-errors.js";
+export { checkMemoryEvent, createMemoryEvent, MemoryEvent, MemorySession, type MemoryEventJson, type MemorySessionJson } from "./memory-json.js";
+export {
+  MEMORY_ID_PATTERN,
+  memoryEventJsonSchema,
+  memoryLocalConfigSchema,
+  memoryPostgresConfigSchema,
+  memoryRedisConfigSchema,
+  memorySessionJsonSchema,
+  type MemoryLocalOptions,
+  type MemoryPostgresOptions,
+  type MemoryRedisOptions,
+} from "./memory-schemas.js";
+export { memoryOf, mountMemory } from "./mount-memory.js";

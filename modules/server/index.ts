@@ -1,0 +1,3 @@
+// @amplifier-ts/server: the HTTP endpoints of amplifier-ts (fastify).
+export { startServer, type RunningServer, type StartServerOptions } from "./start-server.js";
+export { openApiDocument, LIMIT_DEFAULT, LIMIT_MAX } from "./openapi.js";

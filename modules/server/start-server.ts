@@ -1,0 +1,130 @@
+import { timingSafeEqual } from "node:crypto";
+import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
+import { createError, memoryOf, MemoryEvent, type CoordinatorContract, type Memory, type MemoryEventJson } from "@amplifier-ts/contracts";
+import { eventsQuerySchema, LIMIT_DEFAULT, openApiDocument } from "./openapi.js";
+
+export interface StartServerOptions {
+  /** Where the memory comes from: its "memory" capability. */
+  coordinator?: Pick<CoordinatorContract, "getCapability">;
+  /** A memory to serve directly (instead of the coordinator's). */
+  memory?: Memory;
+  /** Default 8000; 0 picks a free port. */
+  port?: number;
+  /** Default 127.0.0.1 (loopback only). "0.0.0.0" serves every interface — set a token then. */
+  host?: string;
+  /** The `agent` field of every answer. Default "agent". */
+  agentName?: string;
+  /** When set, every route but /openapi.json wants `Authorization: Bearer <token>`. */
+  token?: string;
+}
+
+export interface RunningServer {
+  /** http://host:port */
+  url: string;
+  close(): Promise<void>;
+  /** The fastify instance (for inject() in tests, more routes). */
+  fastify: FastifyInstance;
+}
+
+/**
+ * Starts the HTTP endpoints (fastify) in this process:
+ *
+ * | route | answers |
+ * |---|---|
+ * | GET /memory/events?limit=&session_id= | `{ agent, events, total }`: events as the seed's to_dict plus `session_id`, newest last, the newest `limit` (default 100, at most 1000); an unknown session → 200 with no events, as the seed |
+ * | GET /memory/sessions | `{ agent, sessions, total }`: session ids, oldest first |
+ * | GET /openapi.json | the OpenAPI 3.1 document (no token needed) |
+ *
+ * Errors are JSON `{ statusCode, error, code, message, parameter? }`: 400 for a bad query
+ * parameter (validated by fastify against the documented schema; `parameter` names it), 401 for a
+ * missing or wrong token, 404 for another path, 503 when no memory is mounted.
+ */
+export async function startServer(options: StartServerOptions): Promise<RunningServer> {
+  const port = options.port ?? 8000;
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw createError("INVALID_ARGUMENT", undefined, { module: "server", path: "startServer.port", expected: "an integer 0-65535", given: options.port });
+  if (options.token !== undefined && (typeof options.token !== "string" || options.token.length === 0)) {
+    throw createError("INVALID_ARGUMENT", undefined, { module: "server", path: "startServer.token", expected: "a non-empty string", given: options.token });
+  }
+  if (options.coordinator === undefined && options.memory === undefined) {
+    throw createError("INVALID_ARGUMENT", "startServer() needs a coordinator (its memory capability) or a memory", { module: "server", path: "startServer.coordinator", expected: "a coordinator or options.memory" });
+  }
+  const host = options.host ?? "127.0.0.1";
+  const agent = options.agentName ?? "agent";
+  const memory = (): Memory | undefined => options.memory ?? (options.coordinator ? memoryOf(options.coordinator) : undefined);
+
+  const app = Fastify({ logger: false, ajv: { customOptions: { coerceTypes: true, removeAdditional: false, useDefaults: true } } });
+  app.setErrorHandler((error: FastifyError, _request, reply) => {
+    if (error.validation) {
+      const issue = error.validation[0];
+      const parameter = String((issue?.params as { missingProperty?: string; additionalProperty?: string } | undefined)?.additionalProperty ?? issue?.instancePath.replace(/^\//, "") ?? "");
+      return reply.code(400).send({ statusCode: 400, error: "Bad Request", code: "INVALID_PARAMETER", parameter, message: `query parameter ${parameter} ${issue?.message ?? "is not valid"}` });
+    }
+    const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
+    return reply.code(status).send({ statusCode: status, error: status === 500 ? "Internal Server Error" : error.name, code: error.code ?? "INTERNAL", message: error.message });
+  });
+  app.setNotFoundHandler((request, reply) => reply.code(404).send({ statusCode: 404, error: "Not Found", code: "NOT_FOUND", message: `no route ${request.method} ${request.url.split("?")[0]}` }));
+
+  if (options.token !== undefined) {
+    const expected = Buffer.from(`Bearer ${options.token}`);
+    app.addHook("onRequest", async (request, reply) => {
+      if (request.url === "/openapi.json") return;
+      const given = Buffer.from(request.headers.authorization ?? "");
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+        return reply.code(401).header("www-authenticate", "Bearer").send({ statusCode: 401, error: "Unauthorized", code: "UNAUTHORIZED", message: "missing or wrong bearer token (Authorization: Bearer <token>)" });
+      }
+    });
+  }
+
+  const withMemory = <T>(reply: { code(n: number): { send(body: unknown): T } }) => {
+    const found = memory();
+    if (found === undefined) reply.code(503).send({ statusCode: 503, error: "Service Unavailable", code: "NO_MEMORY", message: "no memory is mounted in this session (config \"memory\" or MEMORY_* variables)" });
+    return found;
+  };
+
+  app.get("/openapi.json", async () => openApiDocument(agent, options.token !== undefined));
+
+  app.get<{ Querystring: { limit?: number; session_id?: string } }>("/memory/events", { schema: { querystring: eventsQuerySchema } }, async (request, reply) => {
+    const found = withMemory(reply);
+    if (found === undefined) return reply;
+    const limit = request.query.limit ?? LIMIT_DEFAULT;
+    const sessionId = request.query.session_id;
+    const events = sessionId === undefined ? await newestOfAll(found, limit) : (await found.getSessionEvents(sessionId)).slice(-limit).map((e) => tagged(e, sessionId));
+    return { agent, events, total: events.length };
+  });
+
+  app.get("/memory/sessions", async (_request, reply) => {
+    const found = withMemory(reply);
+    if (found === undefined) return reply;
+    const sessions = await found.listSessions();
+    return { agent, sessions, total: sessions.length };
+  });
+
+  await app.listen({ port, host });
+  const address = app.server.address();
+  const boundPort = typeof address === "object" && address !== null ? address.port : port;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${host.includes(":") ? `[${host}]` : host}:${boundPort}`,
+    fastify: app,
+    close: () => (closing ??= app.close()),
+  };
+}
+
+// ---- private helpers ----
+
+type ServedEvent = MemoryEventJson & { session_id: string };
+
+function tagged(event: Parameters<typeof MemoryEvent.toJSON>[0], sessionId: string): ServedEvent {
+  return { ...MemoryEvent.toJSON(event), session_id: sessionId };
+}
+
+/** The newest `limit` events over every session, newest last (ties in time keep session order). */
+async function newestOfAll(memory: Memory, limit: number): Promise<ServedEvent[]> {
+  const picked: { at: number; order: number; event: Parameters<typeof MemoryEvent.toJSON>[0]; sessionId: string }[] = [];
+  let order = 0;
+  for (const sessionId of await memory.listSessions()) {
+    for (const event of (await memory.getSessionEvents(sessionId)).slice(-limit)) picked.push({ at: event.timestamp.getTime(), order: order++, event, sessionId });
+  }
+  picked.sort((a, b) => a.at - b.at || a.order - b.order);
+  return picked.slice(-limit).map((p) => tagged(p.event, p.sessionId));
+}

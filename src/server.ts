@@ -1,0 +1,2 @@
+// amplifier-ts/server: the HTTP endpoints (GET /memory/events, /memory/sessions, /openapi.json).
+export * from "@amplifier-ts/server";

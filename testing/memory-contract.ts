@@ -1,0 +1,296 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { isAmplifierError, MemoryEvent, MemorySession, type Memory } from "@amplifier-ts/contracts";
+
+/** One memory to test, and how to throw it away. `storage` says where it keeps its data (for writer processes). */
+export interface MemoryUnderTest {
+  memory: Memory;
+  storage?: unknown;
+  cleanup?(): Promise<void>;
+}
+
+export interface MemoryLimitsForTest {
+  maxSessions?: number;
+  maxEventsPerSession?: number;
+  contextLimit?: number;
+}
+
+export interface MemoryContractOptions {
+  /** The memory stores nothing (memory-null): the suite checks that every call succeeds and answers empty. */
+  storesNothing?: boolean;
+  /**
+   * For memories several processes share: start a process that adds `count` events to
+   * `sessionId` of the memory `under` (its `storage` says where), awaiting each, every one a
+   * `user_message` with content `w<writer>-<seq>` and metadata { writer, seq }; resolve when it exited successfully.
+   */
+  spawnWriter?(under: MemoryUnderTest, job: { sessionId: string; writer: number; count: number }): Promise<void>;
+  processes?: number;
+  eventsPerProcess?: number;
+}
+
+/**
+ * The conformance suite of the memory contract (contracts/MEMORY.md): every memory module — ours
+ * and third parties' — runs it. `factory(limits)` returns a fresh, empty memory with those limits.
+ */
+export function describeMemoryContract(name: string, factory: (limits: MemoryLimitsForTest) => Promise<MemoryUnderTest>, options: MemoryContractOptions = {}): void {
+  describe(`memory contract: ${name}`, () => {
+    const made: MemoryUnderTest[] = [];
+    const make = async (limits: MemoryLimitsForTest = {}) => {
+      const under = await factory(limits);
+      made.push(under);
+      return under.memory;
+    };
+    afterEach(async () => {
+      for (const under of made.splice(0)) {
+        await under.memory.close();
+        await under.cleanup?.();
+      }
+    });
+
+    describe("arguments", () => {
+      it("refuses bad session ids with INVALID_SESSION_ID naming the argument", async () => {
+        const memory = await make();
+        for (const bad of ["", "../etc", ".hidden", "a b", "x".repeat(129), 42]) {
+          const error = await memory.getSessionEvents(bad as string).catch((e: unknown) => e);
+          expect(isAmplifierError(error, "INVALID_SESSION_ID"), `id ${JSON.stringify(bad)}`).toBe(true);
+        }
+        const created = await memory.createSession({ appName: "a", userId: "u", sessionId: "a/b" }).catch((e: unknown) => e);
+        expect(isAmplifierError(created, "INVALID_SESSION_ID") && created.path).toBe("createSession.sessionId");
+      });
+
+      it("refuses a missing appName or userId, a bad maxEvents, maxAgeHours or eventTypes with INVALID_ARGUMENT and the path", async () => {
+        const memory = await make();
+        const cases: [() => Promise<unknown>, string][] = [
+          [() => memory.createSession({ userId: "u" } as never), "createSession.appName"],
+          [() => memory.getOrCreateSession({ appName: "a", userId: 7 } as never), "getOrCreateSession.userId"],
+          [() => memory.buildConversationContext("s1", { maxEvents: -1 }), "buildConversationContext.maxEvents"],
+          [() => memory.cleanupOldSessions({ maxAgeHours: Number.NaN }), "cleanupOldSessions.maxAgeHours"],
+          [() => memory.getSessionEvents("s1", { eventTypes: "user_message" as never }), "getSessionEvents.eventTypes"],
+        ];
+        for (const [call, path] of cases) {
+          const error = await call().catch((e: unknown) => e);
+          expect(isAmplifierError(error, "INVALID_ARGUMENT") && error.path, path).toBe(path);
+        }
+      });
+
+      it("createEvent refuses content that is not JSON, and addEvent a value that is not an event", async () => {
+        const memory = await make();
+        expect(() => memory.createEvent("tool_result", { tool: "t", result: () => 1 } as never)).toThrow(/content/);
+        expect(() => memory.createEvent("user_message", 1n as never)).toThrow();
+        const sessionId = await memory.createSession({ appName: "a", userId: "u" });
+        const error = await memory.addEvent(sessionId, { eventType: "user_message", content: "hi" } as never).catch((e: unknown) => e);
+        expect(isAmplifierError(error, "INVALID_ARGUMENT")).toBe(true);
+      });
+    });
+
+    it("createEvent builds an event with a unique id, the time, the type, the content and metadata ({} by default)", async () => {
+      const memory = await make();
+      const before = Date.now();
+      const a = memory.createEvent("user_message", "Hello!", { source: "api" });
+      const b = memory.createEvent("tool_call", { tool: "calc", arguments: { a: 2, b: 2 } });
+      expect(a).toMatchObject({ eventType: "user_message", content: "Hello!", metadata: { source: "api" } });
+      expect(a.eventId).toMatch(/^event_/);
+      expect(a.eventId).not.toBe(b.eventId);
+      expect(b.metadata).toEqual({});
+      expect(a.timestamp.getTime()).toBeGreaterThanOrEqual(before);
+      expect(MemoryEvent.fromJSON(JSON.parse(JSON.stringify(MemoryEvent.toJSON(a))))).toEqual(a);
+    });
+
+    if (options.storesNothing) {
+      it("every operation succeeds and nothing is stored", async () => {
+        const memory = await make();
+        const id = await memory.createSession({ appName: "agent", userId: "u", sessionId: "given" });
+        expect(id).toBe("given");
+        expect(await memory.getOrCreateSession({ sessionId: "other", appName: "agent", userId: "u" })).toBe("other");
+        expect(await memory.addEvent(id, memory.createEvent("user_message", "hi"))).toBe(true);
+        expect(await memory.getSession(id)).toBeUndefined();
+        expect(await memory.getSessionEvents(id)).toEqual([]);
+        expect(await memory.listSessions()).toEqual([]);
+        expect(await memory.buildConversationContext(id, { maxEvents: 5 })).toBe("");
+        expect(await memory.deleteSession(id)).toBe(true);
+        expect(await memory.cleanupOldSessions({ maxAgeHours: 0 })).toBe(0);
+        expect(await memory.getMemoryStats()).toEqual({ totalSessions: 0, totalEvents: 0, avgEventsPerSession: 0 });
+      });
+      return;
+    }
+
+    describe("sessions", () => {
+      it("createSession returns the given id or a new one; a taken id is MEMORY/SESSION_EXISTS", async () => {
+        const memory = await make();
+        expect(await memory.createSession({ appName: "agent", userId: "user123", sessionId: "custom-id" })).toBe("custom-id");
+        const generated = await memory.createSession({ appName: "agent", userId: "user123" });
+        expect(generated).toMatch(/^session_/);
+        const error = await memory.createSession({ appName: "agent", userId: "x", sessionId: "custom-id" }).catch((e: unknown) => e);
+        expect(isAmplifierError(error, "MEMORY/SESSION_EXISTS")).toBe(true);
+      });
+
+      it("getOrCreateSession creates once and then returns the same session, events kept", async () => {
+        const memory = await make();
+        const id = await memory.getOrCreateSession({ sessionId: "provided-id", appName: "agent", userId: "user" });
+        await memory.addEvent(id, memory.createEvent("user_message", "one"));
+        expect(await memory.getOrCreateSession({ sessionId: "provided-id", appName: "agent", userId: "user" })).toBe("provided-id");
+        expect((await memory.getSessionEvents(id)).map((e) => e.content)).toEqual(["one"]);
+      });
+
+      it("getSession returns the session with its events; an unknown id is undefined", async () => {
+        const memory = await make();
+        const id = await memory.createSession({ appName: "agent", userId: "u1", sessionId: "s1" });
+        const event = memory.createEvent("agent_response", "The answer is 4", { model: "m" });
+        await memory.addEvent(id, event);
+        const session = await memory.getSession(id);
+        expect(session).toMatchObject({ sessionId: "s1", appName: "agent", userId: "u1" });
+        expect(session!.events).toEqual([event]);
+        expect(session!.updatedAt.getTime()).toBeGreaterThanOrEqual(session!.createdAt.getTime());
+        expect(MemorySession.fromJSON(JSON.parse(JSON.stringify(MemorySession.toJSON(session!))))).toEqual(session);
+        expect(await memory.getSession("nobody")).toBeUndefined();
+      });
+
+      it("listSessions lists ids oldest first, filtered by userId", async () => {
+        const memory = await make();
+        await memory.createSession({ appName: "a", userId: "user123", sessionId: "s1" });
+        await memory.createSession({ appName: "a", userId: "other", sessionId: "s2" });
+        await memory.createSession({ appName: "a", userId: "user123", sessionId: "s3" });
+        expect(await memory.listSessions()).toEqual(["s1", "s2", "s3"]);
+        expect(await memory.listSessions({ userId: "user123" })).toEqual(["s1", "s3"]);
+        expect(await memory.listSessions({ userId: "nobody" })).toEqual([]);
+      });
+
+      it("deleteSession removes the session and its events: true, then false", async () => {
+        const memory = await make();
+        const id = await memory.createSession({ appName: "a", userId: "u" });
+        await memory.addEvent(id, memory.createEvent("user_message", "x"));
+        expect(await memory.deleteSession(id)).toBe(true);
+        expect(await memory.deleteSession(id)).toBe(false);
+        expect(await memory.getSession(id)).toBeUndefined();
+        expect(await memory.getSessionEvents(id)).toEqual([]);
+        expect(await memory.getMemoryStats()).toEqual({ totalSessions: 0, totalEvents: 0, avgEventsPerSession: 0 });
+      });
+
+      it("past maxSessions, creating a session removes the oldest 10 % first", async () => {
+        const memory = await make({ maxSessions: 20 });
+        for (let i = 0; i < 20; i++) await memory.createSession({ appName: "a", userId: "u", sessionId: `s${String(i).padStart(2, "0")}` });
+        await memory.createSession({ appName: "a", userId: "u", sessionId: "new" });
+        const ids = await memory.listSessions();
+        expect(ids).toHaveLength(19);
+        expect(ids).not.toContain("s00");
+        expect(ids).not.toContain("s01");
+        expect(ids.at(-1)).toBe("new");
+        expect(ids[0]).toBe("s02");
+      });
+    });
+
+    describe("events", () => {
+      it("addEvent stores in order and answers true; an unknown session stores nothing and answers false", async () => {
+        const memory = await make();
+        const id = await memory.createSession({ appName: "a", userId: "u" });
+        const events = [memory.createEvent("user_message", "What is 2+2?"), memory.createEvent("tool_call", { tool: "calc", arguments: { a: 2 } }), memory.createEvent("tool_result", { tool: "calc", result: 4 }), memory.createEvent("agent_response", "The answer is 4")];
+        for (const event of events) expect(await memory.addEvent(id, event)).toBe(true);
+        expect(await memory.getSessionEvents(id)).toEqual(events);
+        expect(await memory.addEvent("unknown", memory.createEvent("user_message", "lost"))).toBe(false);
+        expect(await memory.getSessionEvents("unknown")).toEqual([]);
+        expect(await memory.listSessions()).toEqual([id]);
+      });
+
+      it("getSessionEvents filters by eventTypes, keeping the order", async () => {
+        const memory = await make();
+        const id = await memory.createSession({ appName: "a", userId: "u" });
+        for (const [type, content] of [["user_message", "q1"], ["tool_call", { tool: "t", arguments: {} }], ["agent_response", "a1"], ["error", "Connection failed"], ["user_message", "q2"]] as const) {
+          await memory.addEvent(id, memory.createEvent(type, content as never));
+        }
+        const talk = await memory.getSessionEvents(id, { eventTypes: ["user_message", "agent_response"] });
+        expect(talk.map((e) => e.content)).toEqual(["q1", "a1", "q2"]);
+        expect((await memory.getSessionEvents(id, { eventTypes: [] })).length).toBe(0);
+        expect((await memory.getSessionEvents(id, { eventTypes: ["custom_type"] })).length).toBe(0);
+      });
+
+      it("keeps only the newest maxEventsPerSession events of a session", async () => {
+        const memory = await make({ maxEventsPerSession: 5 });
+        const id = await memory.createSession({ appName: "a", userId: "u" });
+        for (let i = 0; i < 12; i++) await memory.addEvent(id, memory.createEvent("user_message", `m${i}`));
+        expect((await memory.getSessionEvents(id)).map((e) => e.content)).toEqual(["m7", "m8", "m9", "m10", "m11"]);
+        expect((await memory.getMemoryStats()).totalEvents).toBe(5);
+      });
+
+      it("events added concurrently are all stored (none lost or doubled)", async () => {
+        const memory = await make();
+        const id = await memory.createSession({ appName: "a", userId: "u" });
+        await Promise.all(Array.from({ length: 40 }, (_, i) => memory.addEvent(id, memory.createEvent("user_message", `c${i}`))));
+        const contents = (await memory.getSessionEvents(id)).map((e) => e.content as string);
+        expect(contents.slice().sort()).toEqual(Array.from({ length: 40 }, (_, i) => `c${i}`).sort());
+      });
+
+      it("custom event types and JSON content of any shape round-trip", async () => {
+        const memory = await make();
+        const id = await memory.createSession({ appName: "a", userId: "u" });
+        const event = memory.createEvent("plan_step", { step: 1, nested: [null, true, 1.5, "ü ✓", { deep: {} }] }, { tags: ["x"] });
+        await memory.addEvent(id, event);
+        expect(await memory.getSessionEvents(id, { eventTypes: ["plan_step"] })).toEqual([event]);
+      });
+    });
+
+    it("buildConversationContext: the newest maxEvents user and assistant turns as User:/Assistant: lines", async () => {
+      const memory = await make();
+      const id = await memory.createSession({ appName: "a", userId: "u" });
+      const add = (type: string, content: unknown) => memory.addEvent(id, memory.createEvent(type, content as never));
+      await add("user_message", "Hello!");
+      await add("agent_response", "Hi there!");
+      await add("tool_call", { tool: "clock", arguments: {} });
+      await add("user_message", "How are you?");
+      expect(await memory.buildConversationContext(id, { maxEvents: 20 })).toBe("User: Hello!\nAssistant: Hi there!\nUser: How are you?");
+      expect(await memory.buildConversationContext(id, { maxEvents: 2 })).toBe("Assistant: Hi there!\nUser: How are you?");
+      expect(await memory.buildConversationContext(id, { maxEvents: 0 })).toBe("");
+      expect(await memory.buildConversationContext("unknown", { maxEvents: 5 })).toBe("");
+    });
+
+    it("cleanupOldSessions removes sessions last changed more than maxAgeHours ago and counts them", async () => {
+      const memory = await make();
+      await memory.createSession({ appName: "a", userId: "u", sessionId: "s1" });
+      await memory.createSession({ appName: "a", userId: "u", sessionId: "s2" });
+      expect(await memory.cleanupOldSessions({ maxAgeHours: 24 })).toBe(0);
+      expect(await memory.listSessions()).toEqual(["s1", "s2"]);
+      expect(await memory.cleanupOldSessions({ maxAgeHours: 0 })).toBe(2);
+      expect(await memory.listSessions()).toEqual([]);
+    });
+
+    it("getMemoryStats counts sessions and events; the average is rounded down", async () => {
+      const memory = await make();
+      expect(await memory.getMemoryStats()).toEqual({ totalSessions: 0, totalEvents: 0, avgEventsPerSession: 0 });
+      const a = await memory.createSession({ appName: "a", userId: "u" });
+      const b = await memory.createSession({ appName: "a", userId: "u" });
+      await memory.createSession({ appName: "a", userId: "u" });
+      for (let i = 0; i < 5; i++) await memory.addEvent(a, memory.createEvent("user_message", `${i}`));
+      for (let i = 0; i < 3; i++) await memory.addEvent(b, memory.createEvent("user_message", `${i}`));
+      expect(await memory.getMemoryStats()).toEqual({ totalSessions: 3, totalEvents: 8, avgEventsPerSession: 2 });
+    });
+
+    it("after close every call fails with MEMORY/CLOSED; close is idempotent", async () => {
+      const memory = await make();
+      await memory.close();
+      await memory.close();
+      const error = await memory.listSessions().catch((e: unknown) => e);
+      expect(isAmplifierError(error, "MEMORY/CLOSED")).toBe(true);
+    });
+
+    if (options.spawnWriter) {
+      const spawnWriter = options.spawnWriter;
+      const processes = options.processes ?? 3;
+      const count = options.eventsPerProcess ?? 40;
+      it(`${processes} writer processes and this one add to one session: nothing lost, doubled or reordered per writer`, async () => {
+        const under = await factory({ maxEventsPerSession: 100_000 });
+        made.push(under);
+        const id = await under.memory.createSession({ appName: "agent", userId: "u", sessionId: "shared" });
+        const mine = (async () => {
+          for (let seq = 0; seq < count; seq++) await under.memory.addEvent(id, under.memory.createEvent("user_message", `w${processes}-${seq}`, { writer: processes, seq }));
+        })();
+        await Promise.all([...Array.from({ length: processes }, (_, writer) => spawnWriter(under, { sessionId: id, writer, count })), mine]);
+        const events = await under.memory.getSessionEvents(id);
+        expect(events).toHaveLength((processes + 1) * count);
+        expect(new Set(events.map((e) => e.eventId)).size).toBe(events.length);
+        for (let writer = 0; writer <= processes; writer++) {
+          const seqs = events.filter((e) => e.metadata.writer === writer).map((e) => e.metadata.seq);
+          expect(seqs, `writer ${writer}`).toEqual(Array.from({ length: count }, (_, i) => i));
+        }
+        expect((await under.memory.getMemoryStats()).totalEvents).toBe(events.length);
+      });
+    }
+  });
+}
