@@ -33,6 +33,11 @@ export interface MinimalOrchestratorOptions {
   maxModelCalls?: number;
   /** Sees every transcript entry as it happens. */
   onEntry?: (entry: TranscriptEntry) => void;
+  /**
+   * Agent memory: with it the session mounts this memory module and the memory-recorder hook —
+   * the one line of config that fills memory with the loop's events (examples/memory-recorder.ts).
+   */
+  memory?: { module: string; config?: Record<string, unknown> };
   /** Called once the session is mounted, before the prompt: register more hooks, capabilities… */
   setup?: (session: Session) => void | Promise<void>;
 }
@@ -80,6 +85,7 @@ export async function runMinimalOrchestrator(options: MinimalOrchestratorOptions
 
   const session = await createSession({
     session: { context: { module: options.contextModule ?? "context-simple", config: options.contextConfig ?? {} } },
+    ...(options.memory === undefined ? {} : { memory: options.memory, hooks: [{ module: "memory-recorder" }] }),
   });
   try {
     const { coordinator, hooks, context } = session;

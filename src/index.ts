@@ -11,3 +11,9 @@ export * from "@amplifier-ts/core";
 export type { HistoryContextManager, LastWindow, MessageExplanation } from "@amplifier-ts/context-manager";
 export { runReplay, type ReplayOptions, type ReplayResult, type ReplayTurn, type ReplaySummary } from "./replay/run-replay.js";
 export { runCli } from "./cli/run-cli.js";
+// Agent memory (contracts/MEMORY.md): the built-in memories, the recorder's sub-agent helpers.
+export { LocalMemory } from "@amplifier-ts/module-memory-local";
+export { NullMemory } from "@amplifier-ts/module-memory-null";
+export { PostgresMemory } from "@amplifier-ts/module-memory-postgres";
+export { RedisMemory } from "@amplifier-ts/module-memory-redis";
+export { finishDelegation, recordIntoMemory, startDelegation, type MemoryRecorderOptions, type StartDelegationOptions } from "@amplifier-ts/hook-memory-recorder";
