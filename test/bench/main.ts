@@ -6,7 +6,7 @@
  *
  * Options:
  *   --quick            smaller sizes and fewer turns (a smoke run; not reference figures)
- *   --only <ids>       run only these scenarios (comma-separated ids: agent-loop, resume, memory, langchain, replay, pipelines, recall, stores-postgres, stores-redis, stores-turn)
+ *   --only <ids>       run only these scenarios (comma-separated ids: agent-loop, resume, memory, langchain, replay, pipelines, recall, stores-postgres, stores-redis, stores-turn, agent-memory)
  *   --out <file>       where to write the report
  *   --list             print the scenario ids and exit
  * A full run (no --quick, no --only) writes BENCHMARKS.md; any other run writes
@@ -23,6 +23,7 @@ import { relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { getHeapStatistics } from "node:v8";
 import { agentLoopScenario } from "./agent-loop-turn.js";
+import { agentMemoryChild, agentMemoryScenario } from "./agent-memory.js";
 import { langchainScenario } from "./langchain-trim.js";
 import { machineInfo } from "./machine-info.js";
 import { hasGc } from "./measure.js";
@@ -36,11 +37,12 @@ import { postgresStoreScenario } from "./stores-postgres.js";
 import { redisStoreScenario, storesTurnScenario } from "./stores-redis.js";
 import type { BenchContext, BenchOptions, Scenario } from "./scenario.js";
 
-export const SCENARIOS: readonly Scenario[] = [agentLoopScenario, resumeScenario, memoryScenario, langchainScenario, replayScenario, pipelinesScenario, recallScenario, postgresStoreScenario, redisStoreScenario, storesTurnScenario];
+export const SCENARIOS: readonly Scenario[] = [agentLoopScenario, resumeScenario, memoryScenario, langchainScenario, replayScenario, pipelinesScenario, recallScenario, postgresStoreScenario, redisStoreScenario, storesTurnScenario, agentMemoryScenario];
 
 const CHILDREN: Record<string, (args: string[]) => Promise<void>> = {
   resume: resumeChild,
   memory: memoryChild,
+  "agent-memory": agentMemoryChild,
 };
 
 function optionsFor(quick: boolean): BenchOptions {
