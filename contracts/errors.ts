@@ -198,6 +198,9 @@ export function describeValue(value: unknown, max = 80): string {
   let text: string;
   if (value === undefined) text = "undefined";
   else if (typeof value === "string") text = JSON.stringify(value);
+  // JSON would print NaN and Infinity as null, a BigInt not at all.
+  else if (typeof value === "number" || typeof value === "symbol") text = String(value);
+  else if (typeof value === "bigint") text = `${value}n`;
   else if (typeof value === "function") text = `[function ${value.name || "anonymous"}]`;
   else {
     try {
@@ -218,7 +221,9 @@ function templateOf(code: AnyErrorCode): string {
 }
 
 function composeMessage(code: AnyErrorCode, message: string | undefined, d: ErrorDetails): string {
-  const parts = [`[${code}] ${message ?? templateOf(code)}`];
+  // A message built from another error's message already starts with the code: print it once.
+  const own = message !== undefined && message.startsWith(`[${code}] `) ? message.slice(code.length + 3) : message;
+  const parts = [`[${code}] ${own ?? templateOf(code)}`];
   const where = [
     d.module && `module "${d.module}"`,
     d.hook && `hook "${d.hook}"`,

@@ -1,5 +1,5 @@
 import type { CoordinatorContract } from "@amplifier-ts/contracts";
-import { createError, isAmplifierError, type AmplifierError } from "@amplifier-ts/contracts";
+import { AmplifierError, createError, isAmplifierError, type AnyErrorCode } from "@amplifier-ts/contracts";
 import type { LoadedModule } from "./load-module.js";
 import { createModuleScope } from "./module-scope.js";
 import type { PlannedModule } from "./plan-modules.js";
@@ -8,6 +8,14 @@ export interface MountModuleOptions {
   /** How long mount() may take before MODULE_MOUNT_TIMEOUT; `Infinity` waits forever. */
   timeoutMs: number;
 }
+
+/**
+ * Codes a mount throws that users match on as they are (contracts/CONTEXT.md documents them at
+ * mount): they are not wrapped in MODULE_MOUNT_FAILED. The error keeps its code and text; the
+ * module and config path go to `details.mount` { module, path, code: "MODULE_MOUNT_FAILED" },
+ * the original error to `cause`.
+ */
+const KEPT_CODES: ReadonlySet<AnyErrorCode> = new Set<AnyErrorCode>(["SESSION_LOCKED", "STORAGE_UNAVAILABLE", "INVALID_SESSION_ID", "STORE_DRIVER_MISSING", "UNKNOWN_STORE"]);
 
 /** setTimeout fires at once for delays above 2^31-1 ms; longer waits are clamped to that. */
 const MAX_TIMER_MS = 2_147_483_647;
@@ -59,6 +67,7 @@ export async function mountModule(
     result = first.value;
   } catch (error) {
     if (isAmplifierError(error, "MODULE_MOUNT_TIMEOUT")) throw error;
+    if (isAmplifierError(error) && KEPT_CODES.has(error.code)) throw await kept(error);
     throw await failed(`mount() threw: ${messageOf(error)}`, error);
   } finally {
     clearTimeout(timer);
@@ -71,6 +80,17 @@ export async function mountModule(
   }
   scope.commit();
   return result;
+
+  /** The module's own code, its text; where it failed rides along in details.mount. */
+  async function kept(cause: AmplifierError): Promise<AmplifierError> {
+    const rollbackErrors = await scope.rollback();
+    const text = cause.message.startsWith(`[${cause.code}] `) ? cause.message.slice(cause.code.length + 3) : cause.message;
+    return new AmplifierError(cause.code, `${text} (while mounting ${entry.path}: ${entry.specifier})`, {
+      mount: { ...where, code: "MODULE_MOUNT_FAILED" },
+      cause,
+      ...withErrors(rollbackErrors),
+    });
+  }
 
   async function failed(message: string, cause: unknown): Promise<AmplifierError> {
     const rollbackErrors = await scope.rollback();

@@ -121,7 +121,7 @@ export class HistoryContextManager implements ContextManager {
 
   async getMessagesForRequest(tokenBudget?: number, provider?: Provider, options: WindowRequestOptions = {}): Promise<Message[]> {
     const { budget, model, counter } = await this.#budget.resolve(tokenBudget, provider);
-    const extra = options.extraMessages?.map((m, i) => this.#history.prepare(m, `extraMessages[${i}]`));
+    const extra = this.#requestOnly(options);
     const explain = options.explain === true;
     const messages = this.pipeline.isEmpty
       ? await this.#windowOverHistory(budget, counter, model, extra, explain)
@@ -203,6 +203,19 @@ export class HistoryContextManager implements ContextManager {
   }
 
   // --- private ----------------------------------------------------------------------------------
+
+  /** `options.extraMessages`, each validated and copied like a stored message; not an array → INVALID_ARGUMENT. */
+  #requestOnly(options: WindowRequestOptions): Message[] | undefined {
+    if (typeof options !== "object" || options === null) {
+      throw createError("INVALID_ARGUMENT", "getMessagesForRequest options must be an object", { module: this.moduleName, path: "options", expected: "{ extraMessages?, explain? } or undefined", given: options });
+    }
+    const extra: unknown = options.extraMessages;
+    if (extra === undefined) return undefined;
+    if (!Array.isArray(extra)) {
+      throw createError("INVALID_ARGUMENT", "extraMessages must be an array of messages", { module: this.moduleName, path: "options.extraMessages", expected: "Message[]", given: extra });
+    }
+    return extra.map((m: Message, i) => this.#history.prepare(m, `extraMessages[${i}]`));
+  }
 
   /** No pipeline: the incremental assembler over the stored history. */
   async #windowOverHistory(budget: number, counter: TokenCounter, model: string, extra: Message[] | undefined, explain: boolean): Promise<Message[]> {

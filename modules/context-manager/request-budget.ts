@@ -12,7 +12,8 @@
  * (resolveBudget in @amplifier-ts/window holds the rule.) Counters are kept per model: each caches
  * its per-message counts, so a message is tokenized at most once per encoding.
  */
-import type { Provider } from "@amplifier-ts/contracts";
+import type { Provider, ProviderInfo } from "@amplifier-ts/contracts";
+import { createError, validateProviderInfo } from "@amplifier-ts/contracts";
 import { getModelInfo, getTokenCounter, type TokenCounter } from "@amplifier-ts/core";
 import { resolveBudget } from "@amplifier-ts/window";
 import type { ContextOptions } from "./context-options.js";
@@ -32,7 +33,7 @@ export class RequestBudget {
   }
 
   async resolve(tokenBudget: number | undefined, provider: Provider | undefined): Promise<RequestSize> {
-    const info = provider ? await provider.getInfo() : undefined;
+    const info = provider === undefined ? undefined : await providerInfo(provider);
     const model = info?.defaults?.model ?? this.#options.model;
     const budget = resolveBudget({
       tokenBudget,
@@ -52,4 +53,21 @@ export class RequestBudget {
     }
     return counter;
   }
+}
+
+/**
+ * The provider's info, or INVALID_PROVIDER_INFO: a provider that is not one (no getInfo), whose
+ * getInfo throws, or whose answer is not ProviderInfo fails typed, with the cause kept.
+ */
+async function providerInfo(provider: Provider): Promise<ProviderInfo> {
+  if (typeof provider !== "object" || provider === null || typeof (provider as { getInfo?: unknown }).getInfo !== "function") {
+    throw createError("INVALID_PROVIDER_INFO", "the provider has no getInfo()", { path: "provider", expected: "a Provider: an object with getInfo()", given: provider });
+  }
+  let info: unknown;
+  try {
+    info = await provider.getInfo();
+  } catch (cause) {
+    throw createError("INVALID_PROVIDER_INFO", `provider.getInfo() threw: ${cause instanceof Error ? cause.message : String(cause)}`, { path: "provider.getInfo()", cause });
+  }
+  return validateProviderInfo(info, "provider.getInfo()");
 }

@@ -65,7 +65,8 @@ function splitCompound(raw: string): string[] {
     if (piece === "") continue;
     const camel = piece.match(CAMEL);
     if (camel === null || camel.join("") !== piece) parts.push(piece);
-    else parts.push(...camel);
+    // One push per part: a spread of a long camelCase run (100k+ parts) overflows the call stack.
+    else for (const part of camel) parts.push(part);
   }
   return parts;
 }

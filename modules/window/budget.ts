@@ -84,7 +84,8 @@ export function explainBudget(input: BudgetInput = {}): ResolvedBudget {
 }
 
 function checked(budget: unknown, source: BudgetSource, numbers: Record<string, unknown>): ResolvedBudget {
-  if (typeof budget === "number" && Number.isFinite(budget) && budget > 0) return { budget, source };
+  // Whole tokens: a fractional budget is a caller's mistake (a ratio applied twice), not a size.
+  if (typeof budget === "number" && Number.isInteger(budget) && budget > 0) return { budget, source };
   const formula = Object.entries(numbers)
     .map(([k, v]) => `${k} ${String(v)}`)
     .join(", ");
@@ -93,7 +94,7 @@ function checked(budget: unknown, source: BudgetSource, numbers: Record<string, 
     source,
     ...numbers,
     budget,
-    expected: "a positive finite number of tokens",
+    expected: "a positive whole number of tokens",
     given: budget,
   });
 }

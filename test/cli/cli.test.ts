@@ -34,9 +34,9 @@ describe("amplifier-ts validate", () => {
     expect(stdout).toBe(
       [
         "MODULE                          POINT          SOURCE   STATUS",
-        "../modules/memory-context.mjs   context        path     ok",
         "../modules/hook-module.js       hooks          path     ok",
         "@amplifier-fixture/legacy-hook  hooks          package  ok",
+        "../modules/memory-context.mjs   context        path     ok",
         "amplifier-fixture-tool          tools:fixture  package  ok",
         "../modules/ts-module/index.ts   tools:greet    path     ok",
         "../modules/orchestrator.js      orchestrator   path     ok",

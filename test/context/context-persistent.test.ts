@@ -100,14 +100,15 @@ describe("context-persistent", () => {
     const file = join(dir, "not-a-dir");
     await writeFile(file, "x");
     await expect(open({ storagePath: join(file, "sessions"), strict: true })).rejects.toMatchObject({
-      code: "MODULE_MOUNT_FAILED",
+      code: "STORAGE_UNAVAILABLE",
+      details: expect.objectContaining({ mount: { module: "context-persistent", path: "session.context", code: "MODULE_MOUNT_FAILED" } }),
       cause: expect.objectContaining({ code: "STORAGE_UNAVAILABLE" }),
     });
   });
 
   it("refuses a second writer on the same session with SESSION_LOCKED", async () => {
     await open();
-    await expect(open()).rejects.toMatchObject({ cause: expect.objectContaining({ code: "SESSION_LOCKED" }) });
+    await expect(open()).rejects.toMatchObject({ code: "SESSION_LOCKED", cause: expect.objectContaining({ code: "SESSION_LOCKED" }) });
   });
 
   it("rejects a session id that could escape the storage folder", async () => {

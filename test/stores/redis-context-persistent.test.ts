@@ -82,7 +82,8 @@ describe("context-persistent on the redis store", () => {
 
   it("with strict: true an unreachable server fails the mount with STORAGE_UNAVAILABLE", async () => {
     await expect(open(unreachable, { strict: true })).rejects.toMatchObject({
-      code: "MODULE_MOUNT_FAILED",
+      code: "STORAGE_UNAVAILABLE",
+      details: expect.objectContaining({ mount: expect.objectContaining({ path: "session.context", code: "MODULE_MOUNT_FAILED" }) }),
       cause: expect.objectContaining({ code: "STORAGE_UNAVAILABLE", details: expect.objectContaining({ module: "stores/redis" }) }),
     });
   });
