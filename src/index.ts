@@ -16,4 +16,4 @@ export { LocalMemory } from "@amplifier-ts/module-memory-local";
 export { NullMemory } from "@amplifier-ts/module-memory-null";
 export { PostgresMemory } from "@amplifier-ts/module-memory-postgres";
 export { RedisMemory } from "@amplifier-ts/module-memory-redis";
-export { finishDelegation, recordIntoMemory, startDelegation, type MemoryRecorderOptions, type StartDelegationOptions } from "@amplifier-ts/hook-memory-recorder";
+export { finishDelegation, recordIntoMemory, startDelegation, type MemoryRecorderOptions, type StartDelegationOptions } from "@amplifier-ts/module-memory-recorder";

@@ -17,7 +17,7 @@ export const BUILTIN_MODULES: Readonly<Record<string, string>> = Object.freeze({
   "memory-null": "@amplifier-ts/module-memory-null",
   "memory-postgres": "@amplifier-ts/module-memory-postgres",
   "memory-redis": "@amplifier-ts/module-memory-redis",
-  "memory-recorder": "@amplifier-ts/hook-memory-recorder",
+  "memory-recorder": "@amplifier-ts/module-memory-recorder",
 });
 
 /** The folder the built-ins resolve from when the config's folder does not have them. */

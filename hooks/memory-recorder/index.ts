@@ -1,4 +1,4 @@
-// @amplifier-ts/hook-memory-recorder: the session's bus events become agent-memory events.
+// @amplifier-ts/module-memory-recorder: the session's bus events become agent-memory events.
 import type { CoordinatorContract, ModuleMeta } from "@amplifier-ts/contracts";
 import { z } from "zod";
 import { recordIntoMemory, type MemoryRecorderOptions } from "./recorder.js";

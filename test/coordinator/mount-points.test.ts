@@ -144,7 +144,7 @@ describe("named points: providers and tools", () => {
 });
 
 describe("unknown points and empty slots", () => {
-  it.each([["hooks", "coordinator.hooks"], ["tool", 'did you mean "tools"?'], ["Providers", 'did you mean "providers"?'], ["memory", undefined]])(
+  it.each([["hooks", "coordinator.hooks"], ["tool", 'did you mean "tools"?'], ["Providers", 'did you mean "providers"?'], ["scratchpad", undefined]])(
     "%s is UNKNOWN_MOUNT_POINT at mount, get and unmount (hint: %s)",
     async (point, hint) => {
       const c = new Coordinator();
@@ -155,6 +155,13 @@ describe("unknown points and empty slots", () => {
       expect((await rejection(c.unmount(point as never, "x"))).code).toBe("UNKNOWN_MOUNT_POINT");
     },
   );
+
+  it("memory is a single slot whose contract is checked at mount (contracts/MEMORY.md)", async () => {
+    const c = new Coordinator();
+    const error = await rejection(c.mount("memory", { createSession() {} }));
+    expect(error.code).toBe("MOUNT_CONTRACT_MISMATCH");
+    expect(String(error.details.given)).toContain("addEvent");
+  });
 
   it("unmounting an empty slot or an unknown name is NOT_MOUNTED", async () => {
     const c = new Coordinator();
