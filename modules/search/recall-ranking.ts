@@ -144,9 +144,13 @@ const HANDLE = /(?<![\p{L}\p{N}])@[\p{L}\p{N}_.-]+/u;
 /**
  * A single capitalised word inside a sentence, after a word in lowercase ("ask Dmitri", "owned by
  * Priya"; not "The Payments …"): a name or a proper noun. A capitalised word opening a sentence is not taken alone —
- * "Dmitri owns it" and "Deploy it" look the same without a dictionary.
+ * "Dmitri owns it" and "Deploy it" look the same without a dictionary. The lowercase word is
+ * matched forwards, from its first letter, not in a lookbehind: a lookbehind is tried at every
+ * position and scanned back over the whole run of spaces each time (quadratic on a run of spaces,
+ * issue 14). Matching it consumes the word, which never hides a candidate: the word before a name
+ * is lowercase, so it is never the previous match's name.
  */
-const NAME_IN_SENTENCE = /(?<=(?<![\p{L}\p{N}])\p{Ll}+,?\s+)(\p{Lu}\p{Ll}{2,})(?![\p{L}\p{N}])/gu;
+const NAME_IN_SENTENCE = /(?<![\p{L}\p{N}])\p{Ll}+,?\s+(\p{Lu}\p{Ll}{2,})(?![\p{L}\p{N}])/gu;
 const NOT_NAMES = new Set(["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "january", "february", "march", "april", "june", "july", "august", "september", "october", "november", "december"]);
 
 /** True when `text` holds something of the answer type (a name: two capitalised words, an @handle, or one capitalised word inside a sentence). */
