@@ -84,11 +84,21 @@ export function compactionEvents(facts: CompactionFacts): CompactionEvents {
   };
 }
 
-export async function emitCompaction(hooks: HookBusContract, facts: CompactionFacts): Promise<void> {
+/**
+ * Emits both events without waiting on their handlers: they are observer events (nothing in their
+ * results changes the window), so a slow or hanging handler must not hold the request — awaited,
+ * one that never settled cost 2 × the hook timeout on every compacting window (issue 14). Both
+ * dispatches start now, pre first; the bus still reports a throwing or timed-out handler as
+ * `hook:error`. A fail-closed handler's rejection has no request left to fail: it is caught here
+ * (the bus reported it before rejecting) so it never surfaces as an unhandled rejection.
+ */
+export function emitCompaction(hooks: HookBusContract, facts: CompactionFacts): void {
   const { pre, post } = compactionEvents(facts);
-  await hooks.emit("context:pre_compact", pre);
-  await hooks.emit("context:post_compact", post);
+  hooks.emit("context:pre_compact", pre).catch(ignoreReported);
+  hooks.emit("context:post_compact", post).catch(ignoreReported);
 }
+
+function ignoreReported(): void {}
 
 function wasRepaired(report: WindowReport): boolean {
   return report.repaired.syntheticResults > 0 || report.repaired.orphansDropped > 0 || report.repaired.placeholder;
