@@ -1,11 +1,17 @@
 import type { Message } from "./generated/message.js";
-import type { Provider } from "./provider.js";
+import type { Provider, ToolDefinition } from "./provider.js";
 
 /** Options of one window request; `explain` asks for a per-message account (see contracts/CONTEXT.md). */
 export interface WindowRequestOptions {
   explain?: boolean;
   /** Messages used for this request only (ephemeral hook injections); never stored. */
   extraMessages?: Message[];
+  /**
+   * The tool definitions sent with this request: the window plus their tokens fit the budget.
+   * Given, they win over any tools the manager holds (a built-in's setTools()) for this request;
+   * `[]` means none. Absent, the manager counts the tools it holds, if any.
+   */
+  tools?: ToolDefinition[];
 }
 
 /**

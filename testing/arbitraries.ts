@@ -19,7 +19,7 @@
  * Every message has a unique `metadata.id`. The same seed gives the same history.
  */
 import fc from "fast-check";
-import type { ContentBlock, Message, ToolResultBlock } from "@amplifier-ts/contracts";
+import type { ContentBlock, Message, ToolDefinition, ToolResultBlock } from "@amplifier-ts/contracts";
 
 export interface ToolHistoryOptions {
   /** Most steps after the system prompt (default 24). */
@@ -68,6 +68,37 @@ const FILLER =
   "src/invoices/create-invoice.ts:42 rounds half-even, and the migration adds a currency column. ";
 
 /** Random tool-using histories (see the table above). */
+/**
+ * 0–4 tool definitions as an agent sends them: unique names, descriptions from none to ~2k
+ * characters, parameters with 1–6 properties (some with enums and nested objects) — so tools
+ * alone are anything from nothing to a large part of a small budget.
+ */
+export function toolDefinitionsArbitrary(): fc.Arbitrary<ToolDefinition[]> {
+  const property = fc.record({ description: fc.integer({ min: 0, max: 40 }), kind: fc.constantFrom("string", "integer", "enum", "object") });
+  const tool = fc.record({ words: fc.integer({ min: 0, max: 300 }), properties: fc.array(property, { minLength: 1, maxLength: 6 }) });
+  return fc.array(tool, { maxLength: 4 }).map((tools) =>
+    tools.map(({ words, properties }, i): ToolDefinition => ({
+      type: "function",
+      function: {
+        name: `tool_${i}`,
+        ...(words > 0 ? { description: "Reads a file of the workspace and returns it. ".repeat(Math.ceil(words / 8)).trim() } : {}),
+        parameters: {
+          type: "object",
+          properties: Object.fromEntries(properties.map((p, k) => [`arg_${k}`, toolProperty(p.kind, p.description)])),
+          required: ["arg_0"],
+        },
+      },
+    })),
+  );
+}
+
+function toolProperty(kind: string, words: number): Record<string, unknown> {
+  const description = words > 0 ? { description: "the value to use ".repeat(Math.ceil(words / 4)).trim() } : {};
+  if (kind === "enum") return { type: "string", enum: ["fast", "thorough", "off"], ...description };
+  if (kind === "object") return { type: "object", properties: { depth: { type: "integer" }, follow: { type: "boolean" } }, ...description };
+  return { type: kind, ...description };
+}
+
 export function toolHistoryArbitrary(options: ToolHistoryOptions = {}): fc.Arbitrary<Message[]> {
   const styles = options.styles ?? ["openai", "anthropic"];
   const rare = (allowed: boolean | undefined, percent: number) =>

@@ -3,9 +3,9 @@ import fc from "fast-check";
 import type { ContextManager } from "@amplifier-ts/contracts";
 import type { HookBusContract } from "@amplifier-ts/contracts";
 import type { Message } from "@amplifier-ts/contracts";
-import type { Provider } from "@amplifier-ts/contracts";
+import type { Provider, ToolDefinition } from "@amplifier-ts/contracts";
 import { checkWindowInvariants, isInstruction } from "./window-invariants.js";
-import { toolHistoryArbitrary } from "./arbitraries.js";
+import { toolDefinitionsArbitrary, toolHistoryArbitrary } from "./arbitraries.js";
 import { propertyRuns } from "./property-runs.js";
 import { getTokenCounter } from "@amplifier-ts/core";
 
@@ -208,6 +208,38 @@ export function describeContextManagerContract(
         expect(checkWindowInvariants(await context.getMessages(), window, { budget: 10_000, counter: getTokenCounter(model) })).toEqual([]);
       });
 
+      it("counts the request's tools: the window plus the tool definitions fit the budget", async () => {
+        const { context } = await make();
+        await context.addMessage({ role: "system", content: "You are a careful coding agent." });
+        for (let i = 0; i < 4; i++) {
+          await context.addMessage({ role: "user", content: `question ${i} ${"lorem ipsum ".repeat(30)}` });
+          await context.addMessage({ role: "assistant", content: `answer ${i} ${"dolor sit ".repeat(30)}` });
+        }
+        const counter = getTokenCounter(model);
+        const stored = await context.getMessages();
+        const tools = bulkyTools(6);
+        const toolTokens = counter.countTools(tools);
+        // Room for the whole history or for the tools, never for both.
+        const budget = counter.countRequest(stored) + Math.floor(toolTokens / 2);
+        const withTools = await context.getMessagesForRequest(budget, undefined, { tools });
+        expect(counter.countRequest(withTools, tools)).toBeLessThanOrEqual(budget);
+        expect(withTools.length).toBeLessThan(stored.length);
+        expect(checkWindowInvariants(stored, withTools, { budget, counter, tools })).toEqual([]);
+        // An empty list is no tools: the window fits the budget with nothing counted for them.
+        const bare = await context.getMessagesForRequest(budget, undefined, { tools: [] });
+        expect(checkWindowInvariants(stored, bare, { budget, counter })).toEqual([]);
+      });
+
+      it("rejects tools that are not tool definitions with INVALID_ARGUMENT", async () => {
+        const { context } = await make();
+        await context.addMessage({ role: "user", content: "a" });
+        for (const tools of ["read_file", [{ type: "function", function: { name: "" } }], [{ name: "read_file" }]]) {
+          const e = await err(context.getMessagesForRequest(10_000, undefined, { tools: tools as unknown as ToolDefinition[] }));
+          expect(e?.code).toBe("INVALID_ARGUMENT");
+          expect(String(e?.details?.path ?? "")).toMatch(/tools/);
+        }
+      });
+
       it("shows ephemeral messages in the live session's windows", async () => {
         const { context } = await make();
         await context.addMessage({ role: "user", content: "q" });
@@ -233,27 +265,27 @@ export function describeContextManagerContract(
     });
 
     describe("window invariants (properties)", () => {
-      it(`every window keeps every invariant, or BUDGET_TOO_SMALL is thrown exactly when system + critical do not fit (${numRuns} cases)`, async () => {
+      it(`every window keeps every invariant with the request's tools counted, or BUDGET_TOO_SMALL is thrown exactly when system + critical + tools do not fit (${numRuns} cases)`, async () => {
         const made = await make();
         const counter = getTokenCounter(model);
         await fc.assert(
-          fc.asyncProperty(toolHistoryArbitrary(), fc.integer({ min: 50, max: 6_000 }), async (history, budget) => {
+          fc.asyncProperty(toolHistoryArbitrary(), fc.integer({ min: 50, max: 6_000 }), toolDefinitionsArbitrary(), async (history, budget, tools) => {
             await made.context.setMessages(history);
             const stored = await made.context.getMessages();
             const before = JSON.stringify(stored);
             let window: Message[];
             try {
-              window = await made.context.getMessagesForRequest(budget);
+              window = await made.context.getMessagesForRequest(budget, undefined, { tools });
             } catch (e) {
               const { code, details } = e as { code?: string; details?: { required?: number } };
               if (code !== "BUDGET_TOO_SMALL") throw e;
               // Thrown only when what must be kept verbatim really does not fit.
               const pinned = stored.filter((m) => isInstruction(m) || m.metadata?.critical === true);
               expect(Number(details?.required)).toBeGreaterThan(budget);
-              expect(Number(details?.required)).toBeGreaterThanOrEqual(counter.countMessages(pinned) + counter.replyPriming);
+              expect(Number(details?.required)).toBeGreaterThanOrEqual(counter.countMessages(pinned) + counter.replyPriming + counter.countTools(tools));
               return;
             }
-            expect(checkWindowInvariants(stored, window, { budget, counter })).toEqual([]);
+            expect(checkWindowInvariants(stored, window, { budget, counter, tools })).toEqual([]);
             expect(JSON.stringify(await made.context.getMessages())).toBe(before);
           }),
           { numRuns },
@@ -263,4 +295,24 @@ export function describeContextManagerContract(
       }, 60_000 + numRuns * 100);
     });
   });
+}
+
+/** `count` tool definitions with long descriptions and several parameters: a real agent's tool list. */
+function bulkyTools(count: number): ToolDefinition[] {
+  return Array.from({ length: count }, (_, i) => ({
+    type: "function",
+    function: {
+      name: `tool_${i}`,
+      description: `Tool ${i}: ${"runs a command in the workspace and returns what it printed, ".repeat(6)}`,
+      parameters: {
+        type: "object",
+        properties: {
+          command: { type: "string", description: "the command line to run, quoted as a shell would" },
+          cwd: { type: "string", description: "the folder to run it in, relative to the workspace" },
+          timeoutMs: { type: "integer", description: "milliseconds before the command is stopped" },
+        },
+        required: ["command"],
+      },
+    },
+  }));
 }

@@ -5,5 +5,5 @@ export { describeHistoryStoreContract } from "./history-store-contract.js";
 export { describeMemoryContract, type MemoryContractOptions, type MemoryLimitsForTest, type MemoryUnderTest } from "./memory-contract.js";
 export { describeVectorStoreContract, keywordEmbedder, type VectorStoreUnderTest, type VectorStoreFactory } from "./vector-store-contract.js";
 export { checkWindowInvariants, isInstruction, isTurnNote } from "./window-invariants.js";
-export { toolHistoryArbitrary } from "./arbitraries.js";
+export { toolDefinitionsArbitrary, toolHistoryArbitrary } from "./arbitraries.js";
 export { propertyRuns } from "./property-runs.js";

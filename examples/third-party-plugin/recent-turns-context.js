@@ -18,7 +18,7 @@ export const DEFAULTS = Object.freeze({ maxTurns: 8, maxTokens: 100_000, safetyM
  * | index the history (O(1) each) | `HistoryIndex`: units, turn starts, critical units                          |
  * | the budget                    | `resolveBudget`: tokenBudget, else the provider's window, else maxTokens    |
  * | count tokens                  | the host's "tokens" capability, else `getTokenCounter` (@amplifier-ts/core) |
- * | fit and repair the selection  | `assembleWindow`, compactThreshold = compactTarget = 1: no hysteresis       |
+ * | fit and repair the selection  | `assembleWindow` (the request's tools counted), no hysteresis (1 = 1)       |
  *
  * Stored messages are deep-copied once and deep-frozen; reads hand out shallow copies, so no
  * caller can change the history through what it gets. Errors are the toolkit's AmplifierErrors,
@@ -74,12 +74,12 @@ export class RecentTurnsContext {
     const { messages, report } = owned(() => {
       const extraMessages = validateMessages(options?.extraMessages ?? [], "extraMessages");
       const budget = resolveBudget({ tokenBudget, providerInfo: info, safetyMargin, maxTokens });
-      return assembleWindow(selection, { budget, counter, extraMessages, compactThreshold: 1, compactTarget: 1 });
+      return assembleWindow(selection, { budget, counter, extraMessages, tools: options?.tools, compactThreshold: 1, compactTarget: 1 });
     });
     const removed = history.length - selection.length + report.removed;
     const { syntheticResults, orphansDropped } = report.repaired;
     if (removed > 0 || report.truncated > 0 || syntheticResults + orphansDropped > 0) {
-      const tokens = counter.countRequest(history);
+      const tokens = counter.countRequest(history, options?.tools);
       await this.#hooks?.emit("context:pre_compact", { messageCount: history.length, tokens, budget: report.budget });
       await this.#hooks?.emit("context:post_compact", {
         messageCount: report.windowMessages,

@@ -122,10 +122,11 @@ export class HistoryContextManager implements ContextManager {
   async getMessagesForRequest(tokenBudget?: number, provider?: Provider, options: WindowRequestOptions = {}): Promise<Message[]> {
     const { budget, model, counter } = await this.#budget.resolve(tokenBudget, provider);
     const extra = this.#requestOnly(options);
+    const tools = this.#toolsFor(options);
     const explain = options.explain === true;
     const messages = this.pipeline.isEmpty
-      ? await this.#windowOverHistory(budget, counter, model, extra, explain)
-      : await this.#windowOverPipeline(budget, counter, model, extra, explain);
+      ? await this.#windowOverHistory(budget, counter, model, extra, tools, explain)
+      : await this.#windowOverPipeline(budget, counter, model, extra, tools, explain);
     for (const message of messages) freezeNested(message);
     return messages;
   }
@@ -207,7 +208,7 @@ export class HistoryContextManager implements ContextManager {
   /** `options.extraMessages`, each validated and copied like a stored message; not an array → INVALID_ARGUMENT. */
   #requestOnly(options: WindowRequestOptions): Message[] | undefined {
     if (typeof options !== "object" || options === null) {
-      throw createError("INVALID_ARGUMENT", "getMessagesForRequest options must be an object", { module: this.moduleName, path: "options", expected: "{ extraMessages?, explain? } or undefined", given: options });
+      throw createError("INVALID_ARGUMENT", "getMessagesForRequest options must be an object", { module: this.moduleName, path: "options", expected: "{ extraMessages?, explain?, tools? } or undefined", given: options });
     }
     const extra: unknown = options.extraMessages;
     if (extra === undefined) return undefined;
@@ -217,10 +218,23 @@ export class HistoryContextManager implements ContextManager {
     return extra.map((m: Message, i) => this.#history.prepare(m, `extraMessages[${i}]`));
   }
 
+  /**
+   * The tools of this request: `options.tools` wins over setTools() for it (`[]` = none); each
+   * definition is checked when the counter counts it (INVALID_ARGUMENT at tools[i]).
+   */
+  #toolsFor(options: WindowRequestOptions): ToolDefinition[] | undefined {
+    const tools: unknown = options.tools;
+    if (tools === undefined) return this.tools;
+    if (!Array.isArray(tools)) {
+      throw createError("INVALID_ARGUMENT", "tools must be an array of tool definitions", { module: this.moduleName, path: "options.tools", expected: 'ToolDefinition[]: { type: "function", function: { name, description?, parameters? } }', given: tools });
+    }
+    return tools as ToolDefinition[];
+  }
+
   /** No pipeline: the incremental assembler over the stored history. */
-  async #windowOverHistory(budget: number, counter: TokenCounter, model: string, extra: Message[] | undefined, explain: boolean): Promise<Message[]> {
+  async #windowOverHistory(budget: number, counter: TokenCounter, model: string, extra: Message[] | undefined, tools: ToolDefinition[] | undefined, explain: boolean): Promise<Message[]> {
     const history = this.#history.messages;
-    const { messages, report } = this.#assemble(this.#assembler, budget, counter, extra, explain);
+    const { messages, report } = this.#assemble(this.#assembler, budget, counter, extra, tools, explain);
     this.#last = {
       report,
       model,
@@ -237,21 +251,21 @@ export class HistoryContextManager implements ContextManager {
   }
 
   /** The configured pipeline over the stored history, then the assembler over its output. */
-  async #windowOverPipeline(budget: number, counter: TokenCounter, model: string, extra: Message[] | undefined, explain: boolean): Promise<Message[]> {
+  async #windowOverPipeline(budget: number, counter: TokenCounter, model: string, extra: Message[] | undefined, tools: ToolDefinition[] | undefined, explain: boolean): Promise<Message[]> {
     const history = this.#history.messages;
     const log = new ExplainLog(explain);
     const context: CompactionContext = {
       budget,
       counter,
       explain: log,
-      ...(this.tools ? { tools: this.tools } : {}),
+      ...(tools ? { tools } : {}),
       ...(this.hooks ? { hooks: this.hooks } : {}),
       ...(this.summarizer ? { summarizer: this.summarizer } : {}),
       search: this.searchIndex,
     };
     const { run, assembler } = await this.#pipelineWindow.run(history, context);
     for (const failure of run.failed) await this.hooks?.emit("context:strategy_failed", describeFailure(failure));
-    const { messages, report } = this.#assemble(assembler, budget, counter, extra, explain);
+    const { messages, report } = this.#assemble(assembler, budget, counter, extra, tools, explain);
     const strategies = [...run.changed, "window"];
     this.#last = {
       report,
@@ -263,19 +277,19 @@ export class HistoryContextManager implements ContextManager {
     // The history's totals count the stored messages the window did not (originals of compacted
     // copies): that work is skipped when nobody listens.
     if (isCompaction(report, run.changed.length > 0) && this.hooks && listensToCompaction(this.hooks)) {
-      const tools = this.tools?.length ? counter.countTools(this.tools) : 0;
-      const totals = { messageCount: history.length, tokens: this.#tally.tokens(history, counter) + counter.replyPriming + tools, ids: this.#tally.ids(history) };
+      const toolTokens = tools?.length ? counter.countTools(tools) : 0;
+      const totals = { messageCount: history.length, tokens: this.#tally.tokens(history, counter) + counter.replyPriming + toolTokens, ids: this.#tally.ids(history) };
       await emitCompaction(this.hooks, { history: totals, window: messages, report, strategies, durationMs: run.durationMs + report.durationMs });
     }
     return messages;
   }
 
   /** The final step of every request: the budget and the window invariants, with this module's cut settings. */
-  #assemble(assembler: WindowAssembler, budget: number, counter: TokenCounter, extra: Message[] | undefined, explain: boolean) {
+  #assemble(assembler: WindowAssembler, budget: number, counter: TokenCounter, extra: Message[] | undefined, tools: ToolDefinition[] | undefined, explain: boolean) {
     return assembler.assemble({
       budget,
       counter,
-      tools: this.tools,
+      tools,
       compactThreshold: this.options.compactThreshold,
       compactTarget: this.options.compactTarget,
       extraMessages: extra,
