@@ -1,4 +1,5 @@
 import type { ZodType } from "zod";
+import { memoryEventJsonSchema } from "../memory/memory-schemas.js";
 import { amplifierConfigSchema } from "./amplifier-config.js";
 import { hookResultSchema } from "./hook-result.js";
 import { messageSchema } from "./message.js";
@@ -19,6 +20,7 @@ export const CONTRACT_VALIDATORS = {
   "hook-result": hookResultSchema,
   "provider-info": providerInfoSchema,
   "amplifier-config": amplifierConfigSchema,
+  "memory-event": memoryEventJsonSchema,
 } as const satisfies Record<string, ZodType>;
 
 export type ContractSchemaName = keyof typeof CONTRACT_VALIDATORS;

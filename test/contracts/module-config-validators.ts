@@ -1,3 +1,4 @@
+import { memoryLocalConfigSchema, memoryPostgresConfigSchema, memoryRedisConfigSchema } from "../../contracts/memory/memory-schemas.js";
 import type { ZodType } from "zod";
 import { contextOptionsSchema } from "../../modules/context-manager/context-options.js";
 import { persistentOptionsSchema } from "../../modules/context-persistent/persistent-options.js";
@@ -13,4 +14,7 @@ import { persistentOptionsSchema } from "../../modules/context-persistent/persis
 export const MODULE_CONFIG_VALIDATORS: Record<string, ZodType> = {
   "modules/context-simple.config": contextOptionsSchema,
   "modules/context-persistent.config": persistentOptionsSchema,
+  "modules/memory-local.config": memoryLocalConfigSchema,
+  "modules/memory-postgres.config": memoryPostgresConfigSchema,
+  "modules/memory-redis.config": memoryRedisConfigSchema,
 };

@@ -160,7 +160,7 @@ describe("unknown points and empty slots", () => {
     const c = new Coordinator();
     const error = await rejection(c.mount("memory", { createSession() {} }));
     expect(error.code).toBe("MOUNT_CONTRACT_MISMATCH");
-    expect(String(error.details.given)).toContain("addEvent");
+    expect(String(error.details?.given)).toContain("addEvent");
   });
 
   it("unmounting an empty slot or an unknown name is NOT_MOUNTED", async () => {
