@@ -37,10 +37,10 @@ describe("PostgresStore survives kill -9 of its writer", () => {
 
       const acked = writer.lines.filter((l) => l.startsWith("ack ")).map((l) => Number(l.slice(4)));
       acknowledged += acked.length;
-      const store = new PostgresStore({ url: PG_URL, schema });
-      const { messages } = await store.open(sessionId);
-      const count = await store.count(sessionId);
-      await store.close();
+      // The server may still be committing the killed client's last append (its backend outlives
+      // the process): read until the session is quiescent — the row count and the session's count
+      // agree — for at most 10 s. A real mismatch outlasts the wait and fails below.
+      const { messages, count } = await settledSession(sessionId, schema);
       const seqs = messages.map((m) => m.metadata?.seq);
       expect(seqs.length).toBeGreaterThanOrEqual(before);
       expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, i) => i));
@@ -50,3 +50,18 @@ describe("PostgresStore survives kill -9 of its writer", () => {
     expect(acknowledged, "the writers got to append between kills").toBeGreaterThan(ITERATIONS);
   }, 120_000);
 });
+
+async function settledSession(sessionId: string, schema: string): Promise<{ messages: Array<{ metadata?: { seq?: unknown } }>; count: number }> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const store = new PostgresStore({ url: PG_URL, schema });
+    try {
+      const { messages } = await store.open(sessionId);
+      const count = await store.count(sessionId);
+      if (count === messages.length || Date.now() > deadline) return { messages, count };
+    } finally {
+      await store.close();
+    }
+    await sleep(100);
+  }
+}
