@@ -10,8 +10,9 @@ import { growsLinearly } from "../support/linear-time.js";
  * Recall runs its regular expressions on stored and user text on every new prompt: none may be
  * super-linear (issue 14: a window over 2,400 messages with 240 padded ones took 19–40 s). Each
  * shape below is hostile to one kind of backtracking — long runs of white space, of a repeated
- * token, of separators — with a word before it and no match after it. Time at 8× the size must
- * stay within 16× (linear ≈ 8×; the quadratic regexes this replaced measured 60–160×).
+ * token, of separators — with a word before it and no match after it. Time at 16× the size must
+ * stay within 64× (linear ≈ 16×, quadratic ≈ 256×; at 8× the regexes this replaced measured
+ * 56–171×, and a quadratic control below proves the check can fail).
  */
 const SHAPES: Record<string, (n: number) => string> = {
   "spaces": (n) => `ask${" ".repeat(n)}x`,
@@ -26,12 +27,19 @@ const SHAPES: Record<string, (n: number) => string> = {
   "repeated colons": (n) => "a: ".repeat(n / 3),
   "digits and commas": (n) => "1,".repeat(n / 2),
 };
-const SIZE = 2_000;
+const SIZE = 1_000;
 
 function expectLinear(name: string, run: (n: number) => unknown): void {
   const { linear, ratios } = growsLinearly(run, SIZE);
-  expect(linear, `${name}: time at 8× the input was ${ratios.join("×, ")}× the time at 1× (bound 16×)`).toBe(true);
+  expect(linear, `${name}: time at 16× the input was ${ratios.join("×, ")}× the time at 1× (bound 64×)`).toBe(true);
 }
+
+describe("the growth check", () => {
+  it("fails a quadratic regex (a run of spaces never followed by the x it looks for)", () => {
+    const { linear, ratios } = growsLinearly((n) => / +x/.test(" ".repeat(n)), SIZE, { attempts: 1 });
+    expect(linear, `quadratic control measured ${ratios.join("×")}`).toBe(false);
+  });
+});
 
 describe("recall's regular expressions are linear on hostile text", () => {
   for (const [shape, text] of Object.entries(SHAPES)) {

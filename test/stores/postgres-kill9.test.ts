@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Message } from "@amplifier-ts/contracts";
 import { PostgresStore } from "../../src/modules/stores.js";
 import { startWriter } from "./support.js";
 import { bundlePostgresWriter, dropSchemas, PG_URL, testSchemaName } from "./postgres-support.js";
@@ -51,7 +52,7 @@ describe("PostgresStore survives kill -9 of its writer", () => {
   }, 120_000);
 });
 
-async function settledSession(sessionId: string, schema: string): Promise<{ messages: Array<{ metadata?: { seq?: unknown } }>; count: number }> {
+async function settledSession(sessionId: string, schema: string): Promise<{ messages: Message[]; count: number }> {
   const deadline = Date.now() + 10_000;
   for (;;) {
     const store = new PostgresStore({ url: PG_URL, schema });
