@@ -1,5 +1,5 @@
 import type { ContentBlock, Message, Role } from "./generated/message.js";
-import type { ToolDefinition } from "./provider.js";
+import type { BilledUsage, ToolDefinition } from "./provider.js";
 import type { ToolResult } from "./tool.js";
 
 /**
@@ -43,12 +43,14 @@ export interface AmplifierEvents {
 
   // --- provider calls --------------------------------------------------------------------
   "provider:request": { provider: string; model?: string; messages: Message[]; tools?: ToolDefinition[]; tokens?: number };
+  /** The answer of one call; `usage` is what the API billed (input with cache read / write, output — see BilledUsage). */
   "provider:response": {
     provider: string;
     model?: string;
     message: Message;
-    usage?: { inputTokens?: number; outputTokens?: number };
+    usage?: BilledUsage;
     durationMs?: number;
+    stopReason?: string;
   };
   "provider:error": { provider: string; model?: string; error: Error; retryable?: boolean };
 

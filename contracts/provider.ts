@@ -15,11 +15,47 @@ export interface ChatRequest {
   messages: Message[];
   tools?: ToolDefinition[];
   model?: string;
+  /**
+   * Stream the answer: the provider reads the API's stream and calls this with each piece of
+   * text or thinking as it arrives, in order; complete() still resolves with the whole message.
+   * A throwing onDelta aborts the call (its error is complete()'s).
+   */
+  onDelta?: (delta: ProviderDelta) => void;
+  /** Aborts the API call; complete() then rejects. */
+  signal?: AbortSignal;
+}
+
+/** One streamed piece of the answer. `index` is the content block it belongs to (the API's numbering). */
+export interface ProviderDelta {
+  type: "text" | "thinking";
+  text: string;
+  index: number;
+}
+
+/**
+ * What the API billed for one call, in tokens. `inputTokens` is ALL the input the call was billed
+ * for — cached parts included — so it compares with the counted request; `cacheReadTokens` and
+ * `cacheWriteTokens` are the parts of it read from and written to the provider's prompt cache.
+ * | API                 | inputTokens                                                   | cacheReadTokens                  | cacheWriteTokens                |
+ * |---------------------|---------------------------------------------------------------|----------------------------------|---------------------------------|
+ * | OpenAI Chat         | usage.prompt_tokens                                           | prompt_tokens_details.cached_tokens | 0 (automatic caching)        |
+ * | OpenAI Responses    | usage.input_tokens                                            | input_tokens_details.cached_tokens | 0                             |
+ * | Anthropic Messages  | input_tokens + cache_read_input_tokens + cache_creation_input_tokens | cache_read_input_tokens   | cache_creation_input_tokens     |
+ */
+export interface BilledUsage {
+  inputTokens?: number;
+  outputTokens?: number;
+  cacheReadTokens?: number;
+  cacheWriteTokens?: number;
 }
 
 export interface ChatResponse {
   message: Message;
-  usage?: { inputTokens?: number; outputTokens?: number };
+  usage?: BilledUsage;
+  /** The model that answered, as the API names it (`gpt-4o-2024-08-06`). */
+  model?: string;
+  /** Why the model stopped, in the API's words (`stop`, `tool_calls`, `end_turn`, `max_tokens`, …). */
+  stopReason?: string;
 }
 
 /**

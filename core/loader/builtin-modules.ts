@@ -18,6 +18,8 @@ export const BUILTIN_MODULES: Readonly<Record<string, string>> = Object.freeze({
   "memory-postgres": "@amplifier-ts/module-memory-postgres",
   "memory-redis": "@amplifier-ts/module-memory-redis",
   "memory-recorder": "@amplifier-ts/module-memory-recorder",
+  "provider-openai": "@amplifier-ts/module-provider-openai",
+  "provider-anthropic": "@amplifier-ts/module-provider-anthropic",
 });
 
 /** The folder the built-ins resolve from when the config's folder does not have them. */

@@ -12,6 +12,8 @@ const BUILT_IN_MODULES = [
   "../../modules/context-manager/index.js",
   "../../modules/context-persistent/index.js",
   "../../modules/context-simple/index.js",
+  "../../modules/provider-anthropic/index.js",
+  "../../modules/provider-openai/index.js",
   "../../modules/search/index.js",
   "../../modules/store-postgres/index.js",
   "../../modules/store-redis/index.js",

@@ -1,0 +1,48 @@
+import type { AmplifierEvents, ChatRequest, ChatResponse, HookBusContract, Provider, ProviderInfo } from "@amplifier-ts/contracts";
+import { providerErrors, runProviderCall } from "@amplifier-ts/contracts";
+import Anthropic from "@anthropic-ai/sdk";
+import { MODULE_NAME, resolveAnthropicConfig, type AnthropicProviderConfigInput, type ResolvedAnthropicConfig } from "./anthropic-config.js";
+import { callMessages } from "./messages-api.js";
+
+export interface AnthropicProviderInit {
+  /** The bus provider:request / provider:response / provider:error go to (the coordinator's). */
+  hooks?: HookBusContract<AmplifierEvents>;
+  /** Where ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL are read when the config has none (default process.env). */
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * A Provider on the official @anthropic-ai/sdk (the Messages API). complete() converts the window
+ * with @amplifier-ts/adapters, calls the API, converts the answer back, and reports the call on
+ * the bus (runProviderCall, contracts/provider-call.ts).
+ */
+export class AnthropicProvider implements Provider {
+  readonly config: ResolvedAnthropicConfig;
+  readonly client: Anthropic;
+  readonly #hooks: HookBusContract<AmplifierEvents> | undefined;
+
+  constructor(config: AnthropicProviderConfigInput, init: AnthropicProviderInit = {}) {
+    this.config = resolveAnthropicConfig(config, init.env ?? process.env, () =>
+      providerErrors.create("MISSING_API_KEY", undefined, { module: MODULE_NAME, path: "config.apiKey", expected: "config.apiKey or the environment variable ANTHROPIC_API_KEY" }),
+    );
+    this.#hooks = init.hooks;
+    const { apiKey, baseURL, timeoutMs, maxRetries } = this.config;
+    this.client = new Anthropic({ apiKey, timeout: timeoutMs, maxRetries, ...(baseURL === undefined ? {} : { baseURL }) });
+  }
+
+  getInfo(): ProviderInfo {
+    return {
+      id: "anthropic",
+      display_name: `Anthropic Messages (${this.config.model})`,
+      defaults: { model: this.config.model, context_window: this.config.contextWindow, max_output_tokens: this.config.maxOutputTokens },
+      capabilities: ["tools", "streaming", "prompt-cache"],
+    };
+  }
+
+  complete(request: ChatRequest): Promise<ChatResponse> {
+    const { model, maxOutputTokens, cache, stream } = this.config;
+    return runProviderCall(request, { site: { module: MODULE_NAME, provider: "anthropic", model }, hooks: this.#hooks, stream, maxOutputTokens }, (call) =>
+      callMessages(this.client, { ...call, maxOutputTokens }, cache),
+    );
+  }
+}

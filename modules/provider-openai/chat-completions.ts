@@ -1,0 +1,43 @@
+import type { ProviderDelta } from "@amplifier-ts/contracts";
+import { fromOpenAIChat, toOpenAIChat, type OpenAIChatCompletion } from "@amplifier-ts/adapters";
+import type OpenAI from "openai";
+import type { ApiAnswer, ApiCall } from "@amplifier-ts/contracts";
+
+type ChatParams = OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming;
+type Completion = OpenAI.Chat.Completions.ChatCompletion;
+
+/**
+ * One Chat Completions call (POST /chat/completions). Streaming reads the SDK's stream helper
+ * (chunks → onDelta; `stream_options.include_usage` so the last chunk carries the bill) and its
+ * accumulated final completion, so both paths convert the same completion back.
+ */
+export async function callChatCompletions(client: OpenAI, call: ApiCall): Promise<ApiAnswer> {
+  const request = toOpenAIChat(call.messages, call.tools ? { tools: call.tools } : {});
+  const body = {
+    model: call.model,
+    ...request,
+    ...(call.maxOutputTokens === undefined ? {} : { max_completion_tokens: call.maxOutputTokens }),
+  } as unknown as ChatParams;
+  const options = call.signal ? { signal: call.signal } : {};
+  let completion: Completion;
+  if (call.onDelta) {
+    const stream = client.chat.completions.stream({ ...body, stream: true, stream_options: { include_usage: true } }, options);
+    for await (const chunk of stream) {
+      const text = chunk.choices[0]?.delta?.content;
+      if (text) call.onDelta({ type: "text", text, index: 0 } satisfies ProviderDelta);
+    }
+    completion = (await stream.finalChatCompletion()) as Completion;
+  } else {
+    completion = await client.chat.completions.create(body, options);
+  }
+  const usage = completion.usage;
+  return {
+    messages: fromOpenAIChat(completion as unknown as OpenAIChatCompletion),
+    raw: completion,
+    model: completion.model,
+    ...(completion.choices[0]?.finish_reason ? { stopReason: completion.choices[0].finish_reason } : {}),
+    ...(usage
+      ? { usage: { inputTokens: usage.prompt_tokens, outputTokens: usage.completion_tokens, cacheReadTokens: usage.prompt_tokens_details?.cached_tokens ?? 0, cacheWriteTokens: 0 } }
+      : {}),
+  };
+}

@@ -1,0 +1,57 @@
+import type { AmplifierEvents, ChatRequest, ChatResponse, HookBusContract, Provider, ProviderInfo } from "@amplifier-ts/contracts";
+import { providerErrors, runProviderCall } from "@amplifier-ts/contracts";
+import OpenAI from "openai";
+import { callChatCompletions } from "./chat-completions.js";
+import { MODULE_NAME, resolveOpenAIConfig, type OpenAIProviderConfigInput, type ResolvedOpenAIConfig } from "./openai-config.js";
+import { callResponses } from "./responses-api.js";
+
+export interface OpenAIProviderInit {
+  /** The bus provider:request / provider:response / provider:error go to (the coordinator's). */
+  hooks?: HookBusContract<AmplifierEvents>;
+  /** Where OPENAI_API_KEY and OPENAI_BASE_URL are read when the config has none (default process.env). */
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * A Provider on the official openai SDK: Chat Completions or the Responses API by config `api`.
+ * complete() converts the window with @amplifier-ts/adapters, calls the API, converts the answer
+ * back, and reports the call on the bus (runProviderCall, contracts/provider-call.ts).
+ */
+export class OpenAIProvider implements Provider {
+  readonly config: ResolvedOpenAIConfig;
+  readonly client: OpenAI;
+  readonly #hooks: HookBusContract<AmplifierEvents> | undefined;
+
+  constructor(config: OpenAIProviderConfigInput, init: OpenAIProviderInit = {}) {
+    this.config = resolveOpenAIConfig(config, init.env ?? process.env, () =>
+      providerErrors.create("MISSING_API_KEY", undefined, { module: MODULE_NAME, path: "config.apiKey", expected: "config.apiKey or the environment variable OPENAI_API_KEY" }),
+    );
+    this.#hooks = init.hooks;
+    const { apiKey, baseURL, timeoutMs, maxRetries } = this.config;
+    this.client = new OpenAI({ apiKey, timeout: timeoutMs, maxRetries, ...(baseURL === undefined ? {} : { baseURL }) });
+  }
+
+  /** The API this provider calls: `openai-chat` or `openai-responses` (the `provider` of its events). */
+  get api(): "openai-chat" | "openai-responses" {
+    return this.config.api === "chat" ? "openai-chat" : "openai-responses";
+  }
+
+  getInfo(): ProviderInfo {
+    return {
+      id: "openai",
+      display_name: `OpenAI ${this.config.api === "chat" ? "Chat Completions" : "Responses"} (${this.config.model})`,
+      defaults: { model: this.config.model, context_window: this.config.contextWindow, max_output_tokens: this.config.maxOutputLimit },
+      capabilities: ["tools", "streaming", this.api],
+    };
+  }
+
+  complete(request: ChatRequest): Promise<ChatResponse> {
+    const site = { module: MODULE_NAME, provider: this.api, model: this.config.model };
+    const send = this.config.api === "chat" ? callChatCompletions : callResponses;
+    return runProviderCall(
+      request,
+      { site, hooks: this.#hooks, stream: this.config.stream, ...(this.config.maxOutputTokens === undefined ? {} : { maxOutputTokens: this.config.maxOutputTokens }) },
+      (call) => send(this.client, call),
+    );
+  }
+}

@@ -1,0 +1,45 @@
+import type { ProviderDelta } from "@amplifier-ts/contracts";
+import { fromOpenAIResponses, toOpenAIResponses, type OpenAIResponse } from "@amplifier-ts/adapters";
+import type OpenAI from "openai";
+import type { ResponseStreamParams } from "openai/lib/responses/ResponseStream";
+import type { ApiAnswer, ApiCall } from "@amplifier-ts/contracts";
+
+type ResponsesParams = OpenAI.Responses.ResponseCreateParamsNonStreaming;
+type Response = OpenAI.Responses.Response;
+
+/**
+ * One Responses API call (POST /responses), stateless (`store: false`: the window is the whole
+ * conversation, as a context manager sends it). Streaming reads the SDK's ResponseStream: output
+ * text and reasoning summary deltas → onDelta; its final response is converted like a plain one.
+ */
+export async function callResponses(client: OpenAI, call: ApiCall): Promise<ApiAnswer> {
+  const request = toOpenAIResponses(call.messages, call.tools ? { tools: call.tools } : {});
+  const body = {
+    model: call.model,
+    ...request,
+    store: false,
+    ...(call.maxOutputTokens === undefined ? {} : { max_output_tokens: call.maxOutputTokens }),
+  } as unknown as ResponsesParams;
+  const options = call.signal ? { signal: call.signal } : {};
+  let response: Response;
+  if (call.onDelta) {
+    const stream = client.responses.stream(body as unknown as ResponseStreamParams, options);
+    for await (const event of stream) {
+      if (event.type === "response.output_text.delta") call.onDelta({ type: "text", text: event.delta, index: event.output_index } satisfies ProviderDelta);
+      else if (event.type === "response.reasoning_summary_text.delta") call.onDelta({ type: "thinking", text: event.delta, index: event.output_index });
+    }
+    response = (await stream.finalResponse()) as Response;
+  } else {
+    response = await client.responses.create(body, options);
+  }
+  const usage = response.usage;
+  return {
+    messages: fromOpenAIResponses(response as unknown as OpenAIResponse),
+    raw: response,
+    model: response.model,
+    ...(response.status ? { stopReason: response.incomplete_details?.reason ?? response.status } : {}),
+    ...(usage
+      ? { usage: { inputTokens: usage.input_tokens, outputTokens: usage.output_tokens, cacheReadTokens: usage.input_tokens_details?.cached_tokens ?? 0, cacheWriteTokens: 0 } }
+      : {}),
+  };
+}
