@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { isAmplifierError, MemoryEvent, MemorySession, type Memory } from "@amplifier-ts/contracts";
+import { isAmplifierError, MemoryEvent, MemorySession, recentMemoryEvents, type Memory, type RecentEventsOptions } from "@amplifier-ts/contracts";
 
 /** One memory to test, and how to throw it away. `storage` says where it keeps its data (for writer processes). */
 export interface MemoryUnderTest {
@@ -25,6 +25,8 @@ export interface MemoryContractOptions {
   spawnWriter?(under: MemoryUnderTest, job: { sessionId: string; writer: number; count: number }): Promise<void>;
   processes?: number;
   eventsPerProcess?: number;
+  /** The memory was written for version 1 and has no getRecentEvents (the suite then checks that recentMemoryEvents answers for it). */
+  withoutRecentEvents?: boolean;
 }
 
 /**
@@ -109,6 +111,7 @@ export function describeMemoryContract(name: string, factory: (limits: MemoryLim
         expect(await memory.deleteSession(id)).toBe(true);
         expect(await memory.cleanupOldSessions({ maxAgeHours: 0 })).toBe(0);
         expect(await memory.getMemoryStats()).toEqual({ totalSessions: 0, totalEvents: 0, avgEventsPerSession: 0 });
+        expect(await recent(memory, { limit: 10 })).toEqual([]);
       });
       return;
     }
@@ -227,6 +230,66 @@ export function describeMemoryContract(name: string, factory: (limits: MemoryLim
       });
     });
 
+    describe("recent events over every session (getRecentEvents)", () => {
+      if (!options.withoutRecentEvents) {
+        it("the memory has getRecentEvents; a bad limit or eventTypes is INVALID_ARGUMENT with the path", async () => {
+          const memory = await make();
+          expect(typeof memory.getRecentEvents).toBe("function");
+          for (const [bad, path] of [[{ limit: -1 }, "getRecentEvents.limit"], [{ limit: 1.5 }, "getRecentEvents.limit"], [{}, "getRecentEvents.limit"], [{ limit: 5, eventTypes: "error" }, "getRecentEvents.eventTypes"]] as const) {
+            const error = await memory.getRecentEvents!(bad as never).catch((e: unknown) => e);
+            expect(isAmplifierError(error, "INVALID_ARGUMENT") && error.path, JSON.stringify(bad)).toBe(path);
+          }
+        });
+      }
+
+      it("the newest `limit` events over all sessions in the order they were added, newest last, each with its session", async () => {
+        const memory = await make();
+        const a = await memory.createSession({ appName: "a", userId: "u", sessionId: "sa" });
+        const b = await memory.createSession({ appName: "a", userId: "u", sessionId: "sb" });
+        await memory.createSession({ appName: "a", userId: "u", sessionId: "empty" });
+        const added: [string, MemoryEvent][] = [];
+        for (const [i, [id, content]] of ([[a, "a1"], [b, "b1"], [b, "b2"], [a, "a2"], [b, "b3"], [a, "a3"]] as const).entries()) {
+          const event = { ...memory.createEvent("user_message", content), timestamp: secondsAfter2024(i) };
+          await memory.addEvent(id, event);
+          added.push([id, event]);
+        }
+        expect(await recent(memory, { limit: 4 })).toEqual(added.slice(-4).map(([sessionId, event]) => ({ sessionId, event })));
+        expect(await recent(memory, { limit: 1000 })).toEqual(added.map(([sessionId, event]) => ({ sessionId, event })));
+        expect(await recent(memory, { limit: 0 })).toEqual([]);
+      });
+
+      it("filters by eventTypes, and leaves out evicted events and deleted sessions", async () => {
+        const memory = await make({ maxEventsPerSession: 3 });
+        const a = await memory.createSession({ appName: "a", userId: "u", sessionId: "sa" });
+        const b = await memory.createSession({ appName: "a", userId: "u", sessionId: "sb" });
+        const c = await memory.createSession({ appName: "a", userId: "u", sessionId: "sc" });
+        let i = 0;
+        const add = (id: string, type: string, content: string) => memory.addEvent(id, { ...memory.createEvent(type, content as never), timestamp: secondsAfter2024(i++) });
+        for (let i = 0; i < 5; i++) await add(a, i % 2 === 0 ? "user_message" : "error", `a${i}`);
+        await add(b, "agent_response", "b0");
+        await add(c, "user_message", "c0");
+        await memory.deleteSession(c);
+        const contents = async (options: RecentEventsOptions) => (await recent(memory, options)).map((r) => `${r.sessionId}:${String(r.event.content)}`);
+        // sa keeps a2 a3 a4 (a0 and a1 evicted); sc is gone.
+        expect(await contents({ limit: 100 })).toEqual(["sa:a2", "sa:a3", "sa:a4", "sb:b0"]);
+        expect(await contents({ limit: 100, eventTypes: ["user_message"] })).toEqual(["sa:a2", "sa:a4"]);
+        expect(await contents({ limit: 1, eventTypes: ["user_message", "error"] })).toEqual(["sa:a4"]);
+        expect(await contents({ limit: 100, eventTypes: [] })).toEqual([]);
+        await memory.cleanupOldSessions({ maxAgeHours: 0 });
+        expect(await contents({ limit: 100 })).toEqual([]);
+      });
+
+      it("sessions evicted past maxSessions take their events out of the recent ones", async () => {
+        const memory = await make({ maxSessions: 3 });
+        for (const id of ["s1", "s2", "s3"]) {
+          await memory.createSession({ appName: "a", userId: "u", sessionId: id });
+          await memory.addEvent(id, memory.createEvent("user_message", id));
+        }
+        await memory.createSession({ appName: "a", userId: "u", sessionId: "s4" });
+        expect((await recent(memory, { limit: 10 })).map((r) => r.sessionId)).toEqual(["s2", "s3"]);
+      });
+    });
+
     it("buildConversationContext: the newest maxEvents user and assistant turns as User:/Assistant: lines", async () => {
       const memory = await make();
       const id = await memory.createSession({ appName: "a", userId: "u" });
@@ -290,7 +353,19 @@ export function describeMemoryContract(name: string, factory: (limits: MemoryLim
           expect(seqs, `writer ${writer}`).toEqual(Array.from({ length: count }, (_, i) => i));
         }
         expect((await under.memory.getMemoryStats()).totalEvents).toBe(events.length);
+        // One session: the memory-wide order of additions is the session's order.
+        expect((await recent(under.memory, { limit: events.length })).map((r) => r.event.eventId)).toEqual(events.map((e) => e.eventId));
       });
     }
   });
+}
+
+/** The memory's getRecentEvents, or the contract's answer for a memory without it (recentMemoryEvents). */
+function recent(memory: Memory, options: RecentEventsOptions) {
+  return recentMemoryEvents(memory, options);
+}
+
+/** Distinct, increasing event times (a memory without getRecentEvents orders by event time). */
+function secondsAfter2024(seconds: number): Date {
+  return new Date(Date.UTC(2024, 0, 1) + seconds * 1000);
 }

@@ -14,6 +14,8 @@ export {
   type MemoryEventType,
   type MemoryEventTypes,
   type MemoryStats,
+  type RecentEventsOptions,
+  type RecentMemoryEvent,
 } from "./memory.js";
 export * from "./memory-args.js";
 export { memoryErrors } from "./memory-errors.js";
@@ -30,3 +32,4 @@ export {
   type MemoryRedisOptions,
 } from "./memory-schemas.js";
 export { memoryOf, mountMemory } from "./mount-memory.js";
+export { recentMemoryEvents } from "./recent-events.js";

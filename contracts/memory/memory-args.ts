@@ -11,6 +11,7 @@ import {
   type GetSessionEventsOptions,
   type MemoryEvent,
   type MemoryStats,
+  type RecentEventsOptions,
 } from "./memory.js";
 import { MEMORY_ID_PATTERN } from "./memory-schemas.js";
 
@@ -22,6 +23,7 @@ import { MEMORY_ID_PATTERN } from "./memory-schemas.js";
  * | rule | here |
  * |---|---|
  * | session ids: 1-128 of [A-Za-z0-9._-], not starting with a dot | checkMemorySessionId → INVALID_SESSION_ID |
+ * | getRecentEvents: a limit ≥ 0 and an eventTypes array | checkRecentOptions |
  * | appName / userId: strings of at most 256 characters | checkCreateOptions |
  * | new session ids: `session_<uuid>` | newMemorySessionId |
  * | which events make the conversation, and how it reads | formatConversation |
@@ -71,13 +73,22 @@ export function checkCreateOptions(options: unknown, module: string, method: str
 }
 
 /** The eventTypes filter as a Set, or undefined for all types. */
-export function checkEventTypes(options: GetSessionEventsOptions | undefined, module: string): ReadonlySet<string> | undefined {
+export function checkEventTypes(options: GetSessionEventsOptions | undefined, module: string, method = "getSessionEvents"): ReadonlySet<string> | undefined {
   if (options === undefined || options.eventTypes === undefined) return undefined;
   const types = options.eventTypes as unknown;
   if (!Array.isArray(types) || !types.every((t) => typeof t === "string")) {
-    throw createError("INVALID_ARGUMENT", undefined, { module, path: "getSessionEvents.eventTypes", expected: "an array of event type names", given: types });
+    throw createError("INVALID_ARGUMENT", undefined, { module, path: `${method}.eventTypes`, expected: "an array of event type names", given: types });
   }
   return new Set(types as string[]);
+}
+
+/** getRecentEvents options, checked: the limit and the eventTypes filter (undefined for all types). */
+export function checkRecentOptions(options: RecentEventsOptions | undefined, module: string): { limit: number; types: ReadonlySet<string> | undefined } {
+  const limit = (options as Partial<RecentEventsOptions> | undefined)?.limit;
+  if (!Number.isSafeInteger(limit) || limit! < 0) {
+    throw createError("INVALID_ARGUMENT", undefined, { module, path: "getRecentEvents.limit", expected: "a whole number ≥ 0", given: limit });
+  }
+  return { limit: limit!, types: checkEventTypes(options, module, "getRecentEvents") };
 }
 
 export function checkMaxEvents(options: ConversationContextOptions | undefined, module: string): number {

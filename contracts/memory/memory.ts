@@ -17,6 +17,7 @@
  * | buildConversationContext(sessionId, { maxEvents }) | "User: …\nAssistant: …" | "" |
  * | cleanupOldSessions({ maxAgeHours }) | how many sessions were removed | — |
  * | getMemoryStats() | { totalSessions, totalEvents, avgEventsPerSession } | — |
+ * | getRecentEvents?({ limit, eventTypes? }) | the newest `limit` events over all sessions, with their session ids, newest last | — |
  */
 
 /**
@@ -90,6 +91,19 @@ export interface GetSessionEventsOptions {
   eventTypes?: readonly MemoryEventType[];
 }
 
+export interface RecentEventsOptions {
+  /** At most this many events (a whole number ≥ 0). */
+  limit: number;
+  /** Only events of these types; all when absent. */
+  eventTypes?: readonly MemoryEventType[];
+}
+
+/** One answer of getRecentEvents: an event and the session that holds it. */
+export interface RecentMemoryEvent {
+  sessionId: string;
+  event: MemoryEvent;
+}
+
 export interface ConversationContextOptions {
   /** The newest this-many user_message / agent_response events, oldest first. */
   maxEvents: number;
@@ -112,6 +126,14 @@ export interface Memory {
   buildConversationContext(sessionId: string, options: ConversationContextOptions): Promise<string>;
   cleanupOldSessions(options: { maxAgeHours: number }): Promise<number>;
   getMemoryStats(): Promise<MemoryStats>;
+  /**
+   * The newest `limit` events still kept, over every session, in the order they were added (for
+   * shared memories: the order the server stored them), newest last — without reading every
+   * session (the /memory/events endpoint without session_id). Optional: the contract grew it
+   * after version 1; `recentMemoryEvents(memory, options)` answers the same for a memory without
+   * it, by reading every session.
+   */
+  getRecentEvents?(options: RecentEventsOptions): Promise<RecentMemoryEvent[]>;
   /** Releases connections and timers; afterwards every call fails with MEMORY/CLOSED. Idempotent. */
   close(): Promise<void>;
 }

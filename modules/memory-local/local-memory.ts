@@ -5,6 +5,7 @@ import {
   checkMaxEvents,
   checkMemoryEvent,
   checkMemorySessionId,
+  checkRecentOptions,
   checkUserFilter,
   CONVERSATION_SPEAKERS,
   createMemoryEvent,
@@ -25,7 +26,10 @@ import {
   type MemoryLocalOptions,
   type MemorySession,
   type MemoryStats,
+  type RecentEventsOptions,
+  type RecentMemoryEvent,
 } from "@amplifier-ts/contracts";
+import { newestFirstMerge, type Sequenced } from "./newest-first-merge.js";
 import { RingBuffer } from "./ring-buffer.js";
 
 const MODULE = "memory-local";
@@ -36,7 +40,8 @@ interface LocalSession {
   userId: string;
   createdAt: Date;
   updatedAt: Date;
-  events: RingBuffer<MemoryEvent>;
+  /** Each event with its place in the memory-wide order of additions (getRecentEvents merges by it). */
+  events: RingBuffer<Sequenced<MemoryEvent>>;
 }
 
 /**
@@ -48,6 +53,7 @@ interface LocalSession {
  * | events of a session | a ring buffer of maxEventsPerSession (default 500): O(1) append, the oldest evicted in O(1) |
  * | sessions | a Map in creation order; creating one beyond maxSessions (default 1000) first removes the oldest 10 % (at least one) by creation |
  * | totals | counted as events come and go, so getMemoryStats is O(1) |
+ * | getRecentEvents | every event is numbered as it is added; a k-way merge walks back from the newest of each session's ring buffer (newest-first-merge.ts): O(sessions + limit · log sessions) |
  * | stored values | events are copied (shallow) when added and sessions when read: later changes to the objects do not reach memory |
  */
 export class LocalMemory implements Memory {
@@ -57,6 +63,8 @@ export class LocalMemory implements Memory {
   readonly maxEventsPerSession: number;
   private readonly sessions = new Map<string, LocalSession>();
   private totalEvents = 0;
+  /** The number of the next added event (memory-wide order of additions). */
+  private nextSeq = 0;
   private closed = false;
 
   constructor(options: MemoryLocalOptions = {}) {
@@ -86,7 +94,7 @@ export class LocalMemory implements Memory {
     const session = this.sessions.get(checkMemorySessionId(sessionId, MODULE));
     if (!session) return undefined;
     const { events, createdAt, updatedAt, ...rest } = session;
-    return { ...rest, createdAt: new Date(createdAt), updatedAt: new Date(updatedAt), events: events.toArray() };
+    return { ...rest, createdAt: new Date(createdAt), updatedAt: new Date(updatedAt), events: events.toArray().map((e) => e.value) };
   }
 
   async listSessions(options?: { userId?: string }): Promise<string[]> {
@@ -111,7 +119,7 @@ export class LocalMemory implements Memory {
     const session = this.sessions.get(checkMemorySessionId(sessionId, MODULE));
     checkMemoryEvent(event, "event");
     if (!session) return false;
-    const evicted = session.events.push({ ...event, timestamp: new Date(event.timestamp) });
+    const evicted = session.events.push({ seq: this.nextSeq++, value: { ...event, timestamp: new Date(event.timestamp) } });
     if (!evicted) this.totalEvents++;
     session.updatedAt = new Date();
     return true;
@@ -122,7 +130,7 @@ export class LocalMemory implements Memory {
     const session = this.sessions.get(checkMemorySessionId(sessionId, MODULE));
     const types = checkEventTypes(options, MODULE);
     if (!session) return [];
-    const events = session.events.toArray();
+    const events = session.events.toArray().map((e) => e.value);
     return types === undefined ? events : events.filter((e) => types.has(e.eventType));
   }
 
@@ -134,7 +142,7 @@ export class LocalMemory implements Memory {
     // Walk back from the newest only as far as needed: O(maxEvents + skipped events), not O(session).
     const picked: MemoryEvent[] = [];
     for (let age = 0; picked.length < maxEvents; age++) {
-      const event = session.events.fromNewest(age);
+      const event = session.events.fromNewest(age)?.value;
       if (event === undefined) break;
       if (CONVERSATION_SPEAKERS[event.eventType] !== undefined) picked.push(event);
     }
@@ -154,6 +162,13 @@ export class LocalMemory implements Memory {
   async getMemoryStats(): Promise<MemoryStats> {
     this.live();
     return memoryStats(this.sessions.size, this.totalEvents);
+  }
+
+  async getRecentEvents(options: RecentEventsOptions): Promise<RecentMemoryEvent[]> {
+    this.live();
+    const { limit, types } = checkRecentOptions(options, MODULE);
+    const buffers = [...this.sessions.values()].map((s) => [s.sessionId, s.events] as [string, RingBuffer<Sequenced<MemoryEvent>>]);
+    return newestFirstMerge(buffers, limit, (event) => types === undefined || types.has(event.eventType)).map(({ key, value }) => ({ sessionId: key, event: value }));
   }
 
   async close(): Promise<void> {

@@ -5,6 +5,7 @@ import {
   checkMaxEvents,
   checkMemoryEvent,
   checkMemorySessionId,
+  checkRecentOptions,
   checkUserFilter,
   createMemoryEvent,
   memoryLocalConfigSchema,
@@ -21,6 +22,8 @@ import {
   type MemoryLocalOptions,
   type MemorySession,
   type MemoryStats,
+  type RecentEventsOptions,
+  type RecentMemoryEvent,
 } from "@amplifier-ts/contracts";
 
 const MODULE = "memory-null";
@@ -34,7 +37,7 @@ const MODULE = "memory-null";
  * |---|---|
  * | createSession, getOrCreateSession | the (given or new) id |
  * | addEvent, deleteSession | true (succeeded, stored nothing) |
- * | getSession | undefined; listSessions [], getSessionEvents [], buildConversationContext "" |
+ * | getSession | undefined; listSessions [], getSessionEvents [], getRecentEvents [], buildConversationContext "" |
  * | cleanupOldSessions | 0; getMemoryStats all zeros |
  */
 export class NullMemory implements Memory {
@@ -97,6 +100,11 @@ export class NullMemory implements Memory {
 
   async getMemoryStats(): Promise<MemoryStats> {
     return memoryStats(0, 0);
+  }
+
+  async getRecentEvents(options: RecentEventsOptions): Promise<RecentMemoryEvent[]> {
+    checkRecentOptions(options, MODULE);
+    return [];
   }
 
   async close(): Promise<void> {}

@@ -6,6 +6,7 @@ import {
   checkMaxEvents,
   checkMemoryEvent,
   checkMemorySessionId,
+  checkRecentOptions,
   checkUserFilter,
   CONVERSATION_SPEAKERS,
   createError,
@@ -28,6 +29,8 @@ import {
   type MemoryPostgresOptions,
   type MemorySession,
   type MemoryStats,
+  type RecentEventsOptions,
+  type RecentMemoryEvent,
 } from "@amplifier-ts/contracts";
 import { withDefaultUser } from "@amplifier-ts/store-postgres";
 
@@ -57,6 +60,7 @@ interface EventRow {
  * |---|---|
  * | tables | `<schema>.memory_sessions` (one row per session; `ord` keeps creation order) and `<schema>.memory_events` (session, seq), created on first use under an advisory lock |
  * | addEvent | one transaction: bump the session's `next_seq` (its row lock orders writers of all processes), insert the event at that seq, delete the events more than maxEventsPerSession back — dense, gap-free order per session |
+ * | getRecentEvents | every event row gets `gseq` (a bigserial: the order the server stored events, across processes); one query walks the index on it backwards, newest first, LIMIT n |
  * | maxSessions | creating a session takes a schema-wide advisory lock, so the oldest 10 % are evicted once however many processes create at the same time |
  * | failures | the server cannot be reached: reads STORAGE_UNAVAILABLE, writes STORAGE_WRITE_FAILED, naming the server (password hidden) |
  */
@@ -184,6 +188,18 @@ export class PostgresMemory implements Memory {
     return memoryStats(Number(rows[0]?.s ?? 0), Number(rows[0]?.e ?? 0));
   }
 
+  async getRecentEvents(options: RecentEventsOptions): Promise<RecentMemoryEvent[]> {
+    this.live();
+    const { limit, types } = checkRecentOptions(options, MODULE);
+    if (limit === 0 || types?.size === 0) return [];
+    const { rows } = await this.query<EventRow & { session_id: string }>(
+      "read",
+      `SELECT session_id, event_id, ts, event_type, content, metadata FROM ${this.t("memory_events")} WHERE $2::text[] IS NULL OR event_type = ANY($2::text[]) ORDER BY gseq DESC LIMIT $1`,
+      [limit, types === undefined ? null : [...types]],
+    );
+    return rows.reverse().map((row) => ({ sessionId: row.session_id, event: toEvent(row) }));
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
@@ -244,6 +260,13 @@ export class PostgresMemory implements Memory {
     try {
       await client.query("BEGIN");
       await client.query("SELECT pg_advisory_xact_lock(hashtext('amplifier-memory-migrate'))");
+      // Done before (its last step, the gseq index, exists): no DDL at all — DDL on tables other
+      // processes are writing to takes locks that can deadlock with their addEvent transactions.
+      const { rows } = await client.query<{ done: string | null }>("SELECT to_regclass($1) AS done", [`"${this.schema}".memory_events_gseq`]);
+      if (rows[0]?.done) {
+        await client.query("COMMIT");
+        return;
+      }
       await client.query(`CREATE SCHEMA IF NOT EXISTS "${this.schema}"`);
       await client.query(`CREATE TABLE IF NOT EXISTS ${this.t("memory_sessions")} (
         session_id text PRIMARY KEY, app_name text NOT NULL, user_id text NOT NULL,
@@ -252,8 +275,11 @@ export class PostgresMemory implements Memory {
       await client.query(`CREATE TABLE IF NOT EXISTS ${this.t("memory_events")} (
         session_id text NOT NULL REFERENCES ${this.t("memory_sessions")} ON DELETE CASCADE, seq bigint NOT NULL,
         event_id text NOT NULL, ts timestamptz NOT NULL, event_type text NOT NULL, content jsonb NOT NULL, metadata jsonb NOT NULL,
-        PRIMARY KEY (session_id, seq))`);
+        gseq bigserial, PRIMARY KEY (session_id, seq))`);
+      // Tables made before getRecentEvents existed get the column (existing rows numbered in table order).
+      await client.query(`ALTER TABLE ${this.t("memory_events")} ADD COLUMN IF NOT EXISTS gseq bigserial`);
       await client.query(`CREATE INDEX IF NOT EXISTS memory_sessions_ord ON ${this.t("memory_sessions")} (ord)`);
+      await client.query(`CREATE INDEX IF NOT EXISTS memory_events_gseq ON ${this.t("memory_events")} (gseq)`);
       await client.query("COMMIT");
     } catch (error) {
       await client.query("ROLLBACK").catch(() => undefined);

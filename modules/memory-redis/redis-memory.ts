@@ -6,6 +6,7 @@ import {
   checkMaxEvents,
   checkMemoryEvent,
   checkMemorySessionId,
+  checkRecentOptions,
   checkUserFilter,
   createError,
   createMemoryEvent,
@@ -28,8 +29,10 @@ import {
   type MemoryRedisOptions,
   type MemorySession,
   type MemoryStats,
+  type RecentEventsOptions,
+  type RecentMemoryEvent,
 } from "@amplifier-ts/contracts";
-import { ADD_EVENT, CLEANUP, CREATE_SESSION, DELETE_SESSION, LIST_SESSIONS, STATS } from "./redis-scripts.js";
+import { ADD_EVENT, CLEANUP, CREATE_SESSION, DELETE_SESSION, LIST_SESSIONS, RECENT_EVENTS, STATS } from "./redis-scripts.js";
 
 const MODULE = "memory-redis";
 export const DEFAULT_MEMORY_REDIS_URL = "redis://127.0.0.1:6379";
@@ -39,7 +42,7 @@ export const DEFAULT_MEMORY_REDIS_URL = "redis://127.0.0.1:6379";
  * agent share it), with the limits of memory-local. Each write is one Lua script
  * (redis-scripts.ts), atomic on the server: an event is appended and the list trimmed to
  * maxEventsPerSession in one step; creating a session past maxSessions evicts the oldest 10 % in
- * the same step. Cannot reach the server: reads STORAGE_UNAVAILABLE, writes STORAGE_WRITE_FAILED.
+ * the same step; getRecentEvents reads a sorted set of the kept events, newest first. Cannot reach the server: reads STORAGE_UNAVAILABLE, writes STORAGE_WRITE_FAILED.
  */
 export class RedisMemory implements Memory {
   readonly kind = "redis";
@@ -143,6 +146,16 @@ export class RedisMemory implements Memory {
     this.live();
     const [sessions, events] = (await this.script("read", STATS, [])) as [number, number];
     return memoryStats(sessions, events);
+  }
+
+  async getRecentEvents(options: RecentEventsOptions): Promise<RecentMemoryEvent[]> {
+    this.live();
+    const { limit, types } = checkRecentOptions(options, MODULE);
+    if (limit === 0 || types?.size === 0) return [];
+    const flat = (await this.script("read", RECENT_EVENTS, [String(limit), types === undefined ? "0" : "1", ...(types ?? [])])) as string[];
+    const recent: RecentMemoryEvent[] = [];
+    for (let i = flat.length - 2; i >= 0; i -= 2) recent.push({ sessionId: flat[i]!, event: MemoryEventJson.fromJSON(JSON.parse(flat[i + 1]!)) });
+    return recent;
   }
 
   async close(): Promise<void> {

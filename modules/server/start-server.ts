@@ -1,6 +1,6 @@
 import { timingSafeEqual } from "node:crypto";
 import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
-import { createError, memoryOf, MemoryEvent, type CoordinatorContract, type Memory, type MemoryEventJson } from "@amplifier-ts/contracts";
+import { createError, memoryOf, MemoryEvent, recentMemoryEvents, type CoordinatorContract, type Memory, type MemoryEventJson } from "@amplifier-ts/contracts";
 import { eventsQuerySchema, LIMIT_DEFAULT, openApiDocument } from "./openapi.js";
 
 export interface StartServerOptions {
@@ -31,7 +31,7 @@ export interface RunningServer {
  *
  * | route | answers |
  * |---|---|
- * | GET /memory/events?limit=&session_id= | `{ agent, events, total }`: events as the seed's to_dict plus `session_id`, newest last, the newest `limit` (default 100, at most 1000); an unknown session → 200 with no events, as the seed |
+ * | GET /memory/events?limit=&session_id= | `{ agent, events, total }`: events as the seed's to_dict plus `session_id`, newest last, the newest `limit` (default 100, at most 1000); without session_id over every session, in the order they were added (the memory's getRecentEvents: no full read); an unknown session → 200 with no events, as the seed |
  * | GET /memory/sessions | `{ agent, sessions, total }`: session ids, oldest first |
  * | GET /openapi.json | the OpenAPI 3.1 document (no token needed) |
  *
@@ -88,7 +88,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     if (found === undefined) return reply;
     const limit = request.query.limit ?? LIMIT_DEFAULT;
     const sessionId = request.query.session_id;
-    const events = sessionId === undefined ? await newestOfAll(found, limit) : (await found.getSessionEvents(sessionId)).slice(-limit).map((e) => tagged(e, sessionId));
+    const events = sessionId === undefined ? (await recentMemoryEvents(found, { limit })).map((r) => tagged(r.event, r.sessionId)) : (await found.getSessionEvents(sessionId)).slice(-limit).map((e) => tagged(e, sessionId));
     return { agent, events, total: events.length };
   });
 
@@ -116,15 +116,4 @@ type ServedEvent = MemoryEventJson & { session_id: string };
 
 function tagged(event: Parameters<typeof MemoryEvent.toJSON>[0], sessionId: string): ServedEvent {
   return { ...MemoryEvent.toJSON(event), session_id: sessionId };
-}
-
-/** The newest `limit` events over every session, newest last (ties in time keep session order). */
-async function newestOfAll(memory: Memory, limit: number): Promise<ServedEvent[]> {
-  const picked: { at: number; order: number; event: Parameters<typeof MemoryEvent.toJSON>[0]; sessionId: string }[] = [];
-  let order = 0;
-  for (const sessionId of await memory.listSessions()) {
-    for (const event of (await memory.getSessionEvents(sessionId)).slice(-limit)) picked.push({ at: event.timestamp.getTime(), order: order++, event, sessionId });
-  }
-  picked.sort((a, b) => a.at - b.at || a.order - b.order);
-  return picked.slice(-limit).map((p) => tagged(p.event, p.sessionId));
 }
