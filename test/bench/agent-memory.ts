@@ -15,7 +15,7 @@ export const agentMemoryScenario: Scenario = {
   title: "Agent memory: ring buffer and /memory endpoints",
   method:
     "memory-local, one session with maxEventsPerSession 500: N addEvent calls (a prepared event, so only the append and its checks are timed), time per call for N = 1k … 1M — flat means O(1) append and eviction. " +
-    "Endpoints: a child process seeds 1,000 sessions × 500 events in memory-local and serves them (startServer, 127.0.0.1); this process runs autocannon (10 connections, 10 s per route, after a 2 s warm-up) against GET /memory/sessions, GET /memory/events?session_id=… (limit 100) and GET /memory/events?limit=100 (newest over all sessions).",
+    "Endpoints: a child process seeds 1,000 sessions × 500 events in memory-local and serves them (startServer, 127.0.0.1); this process runs autocannon (10 connections, 10 s per route, after a 2 s warm-up) against GET /memory/sessions, GET /memory/events?session_id=… (limit 100) and GET /memory/events?limit=100 and ?limit=1000 (newest over all sessions: the memory's getRecentEvents).",
   async run(ctx: BenchContext): Promise<ScenarioResult> {
     const quick = ctx.options.quick;
     const sizes = quick ? [1_000, 10_000, 100_000] : [1_000, 10_000, 100_000, 1_000_000];
@@ -41,6 +41,7 @@ export const agentMemoryScenario: Scenario = {
       ["GET /memory/sessions", `${server.url}/memory/sessions`],
       ["GET /memory/events?session_id=…", `${server.url}/memory/events?session_id=s500&limit=100`],
       ["GET /memory/events?limit=100", `${server.url}/memory/events?limit=100`],
+      ["GET /memory/events?limit=1000", `${server.url}/memory/events?limit=1000`],
     ] as const;
     const loadRows: string[][] = [];
     const data: Record<string, unknown> = { addEventNs: Object.fromEntries(sizes.map((n, i) => [n, perCall[i]])) };
