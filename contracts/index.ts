@@ -58,7 +58,6 @@ export type * from "./history-store.js";
 export type * from "./module.js";
 export type * from "./provider.js";
 export { providerErrors, providerErrorFrom, type ProviderErrorCode, type ProviderCallSite } from "./provider-errors.js";
-export { runProviderCall, type ApiCall, type ApiAnswer, type ProviderCallOptions } from "./provider-call.js";
 export type * from "./tokenizer.js";
 export type * from "./tool.js";
 export { type CompactionContext, type CompactionStrategy, type ExplainDecision, type ExplainRecorder, type Summarizer } from "./compaction-strategy.js";

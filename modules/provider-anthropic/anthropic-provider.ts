@@ -1,5 +1,6 @@
 import type { AmplifierEvents, ChatRequest, ChatResponse, HookBusContract, Provider, ProviderInfo } from "@amplifier-ts/contracts";
-import { providerErrors, runProviderCall } from "@amplifier-ts/contracts";
+import { providerErrors } from "@amplifier-ts/contracts";
+import { runProviderCall } from "@amplifier-ts/provider-kit";
 import Anthropic from "@anthropic-ai/sdk";
 import { MODULE_NAME, resolveAnthropicConfig, type AnthropicProviderConfigInput, type ResolvedAnthropicConfig } from "./anthropic-config.js";
 import { callMessages } from "./messages-api.js";

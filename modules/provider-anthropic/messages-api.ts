@@ -1,4 +1,4 @@
-import type { ApiAnswer, ApiCall } from "@amplifier-ts/contracts";
+import type { ApiAnswer, ApiCall } from "@amplifier-ts/provider-kit";
 import { fromAnthropic, toAnthropic, type AnthropicResponse } from "@amplifier-ts/adapters";
 import type Anthropic from "@anthropic-ai/sdk";
 

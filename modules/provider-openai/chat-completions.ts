@@ -1,7 +1,7 @@
 import type { ProviderDelta } from "@amplifier-ts/contracts";
 import { fromOpenAIChat, toOpenAIChat, type OpenAIChatCompletion } from "@amplifier-ts/adapters";
 import type OpenAI from "openai";
-import type { ApiAnswer, ApiCall } from "@amplifier-ts/contracts";
+import type { ApiAnswer, ApiCall } from "@amplifier-ts/provider-kit";
 
 type ChatParams = OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming;
 type Completion = OpenAI.Chat.Completions.ChatCompletion;

@@ -1,5 +1,6 @@
 import type { AmplifierEvents, ChatRequest, ChatResponse, HookBusContract, Provider, ProviderInfo } from "@amplifier-ts/contracts";
-import { providerErrors, runProviderCall } from "@amplifier-ts/contracts";
+import { providerErrors } from "@amplifier-ts/contracts";
+import { runProviderCall } from "@amplifier-ts/provider-kit";
 import OpenAI from "openai";
 import { callChatCompletions } from "./chat-completions.js";
 import { MODULE_NAME, resolveOpenAIConfig, type OpenAIProviderConfigInput, type ResolvedOpenAIConfig } from "./openai-config.js";

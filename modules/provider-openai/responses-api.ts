@@ -2,7 +2,7 @@ import type { ProviderDelta } from "@amplifier-ts/contracts";
 import { fromOpenAIResponses, toOpenAIResponses, type OpenAIResponse } from "@amplifier-ts/adapters";
 import type OpenAI from "openai";
 import type { ResponseStreamParams } from "openai/lib/responses/ResponseStream";
-import type { ApiAnswer, ApiCall } from "@amplifier-ts/contracts";
+import type { ApiAnswer, ApiCall } from "@amplifier-ts/provider-kit";
 
 type ResponsesParams = OpenAI.Responses.ResponseCreateParamsNonStreaming;
 type Response = OpenAI.Responses.Response;

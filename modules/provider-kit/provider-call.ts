@@ -1,9 +1,5 @@
-import type { AmplifierEvents } from "./events.js";
-import type { Message } from "./generated/message.js";
-import type { HookBusContract } from "./hook-bus.js";
-import type { BilledUsage, ChatRequest, ChatResponse, ProviderDelta, ToolDefinition } from "./provider.js";
-import { createError } from "./errors.js";
-import { providerErrorFrom, providerErrors, type ProviderCallSite } from "./provider-errors.js";
+import type { AmplifierEvents, BilledUsage, ChatRequest, ChatResponse, HookBusContract, Message, ProviderCallSite, ProviderDelta, ToolDefinition } from "@amplifier-ts/contracts";
+import { createError, providerErrorFrom, providerErrors } from "@amplifier-ts/contracts";
 
 /** One API call as a provider module makes it: the window, its tools and how to stream. */
 export interface ApiCall {
