@@ -104,6 +104,25 @@ export interface AmplifierEvents {
   /** A session file was opened after a crash: torn or corrupt lines were skipped (never fatal). */
   "context:storage_recovered": { sessionId: string; storagePath?: string; store?: string; skippedLines: number; skippedBytes: number };
   "context:message_added": { role: Role; id?: string; messageCount: number; tokens?: number };
+  /**
+   * A provider's bill was matched with the window it was for (contracts/TOKENS.md §8): the window's
+   * counted size, its raw count (factor 1), the billed input, their ratio and the factor the next
+   * window of the model is counted with. `accepted: false` (with `reason`) for an absurd report.
+   */
+  "context:calibration": {
+    model: string;
+    counted: number;
+    raw: number;
+    billed: number;
+    drift?: number;
+    ratio?: number;
+    accepted: boolean;
+    reason?: string;
+    previousFactor: number;
+    factor: number;
+    samples: number;
+    applied: boolean;
+  };
 
   // --- user display ----------------------------------------------------------------------
   /** A message for the user's screen (from a hook's `user_message`). */

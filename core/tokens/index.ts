@@ -10,6 +10,7 @@ export {
   type ModelRegistration,
   type ModelFamily,
   type ImageTilePrice,
+  type ModelPrices,
 } from "./model-registry.js";
 export { FAMILY_SAFETY_FACTORS } from "./known-models.js";
 export { getTiktokenTokenizer, TIKTOKEN_ENCODINGS, type TiktokenEncodingName } from "./tiktoken-tokenizer.js";

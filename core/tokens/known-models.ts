@@ -34,6 +34,33 @@ export interface ImageTilePrice {
   tile: number;
 }
 
+/**
+ * List prices in USD per million tokens: `input` (uncached), `cachedInput` (a prompt-cache read),
+ * `output`, and `cacheWrite` where the provider bills writes (Anthropic's 5-minute cache: 1.25 ×
+ * input). `asOf` is the date they were read from the provider's pricing page. Used by
+ * `amplifier-ts replay --cache` to price a session; bills may differ (batch, tiers, long context).
+ */
+export interface ModelPrices {
+  input: number;
+  cachedInput: number;
+  output: number;
+  cacheWrite?: number;
+  asOf: string;
+  source: string;
+}
+
+const OPENAI_PRICES = "developers.openai.com/api/docs/pricing";
+const ANTHROPIC_PRICES = "platform.claude.com/docs/en/about-claude/pricing";
+const PRICES_AS_OF = "2026-11-24";
+const anthropicPrices = (input: number, output: number): ModelPrices => ({
+  input,
+  cachedInput: input / 10,
+  output,
+  cacheWrite: input * 1.25,
+  asOf: PRICES_AS_OF,
+  source: ANTHROPIC_PRICES,
+});
+
 export interface KnownModel {
   name: string;
   aliases?: string[];
@@ -43,6 +70,7 @@ export interface KnownModel {
   contextWindow: number;
   maxOutputTokens: number;
   imageTilePrice?: ImageTilePrice;
+  prices?: ModelPrices;
 }
 
 const openai = (
@@ -53,7 +81,7 @@ const openai = (
   extra: Partial<KnownModel> = {},
 ): KnownModel => ({ name, family: "openai", provider: "openai", encoding, contextWindow, maxOutputTokens, ...extra });
 
-const anthropic = (name: string, maxOutputTokens: number, aliases?: string[]): KnownModel => ({
+const anthropic = (name: string, maxOutputTokens: number, aliases?: string[], prices?: ModelPrices): KnownModel => ({
   name,
   family: "anthropic",
   provider: "anthropic",
@@ -61,6 +89,7 @@ const anthropic = (name: string, maxOutputTokens: number, aliases?: string[]): K
   contextWindow: 200_000,
   maxOutputTokens,
   ...(aliases ? { aliases } : {}),
+  ...(prices ? { prices } : {}),
 });
 
 const gemini = (name: string, contextWindow: number, maxOutputTokens: number): KnownModel => ({
@@ -90,8 +119,14 @@ export const KNOWN_MODELS: readonly KnownModel[] = [
     aliases: ["gpt-4-turbo-preview", "gpt-4-1106-preview", "gpt-4-0125-preview", "gpt-4-vision-preview"],
   }),
   // OpenAI, o200k_base
-  openai("gpt-4o", "o200k_base", 128_000, 16_384, { aliases: ["chatgpt-4o-latest"] }),
-  openai("gpt-4o-mini", "o200k_base", 128_000, 16_384, { imageTilePrice: { base: 2_833, tile: 5_667 } }),
+  openai("gpt-4o", "o200k_base", 128_000, 16_384, {
+    aliases: ["chatgpt-4o-latest"],
+    prices: { input: 2.5, cachedInput: 1.25, output: 10, asOf: PRICES_AS_OF, source: OPENAI_PRICES },
+  }),
+  openai("gpt-4o-mini", "o200k_base", 128_000, 16_384, {
+    imageTilePrice: { base: 2_833, tile: 5_667 },
+    prices: { input: 0.15, cachedInput: 0.075, output: 0.6, asOf: PRICES_AS_OF, source: OPENAI_PRICES },
+  }),
   openai("gpt-4.1", "o200k_base", 1_047_576, 32_768),
   openai("gpt-4.1-mini", "o200k_base", 1_047_576, 32_768),
   openai("gpt-4.1-nano", "o200k_base", 1_047_576, 32_768),
@@ -111,14 +146,14 @@ export const KNOWN_MODELS: readonly KnownModel[] = [
   anthropic("claude-3-sonnet", 4_096),
   anthropic("claude-3-opus", 4_096),
   anthropic("claude-3-5-sonnet", 8_192, ["claude-3.5-sonnet"]),
-  anthropic("claude-3-5-haiku", 8_192, ["claude-3.5-haiku"]),
-  anthropic("claude-3-7-sonnet", 64_000, ["claude-3.7-sonnet"]),
-  anthropic("claude-sonnet-4", 64_000, ["claude-4-sonnet"]),
-  anthropic("claude-sonnet-4-5", 64_000, ["claude-sonnet-4.5"]),
-  anthropic("claude-opus-4", 32_000, ["claude-4-opus"]),
-  anthropic("claude-opus-4-1", 32_000, ["claude-opus-4.1"]),
-  anthropic("claude-opus-4-5", 64_000, ["claude-opus-4.5"]),
-  anthropic("claude-haiku-4-5", 64_000, ["claude-haiku-4.5"]),
+  anthropic("claude-3-5-haiku", 8_192, ["claude-3.5-haiku"], anthropicPrices(0.8, 4)),
+  anthropic("claude-3-7-sonnet", 64_000, ["claude-3.7-sonnet"], anthropicPrices(3, 15)),
+  anthropic("claude-sonnet-4", 64_000, ["claude-4-sonnet"], anthropicPrices(3, 15)),
+  anthropic("claude-sonnet-4-5", 64_000, ["claude-sonnet-4.5"], anthropicPrices(3, 15)),
+  anthropic("claude-opus-4", 32_000, ["claude-4-opus"], anthropicPrices(15, 75)),
+  anthropic("claude-opus-4-1", 32_000, ["claude-opus-4.1"], anthropicPrices(15, 75)),
+  anthropic("claude-opus-4-5", 64_000, ["claude-opus-4.5"], anthropicPrices(5, 25)),
+  anthropic("claude-haiku-4-5", 64_000, ["claude-haiku-4.5"], anthropicPrices(1, 5)),
   // Google Gemini
   gemini("gemini-1.5-pro", 2_097_152, 8_192),
   gemini("gemini-1.5-flash", 1_048_576, 8_192),

@@ -19,10 +19,11 @@ import {
   KNOWN_MODELS,
   type ImageTilePrice,
   type ModelFamily,
+  type ModelPrices,
 } from "./known-models.js";
 import { TIKTOKEN_ENCODINGS, type TiktokenEncodingName } from "./tiktoken-tokenizer.js";
 
-export type { ImageTilePrice, ModelFamily } from "./known-models.js";
+export type { ImageTilePrice, ModelFamily, ModelPrices } from "./known-models.js";
 
 export interface ModelInfo {
   /** The registered name the model resolved to (`gpt-4o` for `gpt-4o-2024-08-06`). */
@@ -36,6 +37,8 @@ export interface ModelInfo {
   readonly safetyFactor: number;
   /** OpenAI image tile prices when they differ from 85 + 170 per tile. */
   readonly imageTilePrice?: ImageTilePrice;
+  /** List prices (USD per million tokens, dated) where known; `replay --cache` prices turns with them. */
+  readonly prices?: ModelPrices;
 }
 
 /** What registerModel() takes: ModelInfo without the name, safetyFactor optional, plus aliases. */
@@ -47,6 +50,7 @@ export interface ModelRegistration {
   provider: string;
   safetyFactor?: number;
   imageTilePrice?: ImageTilePrice;
+  prices?: ModelPrices;
   aliases?: string[];
 }
 
@@ -165,6 +169,16 @@ function validateRegistration(name: unknown, r: unknown): asserts r is ModelRegi
   const aliases = info.aliases;
   if (aliases !== undefined && (!Array.isArray(aliases) || aliases.some((a) => typeof a !== "string" || a.trim() === ""))) {
     fail("info.aliases", "an array of non-empty strings", aliases);
+  }
+  const prices = info.prices as Record<string, unknown> | undefined;
+  if (prices !== undefined) {
+    if (typeof prices !== "object" || prices === null) fail("info.prices", "{ input, cachedInput, output, cacheWrite?, asOf, source }", prices);
+    for (const key of ["input", "cachedInput", "output", "cacheWrite"]) {
+      const v = prices[key];
+      if (key === "cacheWrite" && v === undefined) continue;
+      if (typeof v !== "number" || !Number.isFinite(v) || v < 0) fail(`info.prices.${key}`, "a non-negative number of USD per million tokens", v);
+    }
+    for (const key of ["asOf", "source"]) if (typeof prices[key] !== "string" || prices[key] === "") fail(`info.prices.${key}`, "a non-empty string", prices[key]);
   }
   const price = info.imageTilePrice as Record<string, unknown> | undefined;
   if (price !== undefined) {

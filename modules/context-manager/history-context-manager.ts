@@ -17,7 +17,7 @@
  * This class wires them and keeps the public API (the five methods, runs, search, explain).
  */
 import { randomUUID } from "node:crypto";
-import type { AnyStrategyDefinition, CompactionContext, ContextManager, Embedder, HistoryStore, HookBusContract, Message, Provider, SearchHit, SearchOptions, Summarizer, ToolDefinition, WindowRequestOptions } from "@amplifier-ts/contracts";
+import type { AnyStrategyDefinition, BilledUsage, CompactionContext, ContextManager, Embedder, HistoryStore, HookBusContract, Message, Provider, SearchHit, SearchOptions, Summarizer, ToolDefinition, WindowRequestOptions } from "@amplifier-ts/contracts";
 import { createError } from "@amplifier-ts/contracts";
 import type { TokenCounter } from "@amplifier-ts/core";
 import { HistorySearchIndex } from "@amplifier-ts/search";
@@ -31,6 +31,8 @@ import { parseContextOptions } from "./module-config.js";
 import { PipelineWindow } from "./pipeline-window.js";
 import { RequestBudget } from "./request-budget.js";
 import { StoredHistory, type SkippedMessage } from "./stored-history.js";
+import { TokenCalibration, type CalibrationRecord } from "./token-calibration.js";
+import { UsageLedger, type UsageRecord } from "./usage-ledger.js";
 import { explainWindow, type LastWindow } from "./window-explanation.js";
 
 export { parseModuleConfig } from "./module-config.js";
@@ -63,6 +65,10 @@ export interface HistoryContextManagerInit {
   strategyDefinitions?: Iterable<AnyStrategyDefinition>;
   /** Embedder for hybrid search (contracts/search.ts); absent = lexical search only. */
   embedder?: Embedder;
+  /** The calibration to start from (a record saved by `onCalibration`, or a shared instance); absent = none yet. */
+  calibration?: TokenCalibration | CalibrationRecord;
+  /** Called with the calibration record after every bill that was recorded (context-persistent saves it beside the session). */
+  onCalibration?: (record: CalibrationRecord) => void | Promise<void>;
 }
 
 export class HistoryContextManager implements ContextManager {
@@ -84,6 +90,9 @@ export class HistoryContextManager implements ContextManager {
   readonly #pipelineWindow: PipelineWindow;
   readonly #budget: RequestBudget;
   readonly #tally = new HistoryTally();
+  readonly #usage: UsageLedger;
+  readonly #onCalibration: ((record: CalibrationRecord) => void | Promise<void>) | undefined;
+  readonly #unsubscribe: (() => void) | undefined;
   #last: LastWindow | undefined;
 
   constructor(init: HistoryContextManagerInit) {
@@ -97,6 +106,18 @@ export class HistoryContextManager implements ContextManager {
     this.pipeline = this.strategyRegistry.createPipeline(this.options.strategies, "strategies", init.strategyServices);
     this.#pipelineWindow = new PipelineWindow(this.pipeline);
     this.#budget = new RequestBudget(this.options);
+    const calibration = init.calibration instanceof TokenCalibration ? init.calibration : init.calibration === undefined ? new TokenCalibration() : TokenCalibration.fromJSON(init.calibration);
+    this.#usage = new UsageLedger(calibration, this.options.safetyFactor);
+    this.#onCalibration = init.onCalibration;
+    // Provider modules announce their bill on the bus: the window this manager produced is matched
+    // with it. A handler, not an observer, so the provider's emit resolves once the bill is recorded.
+    this.#unsubscribe = init.hooks?.register(
+      "provider:response",
+      async (event) => {
+        if (event?.usage !== undefined) await this.recordUsage(event.usage, event.model === undefined ? {} : { model: event.model });
+      },
+      { name: `${this.moduleName}:calibration` },
+    );
     this.#history = new StoredHistory({
       moduleName: this.moduleName,
       sessionId: this.sessionId,
@@ -120,7 +141,9 @@ export class HistoryContextManager implements ContextManager {
   }
 
   async getMessagesForRequest(tokenBudget?: number, provider?: Provider, options: WindowRequestOptions = {}): Promise<Message[]> {
-    const { budget, model, counter } = await this.#budget.resolve(tokenBudget, provider);
+    const resolved = await this.#budget.resolve(tokenBudget, provider);
+    const { budget, model } = resolved;
+    const counter = this.#usage.counterFor(model, resolved.counter);
     const extra = this.#requestOnly(options);
     const tools = this.#toolsFor(options);
     const explain = options.explain === true;
@@ -128,6 +151,8 @@ export class HistoryContextManager implements ContextManager {
       ? await this.#windowOverHistory(budget, counter, model, extra, tools, explain)
       : await this.#windowOverPipeline(budget, counter, model, extra, tools, explain);
     for (const message of messages) freezeNested(message);
+    const raw = this.#usage.rawCounter(model).countRequest(messages, tools);
+    this.#usage.expect(model, counter, counter.countRequest(messages, tools), raw, resolved.counter.safetyFactor);
     return messages;
   }
 
@@ -150,6 +175,36 @@ export class HistoryContextManager implements ContextManager {
 
   async clear(): Promise<void> {
     await this.#history.clear();
+  }
+
+  // --- counts reconciled with the bill (contracts/TOKENS.md §8) ---------------------------------
+
+  /**
+   * Matches what the provider billed for the last window this manager produced with its counted
+   * size, and calibrates the model's safety factor from the ratio. Called automatically for every
+   * `provider:response` on the bus; call it yourself when your provider emits none:
+   * `await context.recordUsage(response.usage)`. A bill with no window pending (already recorded,
+   * or for another model) records nothing and returns undefined. Emits `context:calibration`.
+   */
+  async recordUsage(usage: BilledUsage | undefined, options: { model?: string } = {}): Promise<UsageRecord | undefined> {
+    if (usage !== undefined && (typeof usage !== "object" || usage === null)) {
+      throw createError("INVALID_ARGUMENT", "recordUsage expects the usage the provider billed", { module: this.moduleName, path: "usage", expected: "{ inputTokens, outputTokens?, cacheReadTokens?, cacheWriteTokens? }", given: usage });
+    }
+    const record = this.#usage.settle(usage, options.model);
+    if (record === undefined) return undefined;
+    await this.hooks?.emit("context:calibration", record);
+    await this.#onCalibration?.(this.#usage.calibration.toJSON());
+    return record;
+  }
+
+  /** The calibration this manager counts with (its `toJSON()` is the record to persist). */
+  get calibration(): TokenCalibration {
+    return this.#usage.calibration;
+  }
+
+  /** The last bill matched with a window: counted vs billed, ratio, factor. */
+  get lastUsage(): UsageRecord | undefined {
+    return this.#usage.last;
   }
 
   // --- runs and retention (agents/context seed: HistoryProvider) -------------------------------
@@ -200,6 +255,7 @@ export class HistoryContextManager implements ContextManager {
   }
 
   async close(): Promise<void> {
+    this.#unsubscribe?.();
     await this.#history.close();
   }
 

@@ -4,3 +4,5 @@ export { contextOptionsShape, type ContextOptionsInput } from "./context-options
 export { HistoryContextManager, parseModuleConfig, type HistoryContextManagerInit } from "./history-context-manager.js";
 export type { LastWindow, MessageExplanation } from "./window-explanation.js";
 export { strategyDefinitionsOf } from "./strategy-capability.js";
+export { TokenCalibration, CALIBRATION_RULES, type CalibrationRecord, type CalibrationOutcome, type UsageObservation } from "./token-calibration.js";
+export type { UsageRecord } from "./usage-ledger.js";

@@ -11,6 +11,7 @@ import { HistoryContextManager, parseModuleConfig, strategyDefinitionsOf } from 
 import { persistentOptionsSchema } from "./persistent-options.js";
 import type { ContextOptionsInput } from "@amplifier-ts/context-manager";
 import { openSessionStore, type StoreConfig } from "./open-session-store.js";
+import { openCalibrationFile, type CalibrationFile } from "./calibration-file.js";
 import { HybridStore } from "@amplifier-ts/stores";
 import { providerLookup } from "@amplifier-ts/summarizers";
 import { embedderOf } from "@amplifier-ts/search";
@@ -82,6 +83,12 @@ export async function mount(coordinator: CoordinatorContract, config: ContextPer
     await coordinator.hooks.emit("context:storage_fallback", { reason: error.message, store: kind, ...(kind === "jsonl" ? { storagePath } : {}) });
   }
 
+  // The token calibration lives beside the session's JSONL file (calibration-file.ts); other stores keep it in memory.
+  const folder = store?.kind === "jsonl" ? (store as { storagePath?: unknown }).storagePath : undefined;
+  const degraded = (reason: string) => coordinator.hooks.emit("context:storage_degraded", { reason, storagePath: folder as string, store: "jsonl" }).then(() => undefined);
+  const calibrationFile: CalibrationFile | undefined = typeof folder === "string" ? await openCalibrationFile(folder, sessionId, degraded) : undefined;
+  if (calibrationFile?.problem !== undefined) await degraded(calibrationFile.problem);
+
   let context: HistoryContextManager;
   try {
     context = new HistoryContextManager({
@@ -91,6 +98,7 @@ export async function mount(coordinator: CoordinatorContract, config: ContextPer
       store,
       sessionId,
       initialMessages,
+      ...(calibrationFile ? { calibration: calibrationFile.calibration, onCalibration: (record) => calibrationFile.save(record) } : {}),
       providers: providerLookup(coordinator),
       ...embedderOf(coordinator),
       ...strategyDefinitionsOf(coordinator),

@@ -178,6 +178,8 @@ export function formatReplay(result: ReplayResult, options: FormatReplayOptions 
     }
   }
   parts.push(formatSummary(summary, options));
+  if (summary.cache) parts.push(formatCache(result, options.every));
+  if (turns.some((t) => t.usage)) parts.push(formatDrift(turns, options.every));
   if (options.explainTurn !== undefined) {
     parts.push(
       formatExplain(result.explain, {
@@ -196,6 +198,46 @@ export function formatReplayJson(result: ReplayResult, options: { explainTurn?: 
   const document: Record<string, unknown> = { summary: result.summary, turns: result.turns };
   if (options.explainTurn !== undefined) document.explain = toPlainJson(result.explain) ?? null;
   return `${JSON.stringify(document, null, 2)}\n`;
+}
+
+const CACHE_HEADERS = ["TURN", "INPUT", "CACHED", "WRITTEN", "HIT", "COST $", "NO-CACHE $", "TAIL INPUT", "TAIL CACHED", "TAIL $"];
+
+/** `--cache`: the simulated prompt cache per turn (selected rows) and its totals, against a naive tail window. */
+export function formatCache(result: ReplayResult, every?: number): string {
+  const cache = result.summary.cache!;
+  const usd = (n: number | undefined) => (n === undefined ? "-" : n.toFixed(4));
+  const rows = selectRows(result.turns, every)
+    .filter((t) => t.cache)
+    .map((t) => {
+      const c = t.cache!;
+      return [String(t.turn), formatInt(c.inputTokens), formatInt(c.cachedTokens), formatInt(c.writeTokens), formatPercent(c.inputTokens ? c.cachedTokens / c.inputTokens : 0), usd(c.costUsd), usd(c.uncachedCostUsd), formatInt(c.tailInputTokens), formatInt(c.tailCachedTokens), usd(c.tailCostUsd)];
+    });
+  const rule = cache.rule === "openai" ? `OpenAI automatic prefix cache (from ${formatInt(cache.minimumTokens)} tokens, 128-token steps)` : `Anthropic breakpoints as toAnthropic places them (minimum ${formatInt(cache.minimumTokens)} tokens)`;
+  const prices = cache.prices
+    ? `list prices per 1M tokens as of ${cache.prices.asOf} (${cache.prices.source}): input $${cache.prices.input}, cached $${cache.prices.cachedInput}, output $${cache.prices.output}${cache.prices.cacheWrite === undefined ? "" : `, cache write $${cache.prices.cacheWrite}`}`
+    : "no list prices for this model in the registry: costs not shown";
+  const summary = [
+    ["cache rule", rule],
+    ["input tokens", `${formatInt(cache.inputTokens)} summed over turns`],
+    ["served from cache", `${formatInt(cache.cachedTokens)} (${formatPercent(cache.hitRate)})${cache.writeTokens ? `, ${formatInt(cache.writeTokens)} written` : ""}`],
+    ["cost", cache.costUsd === undefined ? "-" : `$${cache.costUsd.toFixed(4)} (without a cache: $${cache.uncachedCostUsd!.toFixed(4)})`],
+    ["naive tail window", `${formatInt(cache.tail.inputTokens)} input tokens, ${formatPercent(cache.tail.hitRate)} from cache${cache.tail.costUsd === undefined ? "" : `, $${cache.tail.costUsd.toFixed(4)}`}`],
+    ["prices", prices],
+  ];
+  return `Prompt cache (simulated)\n${alignedTable(CACHE_HEADERS, rows, CACHE_HEADERS.map(() => true))}\n${formatRows(summary.map(([label, value]) => [`  ${label}`, value!]))}`;
+}
+
+const DRIFT_HEADERS = ["TURN", "COUNTED", "BILLED", "DRIFT", "RATIO", "FACTOR"];
+
+/** Turns whose transcript carried the bill: counted vs billed input and the calibrated factor after each. */
+export function formatDrift(turns: readonly ReplayTurn[], every?: number): string {
+  const rows = selectRows(turns, every)
+    .filter((t) => t.usage)
+    .map((t) => {
+      const u = t.usage!;
+      return [String(t.turn), formatInt(u.counted), formatInt(u.billed), formatInt(u.billed - u.counted), u.ratio === undefined ? "-" : u.ratio.toFixed(3), `${u.factor.toFixed(2)}${u.accepted ? "" : " (bill rejected)"}`];
+    });
+  return `Counts vs bill (transcript metadata.usage)\n${alignedTable(DRIFT_HEADERS, rows, DRIFT_HEADERS.map(() => true))}\n`;
 }
 
 // --- helpers -----------------------------------------------------------------------------------

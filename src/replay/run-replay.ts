@@ -7,6 +7,7 @@ import type { Provider } from "@amplifier-ts/contracts";
 import { createError, isAmplifierError } from "@amplifier-ts/contracts";
 import { createSession, type Session, type SessionConfigInput } from "@amplifier-ts/core";
 import { getModelInfo, getTokenCounter } from "@amplifier-ts/core";
+import { ReplayCache, type ReplayCacheSummary, type ReplayCacheTurn } from "./cache-report.js";
 import { prefixKept } from "./prefix-kept.js";
 
 export interface ReplayOptions {
@@ -24,6 +25,8 @@ export interface ReplayOptions {
   explainTurn?: number;
   /** Stops the replay between two messages (the session is closed, the temporary folder removed). */
   signal?: AbortSignal;
+  /** Simulate the provider's prompt cache over the windows (cache-report.ts, prompt-cache.ts). */
+  cache?: boolean;
 }
 
 /** One model call of the recorded conversation: the window sent before an assistant message. */
@@ -41,6 +44,13 @@ export interface ReplayTurn {
   /** Share (0–1) of the previous window's tokens that start this window unchanged. */
   prefixKept: number;
   ms: number;
+  /** With `cache`: what the simulated prompt cache served, and the turn's cost at list prices. */
+  cache?: ReplayCacheTurn;
+  /**
+   * When the transcript's assistant message carries the bill (`metadata.usage.inputTokens`) and the
+   * module reconciles counts (`recordUsage`): counted vs billed input and the factor after it.
+   */
+  usage?: { counted: number; billed: number; ratio?: number; factor: number; accepted: boolean };
 }
 
 export interface ReplaySummary {
@@ -60,6 +70,7 @@ export interface ReplaySummary {
   totalMs: number;
   p50Ms: number;
   p99Ms: number;
+  cache?: ReplayCacheSummary;
 }
 
 export interface ReplayResult {
@@ -71,7 +82,11 @@ export interface ReplayResult {
   explainSupported?: boolean;
 }
 
-type ExplainingContext = ContextManager & { explainLastWindow?: () => unknown; moduleName?: unknown };
+type ExplainingContext = ContextManager & {
+  explainLastWindow?: () => unknown;
+  moduleName?: unknown;
+  recordUsage?: (usage: { inputTokens?: number }, options?: { model?: string }) => Promise<{ counted: number; billed: number; ratio?: number; factor: number; accepted: boolean } | undefined>;
+};
 
 /**
  * Feeds a recorded conversation turn by turn through a context module, the way an orchestrator
@@ -93,6 +108,8 @@ export async function runReplay(options: ReplayOptions): Promise<ReplayResult> {
   let tempDir: string | undefined;
   let config = options.config;
   const counter = getTokenCounter(model);
+  const cache = options.cache ? new ReplayCache(info, counter) : undefined;
+  const fallbackBudget = options.budget ?? (info ? info.contextWindow - info.maxOutputTokens - 1_000 : 100_000);
   const turns: ReplayTurn[] = [];
   const total = messages.filter((m) => m.role === "assistant").length;
   let session: Session | undefined;
@@ -150,6 +167,12 @@ export async function runReplay(options: ReplayOptions): Promise<ReplayResult> {
           prefixKept: previous ? prefixKept(previous, window, counter) : 1,
           ms,
         };
+        if (cache) turn.cache = cache.turn(window, messages.slice(0, i), typeof report?.budget === "number" ? report.budget : fallbackBudget, message);
+        const billed = (message.metadata as { usage?: { inputTokens?: unknown } } | undefined)?.usage?.inputTokens;
+        if (typeof billed === "number" && typeof context.recordUsage === "function") {
+          const record = await context.recordUsage({ inputTokens: billed });
+          if (record) turn.usage = { counted: record.counted, billed: record.billed, ...(record.ratio === undefined ? {} : { ratio: record.ratio }), factor: record.factor, accepted: record.accepted };
+        }
         if (explainThis) {
           explainSupported = typeof context.explainLastWindow === "function";
           explain = explainSupported ? context.explainLastWindow!() : undefined;
@@ -176,6 +199,7 @@ export async function runReplay(options: ReplayOptions): Promise<ReplayResult> {
     if (tempDir) await rm(tempDir, { recursive: true, force: true });
   }
   const result: ReplayResult = { summary: summarize(options, model, messages.length, turns, moduleName, budget), turns };
+  if (cache) result.summary.cache = cache.summary();
   if (options.explainTurn !== undefined) {
     result.explain = explain;
     result.explainSupported = explainSupported ?? false;

@@ -32,6 +32,7 @@ export const replayCommand: CliCommand = {
     "  amplifier-ts replay examples/sample-session.jsonl",
     "  amplifier-ts replay session.jsonl --budget 32000 --explain 120",
     "  amplifier-ts replay session.jsonl --json | jq .summary",
+    "  amplifier-ts replay session.jsonl --cache --every 25",
   ].join("\n"),
   arguments: [{ name: "transcript.jsonl", description: "Recorded conversation: one JSON message per line", optional: false }],
   options: {
@@ -41,6 +42,7 @@ export const replayCommand: CliCommand = {
     json: { type: "boolean", description: "Print one JSON document { summary, turns, explain? } to stdout instead of tables" },
     explain: { type: "string", placeholder: "turn", description: "Show that turn's per-message decisions (kept, truncated, dropped …) as a table" },
     every: { type: "string", placeholder: "n", description: "Print every n-th turn row and the last (the summary covers all turns)" },
+    cache: { type: "boolean", description: "Simulate the provider's prompt cache: cached input per turn, hit rate, cost at list prices, against a naive tail window" },
   },
   run: replay,
 };
@@ -83,6 +85,7 @@ async function replay({ positionals, values, io }: CliInvocation): Promise<numbe
       ...(budget === undefined ? {} : { budget }),
       ...(config === undefined ? {} : { config }),
       ...(explainTurn === undefined ? {} : { explainTurn }),
+      ...(values.cache === true ? { cache: true } : {}),
       signal: controller.signal,
       onTurn(turn, total) {
         progress = { done: turn.turn, total };

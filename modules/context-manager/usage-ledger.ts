@@ -1,0 +1,118 @@
+/**
+ * Matches the window a context manager produced with the bill of the call that sent it, and keeps
+ * the calibration those pairs feed (token-calibration.ts).
+ *
+ * | step                         | what happens                                                       |
+ * |------------------------------|--------------------------------------------------------------------|
+ * | getMessagesForRequest        | `expect()`: the request's model, raw count (factor 1), counted size and factor become the pending request (a newer window replaces it) |
+ * | provider:response on the bus | `settle()` with its usage, if the response's model resolves to the pending request's model (or names none) |
+ * | context.recordUsage(usage)   | the same, explicitly (orchestrators without a provider module)      |
+ * | settled                      | the pending request is consumed: one bill per window, never two     |
+ *
+ * A manager whose config fixes `safetyFactor` still records the drift but never changes its factor.
+ */
+import type { BilledUsage } from "@amplifier-ts/contracts";
+import { getTokenCounter, type TokenCounter } from "@amplifier-ts/core";
+import { modelKey, TokenCalibration, type CalibrationOutcome } from "./token-calibration.js";
+
+/** A window sent (or about to be), awaiting its bill. */
+export interface PendingRequest {
+  model: string;
+  /** What the window was counted as (with `factor`): messages + priming + tools. */
+  counted: number;
+  /** The same request at factor 1. */
+  raw: number;
+  factor: number;
+  /** The factor the model's counter has without calibration (the family's default). */
+  defaultFactor: number;
+}
+
+/** What one settled bill reports (the payload of `context:calibration`). */
+export interface UsageRecord extends CalibrationOutcome {
+  counted: number;
+  raw: number;
+  billed: number;
+  /** billed − counted: positive means the window was counted low; absent for a bill that is not a number. */
+  drift?: number;
+  /** Whether the factor follows the calibration (false when the config fixes safetyFactor). */
+  applied: boolean;
+}
+
+export class UsageLedger {
+  readonly calibration: TokenCalibration;
+  readonly #fixedFactor: number | undefined;
+  readonly #raw = new Map<string, TokenCounter>();
+  readonly #calibrated = new Map<string, TokenCounter>();
+  #pending: PendingRequest | undefined;
+  #last: UsageRecord | undefined;
+
+  constructor(calibration: TokenCalibration, fixedFactor: number | undefined) {
+    this.calibration = calibration;
+    this.#fixedFactor = fixedFactor;
+  }
+
+  /** The counter a window of `model` is cut with: `base` unless the calibration moved the factor. */
+  counterFor(model: string, base: TokenCounter): TokenCounter {
+    if (this.#fixedFactor !== undefined) return base;
+    const factor = this.calibration.factorFor(model, base.safetyFactor);
+    if (factor === base.safetyFactor) return base;
+    const key = `${model}\u0000${factor}`;
+    let counter = this.#calibrated.get(key);
+    if (!counter) {
+      // Counters share their per-message caches: a new factor rescales cached counts, no re-tokenizing.
+      if (this.#calibrated.size >= 16) this.#calibrated.clear();
+      counter = getTokenCounter(model, { safetyFactor: factor });
+      this.#calibrated.set(key, counter);
+    }
+    return counter;
+  }
+
+  /** Remember the request just produced; `counted` is its size with `counter`. */
+  expect(model: string, counter: TokenCounter, counted: number, raw: number, defaultFactor: number): void {
+    this.#pending = { model, counted, raw, factor: counter.safetyFactor, defaultFactor };
+  }
+
+  /** The factor-1 counter of `model` (shares the caches of the model's other counters). */
+  rawCounter(model: string): TokenCounter {
+    let counter = this.#raw.get(model);
+    if (!counter) {
+      counter = getTokenCounter(model, { safetyFactor: 1 });
+      this.#raw.set(model, counter);
+    }
+    return counter;
+  }
+
+  get pending(): PendingRequest | undefined {
+    return this.#pending;
+  }
+
+  /** The last settled bill. */
+  get last(): UsageRecord | undefined {
+    return this.#last;
+  }
+
+  /**
+   * Settles the pending request with `usage`. Undefined (and nothing recorded) when no request is
+   * pending, the usage has no inputTokens, or `model` resolves to another model than the request's.
+   */
+  settle(usage: BilledUsage | undefined, model?: string): UsageRecord | undefined {
+    const pending = this.#pending;
+    if (!pending || usage === undefined || usage === null || usage.inputTokens === undefined) return undefined;
+    if (model !== undefined && modelKey(model) !== modelKey(pending.model)) return undefined;
+    this.#pending = undefined;
+    const billed = usage.inputTokens;
+    const outcome = this.calibration.record({ model: pending.model, counted: pending.raw, billed }, pending.defaultFactor);
+    const fixed = this.#fixedFactor;
+    const record: UsageRecord = {
+      ...outcome,
+      ...(fixed === undefined ? {} : { previousFactor: pending.factor, factor: pending.factor }),
+      counted: pending.counted,
+      raw: pending.raw,
+      billed,
+      ...(typeof billed === "number" && Number.isFinite(billed) ? { drift: billed - pending.counted } : {}),
+      applied: fixed === undefined,
+    };
+    this.#last = record;
+    return record;
+  }
+}
