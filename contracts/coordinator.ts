@@ -74,6 +74,8 @@ export interface CoordinatorOptions {
   config?: Record<string, unknown>;
   /** Largest accepted context injection, in UTF-8 bytes. Default 64 KiB. */
   maxInjectionBytes?: number;
+  /** Largest accepted total of the injections of one result (one emit's folded result), in UTF-8 bytes. Default 128 KiB. */
+  maxInjectionTotalBytes?: number;
   /** How long the loader lets a module's mount() take, in ms. Default 30 000. */
   mountTimeoutMs?: number;
   /** Default timeout of hook handlers, in ms. Default 30 000. */

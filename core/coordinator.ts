@@ -25,12 +25,15 @@ import { assertMountable, resolveMount } from "./mount-points.js";
 export type { CoordinatorOptions } from "@amplifier-ts/contracts";
 
 export const DEFAULT_MAX_INJECTION_BYTES = 64 * 1024;
+/** All injections of one result together (one emit folds every handler's): many small ones add up too. */
+export const DEFAULT_MAX_INJECTION_TOTAL_BYTES = 128 * 1024;
 export const DEFAULT_MOUNT_TIMEOUT_MS = 30_000;
 
 const optionsSchema = z.strictObject({
   sessionId: z.string().min(1, "a non-empty string").optional(),
   config: z.record(z.string(), z.unknown()).optional(),
   maxInjectionBytes: z.number().int("a whole number of bytes").positive("more than 0 bytes").optional(),
+  maxInjectionTotalBytes: z.number().int("a whole number of bytes").positive("more than 0 bytes").optional(),
   mountTimeoutMs: z.number().positive("a timeout in ms greater than 0").optional(),
   hookTimeoutMs: z.number().positive("a timeout in ms greater than 0").optional(),
 });
@@ -45,6 +48,7 @@ export class Coordinator implements CoordinatorContract {
   readonly hooks: HookBus;
   readonly config: Readonly<Record<string, unknown>>;
   readonly maxInjectionBytes: number;
+  readonly maxInjectionTotalBytes: number;
   readonly mountTimeoutMs: number;
 
   readonly #single = new Map<SingleMountPoint, { module: unknown; name: string | undefined }>();
@@ -59,6 +63,7 @@ export class Coordinator implements CoordinatorContract {
     this.sessionId = o.sessionId ?? randomUUID();
     this.config = Object.freeze({ ...(o.config ?? {}) });
     this.maxInjectionBytes = o.maxInjectionBytes ?? DEFAULT_MAX_INJECTION_BYTES;
+    this.maxInjectionTotalBytes = o.maxInjectionTotalBytes ?? DEFAULT_MAX_INJECTION_TOTAL_BYTES;
     this.mountTimeoutMs = o.mountTimeoutMs ?? DEFAULT_MOUNT_TIMEOUT_MS;
     this.hooks = new HookBus({ timeoutMs: o.hookTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS });
   }
@@ -207,6 +212,7 @@ export class Coordinator implements CoordinatorContract {
     const host: InjectionHost = {
       hooks: this.hooks,
       maxInjectionBytes: this.maxInjectionBytes,
+      maxInjectionTotalBytes: this.maxInjectionTotalBytes,
       context: () => this.get("context"),
       holdEphemeral: (message) => this.#ephemeral.push(message),
     };

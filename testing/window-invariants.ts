@@ -20,6 +20,7 @@
  * | `real-results-kept`    | never answer a call with a synthetic result when the history holds its real one   |
  * | `stored-order`         | keep stored order for everything but instructions (first) and results (after their call) — turn notes included |
  * | `first-is-user-turn`   | where the history has a user turn, put a user turn first after the instructions — or turn notes directly followed by a stored user turn (the notes that open it; stored order puts them before it) |
+ * | `last-prompt-kept`     | where the history has a user turn, hold the latest one (whole, or truncated and marked): a window without the current prompt is not a valid request |
  * | `changes-marked`       | mark a stored message it changed: `truncated` (with the `[… N chars truncated …]` marker) or `repaired` |
  *
  * A turn NOTE is a system/developer message with `metadata.scope: "turn"` (a hook's injection
@@ -153,6 +154,8 @@ export function checkWindowInvariants(history: readonly Message[], window: reado
       }
     } else if (first !== undefined && (!isUserTurn(first) || isResultCarrier(first))) fail("first-is-user-turn", `the first non-system message is ${describe(first)}`);
   }
+  const lastTurn = history.findLastIndex((m, h) => isUserTurn(m) && !pairing.carriers.has(h));
+  if (lastTurn >= 0 && !origins.includes(lastTurn)) fail("last-prompt-kept", `the latest user turn (stored message ${lastTurn}, ${describe(history[lastTurn]!)}) is not in the window`);
   body.forEach((m, k) => {
     const h = origins[k];
     if (typeof h !== "number" || sent(m) === sent(history[h]!)) return;

@@ -10,6 +10,8 @@ import { createError } from "@amplifier-ts/contracts";
 export interface InjectionHost {
   readonly hooks: HookBusContract<AmplifierEvents>;
   readonly maxInjectionBytes: number;
+  /** Largest total of the injections of one result (one emit), in UTF-8 bytes. */
+  readonly maxInjectionTotalBytes: number;
   context(): ContextManager | undefined;
   /** Keep an ephemeral message for the next request (see takeEphemeralInjections). */
   holdEphemeral(message: Message): void;
@@ -28,7 +30,9 @@ export function injectionsOf(result: AnyHookResult, hook: string): HookInjection
 
 /**
  * Everything that can refuse injections, checked before any side effect: a context is mounted
- * (NO_CONTEXT_MOUNTED) and each injection fits maxInjectionBytes (INJECTION_TOO_LARGE).
+ * (NO_CONTEXT_MOUNTED), each injection fits maxInjectionBytes and all of them together fit
+ * maxInjectionTotalBytes (INJECTION_TOO_LARGE, naming the limit that was passed). A folded result
+ * carries every handler's injections of one emit, so the total caps what one emit can add.
  * Returns the context to write to.
  */
 export function checkInjections(host: InjectionHost, injections: readonly HookInjection[], event: string): ContextManager {
@@ -40,6 +44,7 @@ export function checkInjections(host: InjectionHost, injections: readonly HookIn
       hint: 'mount one first: coordinator.mount("context", manager)',
     });
   }
+  let total = 0;
   for (const injection of injections) {
     const bytes = Buffer.byteLength(injection.content, "utf8");
     if (bytes > host.maxInjectionBytes) {
@@ -53,6 +58,19 @@ export function checkInjections(host: InjectionHost, injections: readonly HookIn
         hint: "inject less, or raise the coordinator's maxInjectionBytes",
       });
     }
+    total += bytes;
+  }
+  if (total > host.maxInjectionTotalBytes) {
+    throw createError("INJECTION_TOO_LARGE", `${injections.length} injections of one result total ${total} bytes`, {
+      hook: [...new Set(injections.map((i) => i.hook))].join(", "),
+      event,
+      expected: `at most ${host.maxInjectionTotalBytes} bytes in all (maxInjectionTotalBytes)`,
+      given: `${total} bytes in ${injections.length} injections`,
+      bytes: total,
+      limit: host.maxInjectionTotalBytes,
+      injections: injections.length,
+      hint: "inject less per event, or raise the coordinator's maxInjectionTotalBytes",
+    });
   }
   return context;
 }

@@ -117,17 +117,18 @@ export class HistoryUnits {
   /**
    * The messages kept by a cut at unit `cut`: instructions, critical units, the units from `cut`
    * on, orphans at or after the cut's first message, and — when the cut does not start at a user
-   * turn — the prompt of the turn it falls in (so the window still opens with that user turn).
+   * turn — the prompt of the turn it falls in (so the window still opens with that user turn),
+   * even when the cut keeps nothing else.
    */
   keepFrom(cut: number, onDropped?: Dropped): Message[] {
     const keepUnit = new Uint8Array(this.length);
-    let anyKept = false;
     for (let u = 0; u < this.length; u++) {
       const keep = this.units[u]!.critical || u >= cut;
       keepUnit[u] = keep ? 1 : 0;
-      if (keep) anyKept = true;
     }
-    if (anyKept && this.units[cut]?.kind !== "turn") {
+    // The last turn's prompt is kept even when nothing else is: a window without the current
+    // prompt is not a valid request (contracts/WINDOW.md; the assembler truncates it to fit).
+    if (this.units[cut]?.kind !== "turn") {
       const prompt = this.turnBefore(Math.min(cut, this.length));
       if (prompt !== undefined) keepUnit[prompt] = 1;
     }

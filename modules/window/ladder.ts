@@ -8,17 +8,23 @@
  * | 1    | `cap-results`       | truncate the largest tool results in the kept part to a common cap (head and tail kept), the cap lowered in halving steps down to the floor |
  * | 2    | `drop-older`        | also drop whole units inside the last turn, oldest first, keeping the turn's user prompt (a tool call always goes with all its results); cut down to τ·B at the floor, then the cap is raised again as far as B allows |
  * | 3    | `results-to-marker` | lower the cap below the floor, down to a bare marker                         |
- * | 4    | `cap-prompt`        | truncate the user prompt itself, head and tail kept (the user message only: notes that open its turn stay whole) |
- * | 5    | `drop-prompt`       | drop the prompt, with the notes that open its turn: only instructions, critical units and request-only messages remain |
+ * | 4    | `cap-notes`         | truncate the notes that open the last turn (a hook's note at prompt:submit) to a common cap, head and tail kept; the user message stays whole |
+ * | 5    | `cap-prompt`        | notes at their bare markers, and the user message itself truncated, head and tail kept, down to its marker |
+ *
+ * The prompt is never dropped: a window without the current prompt is not a valid request. When
+ * not even step 5 at the markers fits, climbLadder returns an `Unfit` with the numbers and the
+ * assembler throws BUDGET_TOO_SMALL.
  *
  * The last turn's prompt unit is its user message preceded by the hook notes stored right before
- * it (history-index.ts): steps 1–4 keep those notes with the prompt; a note stored later in the
- * turn (after a tool call, say) is a unit like any other, dropped by step 2 oldest first.
+ * it (history-index.ts): steps 1–3 keep those notes whole with the prompt, steps 4–5 truncate
+ * them before the user message; a note stored later in the turn (after a tool call, say) is a
+ * unit like any other, dropped by step 2 oldest first.
  *
  * Never touched: instructions, critical messages (a critical group's non-critical results are
  * capped like any other), tool calls (their arguments must stay valid JSON), synthetic results.
- * Step 5 at cap 0 costs exactly the minimum that BUDGET_TOO_SMALL is checked against, so once
- * that check passed the ladder always ends with a window that fits.
+ * Without a non-critical prompt, step 3 at cap 0 costs exactly the minimum that BUDGET_TOO_SMALL
+ * is checked against, so once that check passed the ladder ends with a window that fits; with
+ * one, the minimum also holds the prompt unit at its markers (step 5's last resort).
  *
  * Cache-friendliness: caps are powers of two times the floor, so the truncated text of a result
  * changes only when the cap crosses a level; the step-2 cut is remembered ("sticky") and kept
@@ -29,7 +35,7 @@ import type { HistoryIndex } from "./history-index.js";
 import { promptPart } from "./truncate-message.js";
 import type { TokenLedger } from "./token-ledger.js";
 
-export type LadderLevel = "cap-results" | "drop-older" | "results-to-marker" | "cap-prompt" | "drop-prompt";
+export type LadderLevel = "cap-results" | "drop-older" | "results-to-marker" | "cap-notes" | "cap-prompt";
 
 /** Estimates of a truncation may be off by rounding at the cut; plan with this margin per part. */
 const PLAN_SLACK = 3;
@@ -72,6 +78,15 @@ export interface WindowPlan {
   readonly sticky?: StickyDrop;
 }
 
+/** Not even the last turn's prompt at its markers fits: the numbers for BUDGET_TOO_SMALL. */
+export interface Unfit {
+  readonly unfit: true;
+  /** Tokens of the smallest window that keeps the prompt. */
+  readonly required: number;
+  /** The prompt unit at its smallest (its notes and user message as bare markers, or whole when shorter). */
+  readonly promptMinimumTokens: number;
+}
+
 interface Candidate {
   readonly message: Message;
   readonly tokens: number;
@@ -79,7 +94,7 @@ interface Candidate {
   readonly parts: readonly { readonly tokens: number; readonly markerTokens: number }[];
 }
 
-export function climbLadder(input: LadderInput): WindowPlan {
+export function climbLadder(input: LadderInput): WindowPlan | Unfit {
   const { index, ledger, cut, budget } = input;
   const n = index.units.length;
   const prompt = index.units[cut]?.kind === "turn" ? cut : -1;
@@ -103,15 +118,13 @@ export function climbLadder(input: LadderInput): WindowPlan {
   // Step 3: everything droppable is gone; results below the floor.
   const below = bestCap(input, n, prompt, "below-floor", "results-to-marker");
   if (below) return below;
-  // Step 4: the prompt itself.
-  if (prompt >= 0 && !promptCritical) {
-    const plan = capPrompt(input, prompt);
-    if (plan) return plan;
+  if (prompt < 0 || promptCritical) {
+    // No turn to keep apart (a critical prompt is pinned): at cap 0 this is exactly the checked minimum, so it fits.
+    return bestCap(input, n, -1, "all", "results-to-marker", true)!;
   }
-  // Step 5: no prompt. At cap 0 this is exactly the checked minimum, so it fits.
-  return bestCap(input, n, -1, "all", "drop-prompt", true)!;
+  // Step 4: the notes that open the turn, the user message whole; step 5: notes at their markers, the user message cut.
+  return capNotes(input, prompt) ?? capPrompt(input, prompt);
 }
-
 /** Caps to try, largest first: floor·2^k above the floor, floor/2^k below it, then 0. */
 function capLevels(floor: number, largest: number, range: "down-to-floor" | "below-floor" | "all"): number[] {
   const above: number[] = [];
@@ -278,33 +291,119 @@ function chooseDrop(input: LadderInput, regionStart: number, prompt: number, sti
   return toTarget ?? toBudget;
 }
 
-/** Step 4: results at 0, the prompt cut to what is left of B. */
-function capPrompt(input: LadderInput, prompt: number): WindowPlan | undefined {
-  const { index, ledger, budget } = input;
-  const n = index.units.length;
-  const candidates = collectCandidates(input, n, prompt);
-  const atZero = exactPlan(input, n, prompt, candidates, untruncatedTokens(input, n, prompt), 0, "cap-prompt");
-  // The user message: the last member of its turn unit (notes stored before it come first).
-  const unit = index.units[prompt]!;
-  const member = unit.prompt!;
-  const promptTokens = ledger.memberTokens(prompt)[unit.members.length - 1]!;
-  const part = promptPart(member.message);
-  let room = budget - (atZero.tokens - promptTokens);
+/**
+ * Step 4: results at 0, the user message whole, the notes that open its turn cut to a common cap
+ * (head and tail kept, marked like any truncation). Undefined when that is not enough.
+ */
+function capNotes(input: LadderInput, prompt: number): WindowPlan | undefined {
+  const { ledger, budget } = input;
+  const { notes } = turnMembers(input, prompt);
+  if (notes.length === 0) return undefined;
+  const atZero = planAtZero(input, prompt, "cap-notes");
+  const texts = notes.map((note) => {
+    const part = promptPart(note.message);
+    const text = ledger.counter.countText(part.text);
+    return { ...note, part, text, framing: Math.max(0, note.tokens - text) };
+  });
+  const rest = atZero.tokens - texts.reduce((sum, t) => sum + t.tokens, 0);
+  let room = budget - rest - texts.reduce((sum, t) => sum + t.framing + PLAN_SLACK, 0);
   for (let attempt = 0; attempt < 3 && room > 0; attempt++) {
-    // The prompt's framing (role, per-message tokens) stays; only its text is cut.
-    const framing = promptTokens - ledger.counter.countText(part.text);
-    const maxText = room - Math.max(0, framing) - PLAN_SLACK;
-    if (maxText <= 0) return undefined;
-    const cut = ledger.truncated(member.message, [{ part, maxTokens: maxText }]);
-    const tokens = atZero.tokens - promptTokens + cut.tokens;
+    const cap = waterLevel(texts.map((t) => t.text), room);
+    if (cap <= 0) return undefined;
+    const replacements = new Map(atZero.replacements);
+    let tokens = rest;
+    for (const t of texts) {
+      const cut = t.text > cap ? ledger.truncated(t.message, [{ part: t.part, maxTokens: cap }]) : undefined;
+      if (cut && cut.tokens < t.tokens) {
+        replacements.set(t.message, cut.message);
+        tokens += cut.tokens;
+      } else {
+        tokens += t.tokens;
+      }
+    }
+    if (tokens <= budget) return { ...atZero, replacements, tokens };
+    room -= tokens - budget;
+  }
+  return undefined;
+}
+
+/**
+ * Step 5: results at 0, the notes that open the turn at their markers, the user message cut to
+ * what is left of B — down to its marker. When even that does not fit, the window would have no
+ * prompt: an Unfit with the numbers (the assembler throws BUDGET_TOO_SMALL), never a silent drop.
+ */
+function capPrompt(input: LadderInput, prompt: number): WindowPlan | Unfit {
+  const { ledger, budget } = input;
+  const { notes, user } = turnMembers(input, prompt);
+  const atZero = planAtZero(input, prompt, "cap-prompt");
+  const replacements = new Map(atZero.replacements);
+  let notesMinimum = 0;
+  for (const note of notes) {
+    const min = atMinimum(ledger, note);
+    if (min.message !== note.message) replacements.set(note.message, min.message);
+    notesMinimum += min.tokens;
+  }
+  const noteTokens = notes.reduce((sum, note) => sum + note.tokens, 0);
+  // Everything but the user message, its notes at their minimum.
+  const base = atZero.tokens - noteTokens - user.tokens + notesMinimum;
+  const part = promptPart(user.message);
+  // The prompt's framing (role, per-message tokens) stays; only its text is cut.
+  const framing = Math.max(0, user.tokens - ledger.counter.countText(part.text));
+  let room = budget - base;
+  for (let attempt = 0; attempt < 3 && room > 0; attempt++) {
+    const maxText = room - framing - PLAN_SLACK;
+    if (maxText <= 0) break;
+    const cut = ledger.truncated(user.message, [{ part, maxTokens: maxText }]);
+    const tokens = base + cut.tokens;
     if (tokens <= budget) {
-      const replacements = new Map(atZero.replacements);
-      replacements.set(member.message, cut.message);
+      replacements.set(user.message, cut.message);
       return { ...atZero, replacements, tokens };
     }
     room -= tokens - budget;
   }
-  return undefined;
+  const userMinimum = atMinimum(ledger, user);
+  const required = base + userMinimum.tokens;
+  if (required > budget) return { unfit: true, required, promptMinimumTokens: notesMinimum + userMinimum.tokens };
+  if (userMinimum.message !== user.message) replacements.set(user.message, userMinimum.message);
+  return { ...atZero, replacements, tokens: required };
+}
+
+/** The window at its smallest around the last turn: results at cap 0, the prompt unit untouched. */
+function planAtZero(input: LadderInput, prompt: number, level: LadderLevel): WindowPlan {
+  const n = input.index.units.length;
+  const candidates = collectCandidates(input, n, prompt);
+  return exactPlan(input, n, prompt, candidates, untruncatedTokens(input, n, prompt), 0, level);
+}
+
+interface Sent {
+  readonly message: Message;
+  readonly tokens: number;
+}
+
+/** A turn unit's notes (every member but the last) and its user message (the last), with their tokens. */
+function turnMembers(input: LadderInput, prompt: number): { notes: Sent[]; user: Sent } {
+  const members = input.index.units[prompt]!.emitted();
+  const tokens = input.ledger.memberTokens(prompt);
+  const sent = members.map((m, i) => ({ message: m.message, tokens: tokens[i]! }));
+  return { notes: sent.slice(0, -1), user: sent.at(-1)! };
+}
+
+/** A note or prompt at its smallest: its text cut to the bare marker, or whole when that is smaller. */
+function atMinimum(ledger: TokenLedger, sent: Sent): Sent {
+  const cut = ledger.truncated(sent.message, [{ part: promptPart(sent.message), maxTokens: 0 }]);
+  return cut.tokens < sent.tokens ? cut : sent;
+}
+
+/** The largest cap c with Σ min(v, c) ≤ room (water-filling: the largest texts are cut first, to one level). */
+function waterLevel(values: readonly number[], room: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  let left = room;
+  for (let i = 0; i < sorted.length; i++) {
+    const share = Math.floor(left / (sorted.length - i));
+    if (sorted[i]! > share) return share;
+    left -= sorted[i]!;
+  }
+  return sorted.at(-1) ?? 0;
 }
 
 /**

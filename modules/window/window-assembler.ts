@@ -135,7 +135,7 @@ export class WindowAssembler {
     const { cut, reason } = decision;
     let plan: WindowPlan;
     if (reason === "ladder") {
-      plan = climbLadder({
+      const climbed = climbLadder({
         index,
         ledger,
         cut,
@@ -147,6 +147,14 @@ export class WindowAssembler {
         placeholderTokens,
         sticky: this.#sticky,
       });
+      if ("unfit" in climbed) {
+        throw budgetTooSmall(
+          `The last prompt does not fit: the smallest window that keeps it needs ${climbed.required} tokens; the budget is ${budget}`,
+          { budget, ledger, instructionTokens, criticalTokens, extraTokens, toolTokens, criticalMinimumTokens: this.#criticalMinimum(ledger) },
+          { promptMinimumTokens: climbed.promptMinimumTokens, required: climbed.required, hint: "raise the budget, or inject shorter notes and prompts" },
+        );
+      }
+      plan = climbed;
     } else {
       const placeholder = needsPlaceholder(index, cut, -1);
       const tokens = fixedTokens + criticalTokens + ledger.suffixTokens(cut) + (placeholder ? placeholderTokens : 0);
@@ -205,26 +213,21 @@ export class WindowAssembler {
     toolTokens: number;
     pinnedPlaceholder: number;
   }): void {
-    let criticalMinimum = 0;
-    for (const u of this.#index.criticalUnits) criticalMinimum += a.ledger.minimumTokens(u);
-    const required = a.fixedTokens + criticalMinimum + a.pinnedPlaceholder;
+    const criticalMinimumTokens = this.#criticalMinimum(a.ledger);
+    const required = a.fixedTokens + criticalMinimumTokens + a.pinnedPlaceholder;
     if (required <= a.budget) return;
-    throw createError(
-      "BUDGET_TOO_SMALL",
+    throw budgetTooSmall(
       `System and critical messages need ${required} tokens; the budget is ${a.budget}`,
-      {
-        module: "context/window",
-        budget: a.budget,
-        systemTokens: a.instructionTokens,
-        criticalTokens: a.criticalTokens,
-        criticalMinimumTokens: criticalMinimum,
-        extraTokens: a.extraTokens,
-        toolTokens: a.toolTokens,
-        replyPriming: a.ledger.counter.replyPriming,
-        required,
-        hint: "raise the budget, or mark fewer messages critical",
-      },
+      { ...a, criticalMinimumTokens },
+      { required, hint: "raise the budget, or mark fewer messages critical" },
     );
+  }
+
+  /** Σ tokens of the critical units at their smallest. */
+  #criticalMinimum(ledger: TokenLedger): number {
+    let total = 0;
+    for (const u of this.#index.criticalUnits) total += ledger.minimumTokens(u);
+    return total;
   }
 
   /**
@@ -253,6 +256,27 @@ export class WindowAssembler {
     this.#ledgers.set(counter, ledger);
     return ledger;
   }
+}
+
+/** BUDGET_TOO_SMALL with the numbers of the window's parts. */
+function budgetTooSmall(
+  message: string,
+  a: { budget: number; ledger: TokenLedger; instructionTokens: number; criticalTokens: number; criticalMinimumTokens: number; extraTokens: number; toolTokens: number },
+  more: { required: number; hint: string; promptMinimumTokens?: number },
+): Error {
+  return createError("BUDGET_TOO_SMALL", message, {
+    module: "context/window",
+    budget: a.budget,
+    systemTokens: a.instructionTokens,
+    criticalTokens: a.criticalTokens,
+    criticalMinimumTokens: a.criticalMinimumTokens,
+    extraTokens: a.extraTokens,
+    toolTokens: a.toolTokens,
+    replyPriming: a.ledger.counter.replyPriming,
+    ...(more.promptMinimumTokens === undefined ? {} : { promptMinimumTokens: more.promptMinimumTokens }),
+    required: more.required,
+    hint: more.hint,
+  });
 }
 
 function defaultFloor(budget: number): number {

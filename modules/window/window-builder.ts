@@ -128,7 +128,7 @@ function explainDecisions(input: BuildInput): WindowDecision[] {
 
 function keptDecision(member: Member, critical: boolean, isPrompt: boolean, plan: WindowPlan, ledger: TokenLedger, tokens: number): WindowDecision {
   const replaced = plan.replacements.get(member.message);
-  const reason: DecisionReason = replaced ? (isPrompt ? "prompt-cap" : "result-cap") : critical ? "critical" : "in-window";
+  const reason: DecisionReason = replaced ? (isPrompt ? (member.message.role === "user" ? "prompt-cap" : "note-cap") : "result-cap") : critical ? "critical" : "in-window";
   const sent = replaced ?? member.message;
   const cost = replaced ? ledger.counter.countMessage(replaced) : tokens;
   return decision(member.stored, sent, replaced ? "truncated" : "kept", reason, cost, orphansIn(member));
@@ -137,7 +137,7 @@ function keptDecision(member: Member, critical: boolean, isPrompt: boolean, plan
 function droppedReason(index: HistoryIndex, u: number, cut: number): DecisionReason {
   if (u < (index.turnStarts[0] ?? 0)) return "before-first-turn";
   if (u < cut) return "before-cut";
-  return u === cut && index.units[u]!.kind === "turn" ? "prompt-dropped" : "older-in-turn";
+  return "older-in-turn";
 }
 
 function orphansIn(member: Member): number | undefined {

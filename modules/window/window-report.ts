@@ -16,18 +16,18 @@ export type DecisionAction = "kept" | "truncated" | "dropped" | "synthetic";
  * | `critical`          | kept                | `metadata.critical`, or in a tool group with a critical member |
  * | `in-window`         | kept                | at or after the cut                                            |
  * | `result-cap`        | truncated           | tool result cut to the ladder's cap                            |
- * | `prompt-cap`        | truncated           | the last turn's prompt cut (ladder step 4)                     |
+ * | `note-cap`          | truncated           | a note opening the last turn cut (ladder steps 4–5)            |
+ * | `prompt-cap`        | truncated           | the last turn's user message cut (ladder step 5)               |
  * | `before-first-turn` | dropped             | before the first user turn: a window starts with a user message |
  * | `before-cut`        | dropped             | older than the cut (compaction)                                |
  * | `older-in-turn`     | dropped             | ladder step 2: an older unit inside the last turn              |
- * | `prompt-dropped`    | dropped             | ladder step 5                                                  |
  * | `orphan-result`     | dropped             | a tool result whose call is absent or already answered         |
  * | `interrupted`       | synthetic           | made-up result for a call without one (crash mid-tool)         |
  * | `placeholder`       | synthetic           | user placeholder before a first kept message that is not a user turn |
  * | `request-only`      | kept                | one of `extraMessages`                                         |
  *
  * A hook turn note (`metadata.scope: "turn"`) gets the reason of its unit like any conversation
- * message (`in-window`, `critical`, `before-cut`, `older-in-turn`, `prompt-dropped` …) and
+ * message (`in-window`, `critical`, `before-cut`, `older-in-turn` …; `note-cap` when the ladder cut it) and
  * `note: true`.
  */
 export type DecisionReason =
@@ -35,11 +35,11 @@ export type DecisionReason =
   | "critical"
   | "in-window"
   | "result-cap"
+  | "note-cap"
   | "prompt-cap"
   | "before-first-turn"
   | "before-cut"
   | "older-in-turn"
-  | "prompt-dropped"
   | "orphan-result"
   | "interrupted"
   | "placeholder"

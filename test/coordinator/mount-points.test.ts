@@ -36,6 +36,7 @@ describe("Coordinator construction", () => {
     [{ sessionId: "" }, "options.sessionId"],
     [{ maxInjectionBytes: 0 }, "options.maxInjectionBytes"],
     [{ maxInjectionBytes: 1.5 }, "options.maxInjectionBytes"],
+    [{ maxInjectionTotalBytes: 0 }, "options.maxInjectionTotalBytes"],
     [{ mountTimeoutMs: -1 }, "options.mountTimeoutMs"],
     [{ config: [] }, "options.config"],
     [{ sesionId: "x" }, "options.sesionId"],

@@ -99,6 +99,35 @@ describe("processHookResult: inject_context", () => {
     expect(displayed).toEqual([]);
   });
 
+  it("caps the total of one emit's injections with maxInjectionTotalBytes: INJECTION_TOO_LARGE naming the total, nothing stored (issue 14, item 3)", async () => {
+    const { coordinator, context, includes } = await setup({ maxInjectionBytes: 64 * 1024, maxInjectionTotalBytes: 80 * 1024 });
+    const note = "n".repeat(41 * 1024); // each under the per-injection limit; together over the total
+    coordinator.hooks.register("prompt:submit", () => ({ action: "inject_context", context_injection: note }), { name: "repo-notes" });
+    coordinator.hooks.register("prompt:submit", () => ({ action: "inject_context", context_injection: note }), { name: "open-files" });
+    const folded = await coordinator.hooks.emit("prompt:submit", { prompt: "hi" });
+    await expect(coordinator.processHookResult(folded, "prompt:submit", "hooks")).rejects.toMatchObject({
+      code: "INJECTION_TOO_LARGE",
+      details: { hook: "repo-notes, open-files", event: "prompt:submit", bytes: 2 * 41 * 1024, limit: 80 * 1024, injections: 2, expected: expect.stringContaining("maxInjectionTotalBytes") },
+    });
+    expect(context.stored).toEqual([]);
+    expect(includes).toEqual([]);
+  });
+
+  it("injections totalling exactly maxInjectionTotalBytes are accepted; the default total is 128 KiB", async () => {
+    const { coordinator, context } = await setup({ maxInjectionTotalBytes: 8 });
+    const folded = {
+      action: "inject_context" as const,
+      injections: [
+        { content: "abcd", role: "system" as const, ephemeral: false, hook: "a" },
+        { content: "efgh", role: "system" as const, ephemeral: true, hook: "b" },
+      ],
+    };
+    await coordinator.processHookResult(folded, "prompt:submit", "hooks");
+    expect(context.stored).toHaveLength(1);
+    expect(coordinator.takeEphemeralInjections()).toHaveLength(1);
+    expect(new Coordinator().maxInjectionTotalBytes).toBe(128 * 1024);
+  });
+
   it("an injection of exactly maxInjectionBytes is accepted", async () => {
     const { coordinator, context } = await setup({ maxInjectionBytes: 4 });
     await coordinator.processHookResult({ action: "inject_context", context_injection: "abcd" }, "prompt:submit", "h");

@@ -89,7 +89,7 @@ describe("step 2 (drop-older): whole units inside the last turn go, oldest first
   });
 });
 
-describe("steps 3–5: below the floor, the prompt, then nothing but what is pinned", () => {
+describe("steps 3–5: below the floor, the notes, the prompt — never without the prompt", () => {
   it("step 3 (results-to-marker): a critical call's result goes below the floor", () => {
     const history = [user("u0", "start"), call("a0", ["c0"], { critical: true }), result("r0", "c0", chars(40_000)), ...conversation(3), user("u", "go")];
     const { messages, report } = assemble(history, { budget: 200, minResultTokens: 300 });
@@ -98,7 +98,7 @@ describe("steps 3–5: below the floor, the prompt, then nothing but what is pin
     expect(messages.find((m) => m.metadata?.id === "r0")!.content).toMatch(TRUNCATION_MARKER_PATTERN);
   });
 
-  it("step 4 (cap-prompt): a prompt larger than the budget is truncated head and tail", () => {
+  it("step 5 (cap-prompt): a prompt larger than the budget is truncated head and tail", () => {
     const prompt = "BEGIN " + chars(60_000) + " END";
     const { messages, report } = assemble([system("s"), user("u", prompt)], { budget: 1_000 });
     expect(report.ladder).toBe("cap-prompt");
@@ -107,12 +107,23 @@ describe("steps 3–5: below the floor, the prompt, then nothing but what is pin
     expect(messages[1]!.metadata?.window).toMatchObject({ truncated: { chars: prompt.length } });
   });
 
-  it("step 5 (drop-prompt): when not even a marker of the prompt fits, only the pinned messages remain", () => {
+  it("step 5 at its last resort: the prompt cut to its bare marker when only that fits", () => {
+    const sys = system("s", chars(3_900));
+    const prompt = user("u", chars(5_000));
+    const marker = new WindowAssembler([prompt]).assemble({ budget: 40, counter }).messages[0]!;
+    const budget = counter.countMessage(sys) + counter.replyPriming + counter.countMessage(marker);
+    const { messages, report } = assemble([sys, prompt], { budget });
+    expect(report.ladder).toBe("cap-prompt");
+    expect(ids(messages)).toEqual(["s", "u"]);
+    expect(messages[1]!.content).toMatch(TRUNCATION_MARKER_PATTERN);
+  });
+
+  it("when not even a marker of the prompt fits: BUDGET_TOO_SMALL with the numbers, never a window without the prompt", () => {
     const sys = system("s", chars(3_900));
     const budget = counter.countMessage(sys) + counter.replyPriming + 5;
-    const { messages, report } = assemble([sys, user("u", chars(5_000))], { budget });
-    expect(report.ladder).toBe("drop-prompt");
-    expect(ids(messages)).toEqual(["s"]);
+    expect(() => new WindowAssembler([sys, user("u", chars(5_000))]).assemble({ budget, counter })).toThrow(
+      expect.objectContaining({ code: "BUDGET_TOO_SMALL", details: expect.objectContaining({ budget, systemTokens: counter.countMessage(sys), promptMinimumTokens: expect.any(Number) }) }),
+    );
   });
 });
 
@@ -143,29 +154,41 @@ describe("critical messages", () => {
 describe("BUDGET_TOO_SMALL", () => {
   const sys = system("s", chars(1_200));
   const pinned = user("keep", chars(800), { critical: true });
-  const history = [sys, pinned, user("u", "hi")];
-  const required = counter.countMessage(sys) + counter.countMessage(pinned) + counter.replyPriming;
+  const prompt = user("u", "hi");
+  const history = [sys, pinned, prompt];
+  const pinnedTokens = counter.countMessage(sys) + counter.countMessage(pinned) + counter.replyPriming;
+  /** The smallest window keeps the last prompt too ("hi" is shorter than its marker: whole). */
+  const required = pinnedTokens + counter.countMessage(prompt);
 
   it("is thrown with the numbers when system + critical alone exceed the budget", () => {
     let error: { code?: string; details?: Record<string, unknown> } | undefined;
     try {
-      new WindowAssembler(history).assemble({ budget: required - 1, counter });
+      new WindowAssembler(history).assemble({ budget: pinnedTokens - 1, counter });
     } catch (e) {
       error = e as typeof error;
     }
     expect(error?.code).toBe("BUDGET_TOO_SMALL");
     expect(error?.details).toMatchObject({
-      budget: required - 1,
+      budget: pinnedTokens - 1,
       systemTokens: counter.countMessage(sys),
       criticalTokens: counter.countMessage(pinned),
       replyPriming: 3,
-      required,
+      required: pinnedTokens,
     });
   });
 
-  it("is not thrown when they fit exactly: the window is then the pinned messages", () => {
+  it("is thrown with the numbers when they fit but the last prompt does not", () => {
+    expect(() => new WindowAssembler(history).assemble({ budget: required - 1, counter })).toThrow(
+      expect.objectContaining({
+        code: "BUDGET_TOO_SMALL",
+        details: expect.objectContaining({ budget: required - 1, required, promptMinimumTokens: counter.countMessage(prompt), criticalTokens: counter.countMessage(pinned) }),
+      }),
+    );
+  });
+
+  it("is not thrown when they fit exactly: the window is then the pinned messages and the prompt", () => {
     const { messages } = assemble(history, { budget: required });
-    expect(ids(messages)).toEqual(["s", "keep"]);
+    expect(ids(messages)).toEqual(["s", "keep", "u"]);
   });
 
   it("counts tools and request-only messages in what is required", () => {

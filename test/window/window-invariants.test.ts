@@ -57,7 +57,14 @@ describe("checkWindowInvariants", () => {
   it("finds a placeholder anywhere but right after the instructions", () => {
     const placeholder: Message = { role: "user", content: "[earlier conversation omitted]", metadata: { id: "p", window: { synthetic: "omitted-history" } } };
     expect(names(check(history, [copy(history[0]!), copy(history[5]!), placeholder]))).toContain("placeholder-position");
-    expect(check(history, [copy(history[0]!), placeholder, copy(history[6]!)])).toEqual([]);
+    expect(check(history, [copy(history[0]!), placeholder, copy(history[5]!), copy(history[6]!)])).toEqual([]);
+  });
+
+  it("finds a window without the latest user turn (issue 14, item 3: the current prompt must be sent)", () => {
+    const placeholder: Message = { role: "user", content: "[earlier conversation omitted]", metadata: { id: "p", window: { synthetic: "omitted-history" } } };
+    expect(names(check(history, [copy(history[0]!), placeholder, copy(history[6]!)]))).toEqual(["last-prompt-kept"]);
+    expect(names(check(history, [copy(history[0]!)]))).toEqual(["last-prompt-kept"]);
+    expect(check(history, [copy(history[0]!), copy(history[5]!)])).toEqual([]);
   });
 
   it("accepts truncation and orphan repairs when they are marked", () => {

@@ -43,6 +43,13 @@ describe("token-window", () => {
     expect(ids(all)).toEqual(ids(history));
   });
 
+  it("keeps the last turn's prompt even when not even the newest unit fits (issue 14, item 3: never a window without the prompt)", async () => {
+    const prompt = user("fix the tests");
+    const history = [system("be brief"), prompt, ...openaiGroup("g", words(400), words(400))];
+    const out = await createStrategy({ use: "token-window", maxTokens: 50, targetRatio: 1 }).compact(history, contextFor());
+    expect(ids(out)).toEqual(ids([history[0]!, prompt]));
+  });
+
   it("keeps critical messages outside the window verbatim", async () => {
     const pinned: Message = { role: "user", content: words(300), metadata: { id: "pin", critical: true } };
     const history = [pinned, assistant(words(300)), user("q"), assistant("a")];
