@@ -20,6 +20,7 @@ export const ERROR_CODES = {
   INVALID_MESSAGE: "A message does not match the Message contract",
   INVALID_HOOK_RESULT: "A hook returned something that is not a HookResult",
   INVALID_PROVIDER_INFO: "A provider's getInfo() did not return valid ProviderInfo",
+  PROVIDER_TIMEOUT: "A provider's getInfo() did not settle within its timeout",
 
   // --- coordinator -----------------------------------------------------------------------
   UNKNOWN_MOUNT_POINT: "No such mount point",
@@ -55,7 +56,7 @@ export const ERROR_CODES = {
 
   // --- context managers, tokens, stores ----------------------------------------------------
   INVALID_BUDGET: "A token budget must be a positive finite number",
-  BUDGET_TOO_SMALL: "System and critical messages alone exceed the token budget",
+  BUDGET_TOO_SMALL: "The smallest valid window (system and critical messages, the last prompt at its minimum) exceeds the token budget",
   UNKNOWN_MODEL: "The model is not in the model registry",
   TOKENIZER_FAILED: "The tokenizer could not be loaded or failed",
   INVALID_SESSION_ID: "A session id must be 1-128 characters of [A-Za-z0-9._-] and not start with a dot",

@@ -18,6 +18,14 @@ export const contextOptionsShape = {
   compactTarget: z.number().gt(0).lte(1).default(0.7).meta({ description: "Compaction cuts down to this share of the budget (must be <= compactThreshold)." }),
   model: z.string().min(1).default("gpt-4o").meta({ description: "Model used to count tokens when the provider does not name one." }),
   retention: z.enum(retentionPolicies).default("permanent").meta({ description: "permanent: kept; run: a run's messages are cleared when it ends; none: never persisted." }),
+  /** request-budget.ts: a provider that never answers must not hang the request. */
+  providerInfoTimeoutMs: z
+    .number()
+    .int()
+    .positive()
+    .max(600_000)
+    .default(10_000)
+    .meta({ description: "How long getMessagesForRequest waits for provider.getInfo(), in ms, before it fails with PROVIDER_TIMEOUT (default 10000, at most 600000)." }),
   /** See contracts/TOKENS.md. */
   safetyFactor: z.number().min(1).max(3).optional().meta({ description: "Multiplier for counts of models whose tokenizer is not public." }),
   /** Each entry is validated by its strategy's schema when the module is created. */

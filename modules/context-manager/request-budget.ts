@@ -13,7 +13,7 @@
  * its per-message counts, so a message is tokenized at most once per encoding.
  */
 import type { Provider, ProviderInfo } from "@amplifier-ts/contracts";
-import { createError, validateProviderInfo } from "@amplifier-ts/contracts";
+import { createError, isAmplifierError, validateProviderInfo } from "@amplifier-ts/contracts";
 import { getModelInfo, getTokenCounter, type TokenCounter } from "@amplifier-ts/core";
 import { resolveBudget } from "@amplifier-ts/window";
 import type { ContextOptions } from "./context-options.js";
@@ -33,7 +33,7 @@ export class RequestBudget {
   }
 
   async resolve(tokenBudget: number | undefined, provider: Provider | undefined): Promise<RequestSize> {
-    const info = provider === undefined ? undefined : await providerInfo(provider);
+    const info = provider === undefined ? undefined : await providerInfo(provider, this.#options.providerInfoTimeoutMs);
     const model = info?.defaults?.model ?? this.#options.model;
     const budget = resolveBudget({
       tokenBudget,
@@ -56,18 +56,52 @@ export class RequestBudget {
 }
 
 /**
- * The provider's info, or INVALID_PROVIDER_INFO: a provider that is not one (no getInfo), whose
- * getInfo throws, or whose answer is not ProviderInfo fails typed, with the cause kept.
+ * The provider's info, or a typed error: INVALID_PROVIDER_INFO for a provider that is not one (no
+ * getInfo), whose getInfo throws (the cause kept), or whose answer is not ProviderInfo;
+ * PROVIDER_TIMEOUT when getInfo does not settle within `timeoutMs` (a provider that never answers
+ * must not hang the request). The timer is cleared as soon as getInfo settles; a late answer is
+ * ignored.
  */
-async function providerInfo(provider: Provider): Promise<ProviderInfo> {
+async function providerInfo(provider: Provider, timeoutMs: number): Promise<ProviderInfo> {
   if (typeof provider !== "object" || provider === null || typeof (provider as { getInfo?: unknown }).getInfo !== "function") {
     throw createError("INVALID_PROVIDER_INFO", "the provider has no getInfo()", { path: "provider", expected: "a Provider: an object with getInfo()", given: provider });
   }
   let info: unknown;
+  let timer: ReturnType<typeof setTimeout> | undefined;
   try {
-    info = await provider.getInfo();
+    const answer = Promise.resolve().then(() => provider.getInfo());
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const name = providerName(provider);
+        reject(
+          createError("PROVIDER_TIMEOUT", `provider ${name} did not answer getInfo() within ${timeoutMs} ms`, {
+            module: "context/request-budget",
+            provider: name,
+            path: "provider.getInfo()",
+            timeoutMs,
+            hint: "fix the provider, or raise the context option providerInfoTimeoutMs",
+          }),
+        );
+      }, timeoutMs);
+    });
+    info = await Promise.race([answer, timeout]);
   } catch (cause) {
+    if (isAmplifierError(cause, "PROVIDER_TIMEOUT")) throw cause;
     throw createError("INVALID_PROVIDER_INFO", `provider.getInfo() threw: ${cause instanceof Error ? cause.message : String(cause)}`, { path: "provider.getInfo()", cause });
+  } finally {
+    clearTimeout(timer);
   }
   return validateProviderInfo(info, "provider.getInfo()");
+}
+
+/**
+ * How a provider is named before its getInfo() answers (the id comes from getInfo): its own
+ * `id` or `name` property when it has one, else its class name, else "(unnamed)".
+ */
+function providerName(provider: Provider): string {
+  const p = provider as { id?: unknown; name?: unknown };
+  if (typeof p.id === "string" && p.id.length > 0) return `"${p.id}"`;
+  if (typeof p.name === "string" && p.name.length > 0) return `"${p.name}"`;
+  const className = (provider as object).constructor?.name;
+  return className && className !== "Object" ? `(class ${className})` : "(unnamed)";
 }

@@ -34,6 +34,10 @@ export interface ContextPersistentConfig {
    */
   retention?: "permanent" | "run" | "none";
   /**
+   * How long getMessagesForRequest waits for provider.getInfo(), in ms, before it fails with PROVIDER_TIMEOUT (default 10000, at most 600000).
+   */
+  providerInfoTimeoutMs?: number;
+  /**
    * Multiplier for counts of models whose tokenizer is not public.
    */
   safetyFactor?: number;
