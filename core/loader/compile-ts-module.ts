@@ -181,7 +181,7 @@ async function bundle(esbuild: Esbuild, entry: string, cacheDir: string): Promis
 
 const SKIP = Symbol("resolving for amplifier-ts");
 
-/** Bare imports → `file:` URLs of what they resolve to today, marked external. */
+/** Bare imports → `file:` URLs of what they resolve to today, marked external (JSON files are bundled). */
 function externalPackagesAsFileUrls(externals: Set<string>): Plugin {
   return {
     name: "amplifier-ts:external-packages",
@@ -197,6 +197,9 @@ function externalPackagesAsFileUrls(externals: Set<string>): Plugin {
           pluginData: SKIP,
         });
         if (resolved.errors.length > 0) return { errors: resolved.errors };
+        // A package's JSON file is bundled: as an external file: URL it would lose its
+        // `with { type: "json" }` attribute, and Node refuses JSON imported without it.
+        if (resolved.path.endsWith(".json")) return { path: resolved.path };
         externals.add(resolved.path);
         return { path: pathToFileURL(resolved.path).href, external: true };
       });

@@ -62,6 +62,18 @@ describe("compileTsModule", () => {
     expect(code).not.toContain("export const answer = 42");
   });
 
+  it("a JSON file a package exports is bundled, so the module imports (import attributes are not lost on an external file: URL)", async () => {
+    const source = await tempDir("ts-json");
+    await mkdir(join(source, "node_modules", "schemas-pkg"), { recursive: true });
+    await writeFile(join(source, "node_modules", "schemas-pkg", "package.json"), JSON.stringify({ name: "schemas-pkg", type: "module", exports: { "./*": "./*" } }));
+    await writeFile(join(source, "node_modules", "schemas-pkg", "config.schema.json"), JSON.stringify({ title: "Config", type: "object" }));
+    await writeFile(join(source, "mod.ts"), 'import schema from "schemas-pkg/config.schema.json" with { type: "json" };\nexport const title: string = schema.title;\n');
+    const compiled = await compileTsModule(join(source, "mod.ts"), { cacheDir: await tempDir("json-cache") });
+    // Plain Node (not vitest, which would load JSON without the attribute), as a user's process does.
+    const { stdout } = await run(process.execPath, ["--input-type=module", "-e", `const m = await import(${JSON.stringify(compiled.url)}); console.log(m.title);`]);
+    expect(stdout.trim()).toBe("Config");
+  });
+
   it("a syntax error: MODULE_COMPILE_FAILED with file, line and column", async () => {
     const source = await tempDir("ts-broken");
     await writeFile(join(source, "broken.ts"), "export function mount( {\n");
