@@ -151,8 +151,8 @@ export class HistoryContextManager implements ContextManager {
       ? await this.#windowOverHistory(budget, counter, model, extra, tools, explain)
       : await this.#windowOverPipeline(budget, counter, model, extra, tools, explain);
     for (const message of messages) freezeNested(message);
-    const raw = this.#usage.rawCounter(model).countRequest(messages, tools);
-    this.#usage.expect(model, counter, counter.countRequest(messages, tools), raw, resolved.counter.safetyFactor);
+    // Counted only if a bill arrives for it (usage-ledger.ts): a window without a bill costs nothing here.
+    this.#usage.expect(model, counter, messages, tools, resolved.counter.safetyFactor);
     return messages;
   }
 

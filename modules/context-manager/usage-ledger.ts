@@ -4,14 +4,14 @@
  *
  * | step                         | what happens                                                       |
  * |------------------------------|--------------------------------------------------------------------|
- * | getMessagesForRequest        | `expect()`: the request's model, raw count (factor 1), counted size and factor become the pending request (a newer window replaces it) |
+ * | getMessagesForRequest        | `expect()`: the window and its model become the pending request (a newer window replaces it); its counted size and raw count (factor 1) are computed only when a bill arrives, so a session whose provider reports no usage pays nothing per window |
  * | provider:response on the bus | `settle()` with its usage, if the response's model resolves to the pending request's model (or names none) |
  * | context.recordUsage(usage)   | the same, explicitly (orchestrators without a provider module)      |
  * | settled                      | the pending request is consumed: one bill per window, never two     |
  *
  * A manager whose config fixes `safetyFactor` still records the drift but never changes its factor.
  */
-import type { BilledUsage } from "@amplifier-ts/contracts";
+import type { BilledUsage, Message, ToolDefinition } from "@amplifier-ts/contracts";
 import { getTokenCounter, type TokenCounter } from "@amplifier-ts/core";
 import { modelKey, TokenCalibration, type CalibrationOutcome } from "./token-calibration.js";
 
@@ -38,12 +38,22 @@ export interface UsageRecord extends CalibrationOutcome {
   applied: boolean;
 }
 
+/** The window itself, until a bill asks for its counts. */
+interface PendingWindow {
+  model: string;
+  counter: TokenCounter;
+  messages: readonly Message[];
+  tools: readonly ToolDefinition[] | undefined;
+  defaultFactor: number;
+  counts?: PendingRequest;
+}
+
 export class UsageLedger {
   readonly calibration: TokenCalibration;
   readonly #fixedFactor: number | undefined;
   readonly #raw = new Map<string, TokenCounter>();
   readonly #calibrated = new Map<string, TokenCounter>();
-  #pending: PendingRequest | undefined;
+  #pending: PendingWindow | undefined;
   #last: UsageRecord | undefined;
 
   constructor(calibration: TokenCalibration, fixedFactor: number | undefined) {
@@ -67,9 +77,9 @@ export class UsageLedger {
     return counter;
   }
 
-  /** Remember the request just produced; `counted` is its size with `counter`. */
-  expect(model: string, counter: TokenCounter, counted: number, raw: number, defaultFactor: number): void {
-    this.#pending = { model, counted, raw, factor: counter.safetyFactor, defaultFactor };
+  /** Remember the request just produced, cut with `counter`; it is counted when its bill arrives. */
+  expect(model: string, counter: TokenCounter, messages: readonly Message[], tools: readonly ToolDefinition[] | undefined, defaultFactor: number): void {
+    this.#pending = { model, counter, messages, tools, defaultFactor };
   }
 
   /** The factor-1 counter of `model` (shares the caches of the model's other counters). */
@@ -82,8 +92,18 @@ export class UsageLedger {
     return counter;
   }
 
+  /** The request awaiting its bill, counted (the counts are computed once, on first use). */
   get pending(): PendingRequest | undefined {
-    return this.#pending;
+    const window = this.#pending;
+    if (window === undefined) return undefined;
+    window.counts ??= {
+      model: window.model,
+      counted: window.counter.countRequest(window.messages, window.tools),
+      raw: this.rawCounter(window.model).countRequest(window.messages, window.tools),
+      factor: window.counter.safetyFactor,
+      defaultFactor: window.defaultFactor,
+    };
+    return window.counts;
   }
 
   /** The last settled bill. */
@@ -96,8 +116,8 @@ export class UsageLedger {
    * pending, the usage has no inputTokens, or `model` resolves to another model than the request's.
    */
   settle(usage: BilledUsage | undefined, model?: string): UsageRecord | undefined {
-    const pending = this.#pending;
-    if (!pending || usage === undefined || usage === null || usage.inputTokens === undefined) return undefined;
+    if (!this.#pending || usage === undefined || usage === null || usage.inputTokens === undefined) return undefined;
+    const pending = this.pending!;
     if (model !== undefined && modelKey(model) !== modelKey(pending.model)) return undefined;
     this.#pending = undefined;
     const billed = usage.inputTokens;
