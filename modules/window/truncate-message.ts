@@ -48,7 +48,7 @@ export function promptPart(message: Message): TextPart {
   return { block: -1, text: joinText(message.content) };
 }
 
-/** A frozen copy of `message` with each listed part cut to its cap. */
+/** A frozen copy of `message` with each listed part cut to its cap (marked truncated when anything was cut). */
 export function truncateParts(message: Message, caps: readonly PartCap[], countText: (text: string) => number): Message {
   let chars = 0;
   let keptChars = 0;
@@ -59,7 +59,9 @@ export function truncateParts(message: Message, caps: readonly PartCap[], countT
     chars += part.text.length;
     keptChars += cut.keptChars;
     if (part.block === -1) {
-      content = cut.text;
+      // A prompt whose text is kept whole keeps its content as it was (its blocks included): a
+      // "cut" that cuts nothing is no truncation, and flattening the blocks would change it unmarked.
+      if (cut.keptChars < part.text.length) content = cut.text;
       continue;
     }
     if (!Array.isArray(content)) continue;
@@ -71,6 +73,7 @@ export function truncateParts(message: Message, caps: readonly PartCap[], countT
     content[part.block] = block;
     created.push(block);
   }
-  const copy = withMark({ ...message, content }, { truncated: { chars, keptChars, parts: caps.length } });
+  // Marked truncated only when something was cut: the mark promises a "[… N chars truncated …]" marker.
+  const copy = keptChars < chars ? withMark({ ...message, content }, { truncated: { chars, keptChars, parts: caps.length } }) : { ...message, content };
   return freezeCreated(copy, created);
 }
