@@ -16,7 +16,7 @@
 import { forEachContentPart, isInstruction, validateMessage, type ContentBlock, type Message, type ToolCall } from "@amplifier-ts/contracts";
 import { adapterError } from "./adapter-errors.js";
 import { imageUrlOf, parseArguments, parseDataUrl, type Where } from "./content-parts.js";
-import { fromError } from "./text-parts.js";
+import { fromError, plainText } from "./text-parts.js";
 import { readToolTurns, type ToolResultPart, type TrailingPart } from "./tool-turns.js";
 
 type ProviderOptions = Record<string, Record<string, unknown>>;
@@ -158,16 +158,6 @@ function userParts(blocks: readonly ContentBlock[], where: Where): (AISDKTextPar
 function trailingParts(trailing: readonly TrailingPart[]): (AISDKTextPart | AISDKImagePart)[] {
   const first = trailing[0]!.index;
   return userParts(trailing.map((t) => t.block), { adapter: "ai-sdk", direction: "to", index: first, path: `messages[${first}]` });
-}
-
-function plainText(message: Message, where: (path?: string) => Where): string {
-  if (typeof message.content === "string") return message.content;
-  return (message.content ?? [])
-    .map((block, b) => {
-      if (block.type !== "text") throw adapterError("UNSUPPORTED_CONTENT", { ...where(`.content[${b}]`), rule: "system and developer messages carry text only", given: block.type });
-      return block.text;
-    })
-    .join("");
 }
 
 function storedUserPart(part: AISDKTextPart | AISDKImagePart | { type: string }, where: Where): ContentBlock {

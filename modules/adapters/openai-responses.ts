@@ -15,7 +15,7 @@
 import { forEachContentPart, isInstruction, validateMessage, type ContentBlock, type Message, type ToolCall } from "@amplifier-ts/contracts";
 import { adapterError } from "./adapter-errors.js";
 import { imageBlockOf, imageUrlOf, type Where } from "./content-parts.js";
-import { fromError, textOf } from "./text-parts.js";
+import { fromError, plainText, textOf } from "./text-parts.js";
 import { checkedTools, toResponsesTools, type ResponsesTool } from "./tool-definitions.js";
 import { readToolTurns } from "./tool-turns.js";
 import type { ToRequestOptions } from "./openai-chat.js";
@@ -178,16 +178,6 @@ function assistantItems(message: Message, calls: ResponsesItem[], where: (path?:
   const rest = [...answer, ...calls];
   // A reasoning item must be followed by the output it led to; alone it is refused.
   return rest.length > 0 ? [...reasoning, ...rest] : [];
-}
-
-function plainText(message: Message, where: (path?: string) => Where): string {
-  if (typeof message.content === "string") return message.content;
-  return (message.content ?? [])
-    .map((block, b) => {
-      if (block.type !== "text") throw adapterError("UNSUPPORTED_CONTENT", { ...where(`.content[${b}]`), rule: "system and developer messages carry text only", given: block.type });
-      return block.text;
-    })
-    .join("");
 }
 
 function userContent(content: Message["content"], where: (path?: string) => Where): string | (ResponsesInputText | ResponsesInputImage)[] {

@@ -1,4 +1,4 @@
-import { isAmplifierError } from "@amplifier-ts/contracts";
+import { isAmplifierError, type Message } from "@amplifier-ts/contracts";
 import { adapterError } from "./adapter-errors.js";
 import type { Where } from "./content-parts.js";
 
@@ -14,4 +14,15 @@ export function textOf(part: { type: string }): string | undefined {
 export function fromError(error: unknown, where: Where) {
   if (!isAmplifierError(error)) return error;
   return adapterError("INVALID_INPUT", { ...where, rule: `the converted message matches the Message contract: ${error.message}`, expected: error.details.expected, given: error.details.given });
+}
+
+/** A system or developer message as one string (Responses instructions, AI SDK system text); any other block is UNSUPPORTED_CONTENT. */
+export function plainText(message: Message, where: (path?: string) => Where): string {
+  if (typeof message.content === "string") return message.content;
+  return (message.content ?? [])
+    .map((block, b) => {
+      if (block.type !== "text") throw adapterError("UNSUPPORTED_CONTENT", { ...where(`.content[${b}]`), rule: "system and developer messages carry text only", given: block.type });
+      return block.text;
+    })
+    .join("");
 }
