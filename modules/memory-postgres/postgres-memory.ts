@@ -32,7 +32,7 @@ import {
   type RecentEventsOptions,
   type RecentMemoryEvent,
 } from "@amplifier-ts/contracts";
-import { withDefaultUser } from "@amplifier-ts/store-postgres";
+import { redactUrl, withDefaultUser } from "@amplifier-ts/store-postgres";
 
 const MODULE = "memory-postgres";
 export const DEFAULT_MEMORY_PG_URL = "postgres://127.0.0.1:5432/test";
@@ -316,8 +316,8 @@ export class PostgresMemory implements Memory {
   private failure(kind: "read" | "write", cause: unknown) {
     if (isAmplifierError(cause)) return cause;
     const message = cause instanceof Error ? cause.message : String(cause);
-    const details = { module: MODULE, url: redact(this.url), cause, hint: "check that the server runs, the url (config url or AMPLIFIER_PG_URL) and the user's rights on the schema" };
-    return kind === "write" ? createError("STORAGE_WRITE_FAILED", `PostgreSQL at ${redact(this.url)}: ${message}`, details) : createError("STORAGE_UNAVAILABLE", `PostgreSQL at ${redact(this.url)}: ${message}`, details);
+    const details = { module: MODULE, url: redactUrl(this.url), cause, hint: "check that the server runs, the url (config url or AMPLIFIER_PG_URL) and the user's rights on the schema" };
+    return kind === "write" ? createError("STORAGE_WRITE_FAILED", `PostgreSQL at ${redactUrl(this.url)}: ${message}`, details) : createError("STORAGE_UNAVAILABLE", `PostgreSQL at ${redactUrl(this.url)}: ${message}`, details);
   }
 
   private live(): void {
@@ -327,14 +327,4 @@ export class PostgresMemory implements Memory {
 
 function toEvent(row: EventRow): MemoryEvent {
   return { eventId: row.event_id, timestamp: row.ts, eventType: row.event_type, content: row.content, metadata: row.metadata };
-}
-
-function redact(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = "***";
-    return parsed.toString();
-  } catch {
-    return "(unparsable url)";
-  }
 }

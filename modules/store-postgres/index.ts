@@ -2,7 +2,7 @@
 import type { HistoryStoreDriver, PostgresStoreOptions } from "@amplifier-ts/contracts";
 import { PostgresStore } from "./postgres-store.js";
 
-export { DEFAULT_PG_URL, PostgresStore, type PostgresStoreOptions } from "./postgres-store.js";
+export { DEFAULT_PG_URL, PostgresStore, redactUrl, type PostgresStoreOptions } from "./postgres-store.js";
 export type { RetryPolicy } from "./postgres-retry.js";
 export { defaultUser, withDefaultUser } from "./default-user.js";
 

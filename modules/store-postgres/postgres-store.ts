@@ -208,11 +208,11 @@ export class PostgresStore implements HistoryStore {
       await migrate(await this.pool(), this.names);
     }).catch((cause: unknown) => {
       this.ready = undefined;
-      throw createError("STORAGE_UNAVAILABLE", `Cannot use PostgreSQL at ${redact(this.url)}: ${describe(cause)}`, {
+      throw createError("STORAGE_UNAVAILABLE", `Cannot use PostgreSQL at ${redactUrl(this.url)}: ${describe(cause)}`, {
         module: MODULE,
         hint: "check that the server runs, the url (store.url or AMPLIFIER_PG_URL) and the user's rights on the schema",
         cause,
-        url: redact(this.url),
+        url: redactUrl(this.url),
       });
     });
     return this.ready;
@@ -364,7 +364,7 @@ export class PostgresStore implements HistoryStore {
       module: MODULE,
       hint: transient ? `the server stayed unreachable through ${this.retry.attempts} tries; check that it runs (store.retry sets the backoff)` : "see the cause for PostgreSQL's error",
       cause,
-      url: redact(this.url),
+      url: redactUrl(this.url),
       sqlstate: typeof sqlstate === "string" ? sqlstate : undefined,
     };
     return kind === "write"
@@ -446,7 +446,8 @@ function retryPolicy(given: Partial<RetryPolicy> | undefined): RetryPolicy {
   });
 }
 
-function redact(url: string): string {
+/** The url as errors show it: the password masked; "(unparsable url)" when it is not a URL. */
+export function redactUrl(url: string): string {
   try {
     const parsed = new URL(url);
     if (parsed.password) parsed.password = "***";
