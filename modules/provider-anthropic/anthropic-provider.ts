@@ -15,7 +15,7 @@ export interface AnthropicProviderInit {
 /**
  * A Provider on the official @anthropic-ai/sdk (the Messages API). complete() converts the window
  * with @amplifier-ts/adapters, calls the API, converts the answer back, and reports the call on
- * the bus (runProviderCall, contracts/provider-call.ts).
+ * the bus (runProviderCall, @amplifier-ts/provider-kit).
  */
 export class AnthropicProvider implements Provider {
   readonly config: ResolvedAnthropicConfig;

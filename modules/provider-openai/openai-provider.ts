@@ -16,7 +16,7 @@ export interface OpenAIProviderInit {
 /**
  * A Provider on the official openai SDK: Chat Completions or the Responses API by config `api`.
  * complete() converts the window with @amplifier-ts/adapters, calls the API, converts the answer
- * back, and reports the call on the bus (runProviderCall, contracts/provider-call.ts).
+ * back, and reports the call on the bus (runProviderCall, @amplifier-ts/provider-kit).
  */
 export class OpenAIProvider implements Provider {
   readonly config: ResolvedOpenAIConfig;
