@@ -28,6 +28,10 @@ export const SCHEMA_SOURCES = [
   { schema: "modules/memory-local.config", module: "contracts/memory/memory-schemas.ts", name: "memoryLocalConfigSchema" },
   { schema: "modules/memory-postgres.config", module: "contracts/memory/memory-schemas.ts", name: "memoryPostgresConfigSchema" },
   { schema: "modules/memory-redis.config", module: "contracts/memory/memory-schemas.ts", name: "memoryRedisConfigSchema" },
+  { schema: "modules/store-blobs.config", module: "contracts/stores/store-schemas.ts", name: "storeBlobsConfigSchema" },
+  { schema: "modules/store-graph.config", module: "contracts/stores/store-schemas.ts", name: "storeGraphConfigSchema" },
+  { schema: "modules/store-tasks.config", module: "contracts/stores/store-schemas.ts", name: "storeTasksConfigSchema" },
+  { schema: "modules/store-vectors.config", module: "contracts/stores/store-schemas.ts", name: "storeVectorsConfigSchema" },
 ];
 
 const SCHEMA_BASE = "https://amplifier-ts.dev/schemas/";

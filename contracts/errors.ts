@@ -60,6 +60,7 @@ export const ERROR_CODES = {
   UNKNOWN_MODEL: "The model is not in the model registry",
   TOKENIZER_FAILED: "The tokenizer could not be loaded or failed",
   INVALID_SESSION_ID: "A session id must be 1-128 characters of [A-Za-z0-9._-] and not start with a dot",
+  INVALID_AGENT_ID: "An agent id must be 1-128 characters of [A-Za-z0-9._-], not start with a dot and not contain '..'",
   SESSION_LOCKED: "Another writer holds this session",
   STORAGE_UNAVAILABLE: "The storage backend cannot be used",
   STORAGE_WRITE_FAILED: "A write to the storage backend failed; the message was not stored",

@@ -1,10 +1,10 @@
 import type { Message } from "./generated/message.js";
 
 /**
- * HistoryStore contract, version 1.
+ * HistoryStore contract, version 2 (contracts/HISTORY-STORES.md).
  *
- * Where a persistent context manager keeps its history. One instance serves many sessions; each
- * session is an ordered list of messages. Implementations: memory and JSONL (modules/stores),
+ * Where a persistent context manager keeps its history. One instance serves many agents and many
+ * sessions; a history is keyed by (agent id, session id) and is an ordered list of messages. Implementations: memory and JSONL (modules/stores),
  * PostgreSQL and Redis (scale-out). Every implementation runs the conformance suite
  * `describeHistoryStoreContract` from `amplifier-ts/testing`.
  *
@@ -20,6 +20,8 @@ import type { Message } from "./generated/message.js";
  * | Unicode | every string round-trips exactly; a store that cannot hold NUL or lone surrogates refuses the message with `INVALID_MESSAGE`, never alters it |
  * | session ids | 1-128 characters of `[A-Za-z0-9._-]`, no leading dot, no `..`; anything else → `INVALID_SESSION_ID` from every method |
  * | closed | after `close()` every method rejects with `STORE_CLOSED`; `close()` itself is idempotent |
+ * | agents | every method takes an optional last argument `scope` (`read`: its options) with `agentId`; omitted → `DEFAULT_AGENT_ID` ("default"), so callers that know no agents see the store of version 1. Two agents with one session id hold two separate histories: no method for one agent reads, lists, changes or deletes the other's |
+ * | agent ids | the session-id alphabet: 1-128 characters of `[A-Za-z0-9._-]`, no leading dot, no `..`; anything else → `INVALID_AGENT_ID` |
  */
 export interface HistoryStore {
   /** "memory", "jsonl", "postgres" … — used in events and errors. */
@@ -29,36 +31,45 @@ export interface HistoryStore {
    * its history with what recovery found. A context manager calls it once at mount; the other
    * methods open a session implicitly when they are first called for it.
    */
-  open(sessionId: string): Promise<OpenedSession>;
+  open(sessionId: string, scope?: HistoryScope): Promise<OpenedSession>;
   /** Durable when the promise resolves (as durable as the store's configuration promises). */
-  append(sessionId: string, message: Message): Promise<void>;
+  append(sessionId: string, message: Message, scope?: HistoryScope): Promise<void>;
   /** One write for all; a crash during it may keep a prefix of the messages, never a torn one. */
-  appendMany(sessionId: string, messages: Message[]): Promise<void>;
+  appendMany(sessionId: string, messages: Message[], scope?: HistoryScope): Promise<void>;
+  /** `options.agentId` scopes the read like every other method's `scope`. */
   read(sessionId: string, options?: ReadOptions): Promise<Message[]>;
-  count(sessionId: string): Promise<number>;
+  count(sessionId: string, scope?: HistoryScope): Promise<number>;
   /** Replace a session's whole history atomically (setMessages): afterwards the old or the new list, never a mix. */
-  replace(sessionId: string, messages: Message[]): Promise<void>;
-  clear(sessionId: string): Promise<void>;
+  replace(sessionId: string, messages: Message[], scope?: HistoryScope): Promise<void>;
+  clear(sessionId: string, scope?: HistoryScope): Promise<void>;
   /** Drops the messages whose `metadata.runId` equals `runId`, atomically, keeping the others' order. */
-  clearRun(sessionId: string, runId: string): Promise<void>;
+  clearRun(sessionId: string, runId: string, scope?: HistoryScope): Promise<void>;
   /**
-   * Every session holding at least one message, sorted by session id (UTF-16 code unit order,
+   * Every session of the scope's agent holding at least one message, sorted by session id (UTF-16 code unit order,
    * as `Array.prototype.sort`). A session that was opened or cleared and holds
    * none may be listed with count 0 or left out, depending on the store.
    */
-  listSessions(): Promise<SessionSummary[]>;
+  listSessions(scope?: HistoryScope): Promise<SessionSummary[]>;
   /** Removes the session and everything stored for it; unknown sessions are a no-op. */
-  deleteSession(sessionId: string): Promise<void>;
+  deleteSession(sessionId: string, scope?: HistoryScope): Promise<void>;
   /**
    * Lets go of one session (its lock, file handle or connection state) without deleting it; the
    * next call for it opens it again. A no-op for sessions the store does not hold.
    */
-  closeSession(sessionId: string): Promise<void>;
+  closeSession(sessionId: string, scope?: HistoryScope): Promise<void>;
   /** Finishes pending writes, releases every session and resource. Idempotent. */
   close(): Promise<void>;
 }
 
-export interface ReadOptions {
+/**
+ * Which agent's histories a call addresses. Omitted, or `agentId` omitted: the default agent
+ * (`DEFAULT_AGENT_ID`), whose data is exactly what version 1 of the contract stored.
+ */
+export interface HistoryScope {
+  agentId?: string;
+}
+
+export interface ReadOptions extends HistoryScope {
   /** Skip this many messages from the start (stored order). A non-negative integer; default 0. */
   offset?: number;
   /** Return at most this many. A non-negative integer; default: all. */

@@ -55,6 +55,7 @@ export * from "./events.js";
 export * from "./hook-bus.js";
 export * from "./hook-result.js";
 export type * from "./history-store.js";
+export { DEFAULT_AGENT_ID, AGENT_ID_PATTERN } from "./agent-scope.js";
 export type * from "./module.js";
 export type * from "./provider.js";
 export { providerErrors, providerErrorFrom, type ProviderErrorCode, type ProviderCallSite } from "./provider-errors.js";
@@ -77,5 +78,6 @@ export {
 export { EMBEDDER_CAPABILITY, type Embedder, type HistorySearch, type MetadataFilter, type MetadataValue, type SearchFilter, type SearchHit, type SearchOptions, type VectorDocument, type VectorHit, type VectorQueryOptions, type VectorStore, type VectorWriteOptions } from "./search.js";
 export * from "./messages/index.js";
 export * from "./memory/index.js";
+export * from "./stores/index.js";
 export { defineStrategy, STRATEGIES_CAPABILITY, type AnyStrategyDefinition, type StrategyDefinition, type StrategyDeps, type StrategySpec } from "./strategy-definition.js";
 export type { HistoryStoreDriver, PostgresStoreOptions, RedisRetryPolicy, RedisStoreOptions, RetryPolicy } from "./store-options.js";

@@ -31,8 +31,12 @@ export interface PostgresStoreOptions {
 export type RedisRetryPolicy = RetryPolicy;
 
 export interface RedisStoreOptions {
-  /** Default: env AMPLIFIER_REDIS_URL, else redis://127.0.0.1:6379. */
+  /** Default: env AMPLIFIER_REDIS_URL, else redis://127.0.0.1:6379. `redis+cluster://host:port,host:port` names a Redis Cluster. */
   url?: string;
+  /** A Redis Cluster, by one or more of its nodes (`redis://host:port`; the client discovers the rest). Exclusive with `url`. */
+  cluster?: { rootNodes: string[] };
+  /** Durability: after each write, WAIT until `replicas` replicas hold it (`timeoutMs` each try, default 1000); fewer → retried, then STORAGE_WRITE_FAILED. */
+  waitForReplicas?: { replicas: number; timeoutMs?: number };
   /** Prefix of every key this store writes. Default "amplifier:". */
   keyPrefix?: string;
   /** Cache policy: a session's keys expire this long after its last write (refreshed on every write). Not retention. */

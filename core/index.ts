@@ -4,6 +4,7 @@
 export * from "@amplifier-ts/contracts";
 export { Coordinator, DEFAULT_MAX_INJECTION_BYTES, DEFAULT_MOUNT_TIMEOUT_MS } from "./coordinator.js";
 export { MOUNT_POINTS } from "./mount-points.js";
+export { runWithAgentContext, currentAgentContext, requireAgentContext, childAgentContext } from "./agent-context.js";
 export * from "./hooks/index.js";
 export * from "./tokens/index.js";
 export { createSession, DEFAULT_SESSION_CONFIG, TOKENS_CAPABILITY, type Session, type CreateSessionOptions, type TokensCapability, type ContextModules, type ContextOfModule } from "./session.js";

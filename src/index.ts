@@ -10,6 +10,9 @@ export * from "@amplifier-ts/core";
 // references at the top bring the modules' ContextModules entries into a consumer's program.
 export type { HistoryContextManager, LastWindow, MessageExplanation } from "@amplifier-ts/context-manager";
 export { runReplay, type ReplayOptions, type ReplayResult, type ReplayTurn, type ReplaySummary } from "./replay/run-replay.js";
+// The Inspector's analysis (a session replayed with explain on every turn) and its one-file report.
+export { analyzeSession, type AnalyzeSessionOptions } from "./replay/session-analysis.js";
+export { writeHtmlReport } from "./replay/html-report.js";
 export { runCli } from "./cli/run-cli.js";
 // Agent memory (contracts/MEMORY.md): the built-in memories, the recorder's sub-agent helpers.
 export { LocalMemory } from "@amplifier-ts/module-memory-local";

@@ -1,5 +1,6 @@
 import { afterEach, describe } from "vitest";
 import type { HistoryStore } from "@amplifier-ts/contracts";
+import { describeStoreAgents } from "./history-store-agents.js";
 import { describeStoreBasics } from "./history-store-basics.js";
 import type { StoreHarness, StoreUnderTest } from "./history-store-helpers.js";
 
@@ -20,8 +21,9 @@ export interface HistoryStoreContractOptions {
 }
 
 /**
- * The conformance suite of the HistoryStore contract (contracts/history-store.ts). Every store
- * runs it — memory, JSONL, PostgreSQL, Redis, third parties':
+ * The conformance suite of the HistoryStore contract (contracts/history-store.ts,
+ * contracts/HISTORY-STORES.md), agent scoping included (history-store-agents.ts). Every store
+ * runs it — memory, JSONL, PostgreSQL, Redis, hybrid, third parties':
  *
  * ```ts
  * describeHistoryStoreContract("jsonl", async () => {
@@ -73,6 +75,7 @@ export function describeHistoryStoreContract(
     describeStoreRefusals(harness);
     describeStoreStress(harness, sizes);
     describeStoreLifecycle(harness);
+    describeStoreAgents(harness);
     if (options.processes) describeStoreProcesses(harness, options.processes);
   });
 }

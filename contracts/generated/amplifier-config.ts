@@ -35,6 +35,7 @@ export interface AmplifierConfig {
    * The agent's memory (memory-local, memory-null, memory-postgres, memory-redis or a third party's), mounted at the memory point; over the MEMORY_* environment variables. See contracts/MEMORY.md.
    */
   memory?: ModuleRef;
+  stores?: StoresConfig;
   /**
    * How long each module's mount() may take, in milliseconds (at most 2^31-1, Node's timer limit). Default 30000.
    */
@@ -87,4 +88,25 @@ export interface ModuleRef {
    * true: a failure to load or mount this module is reported (module:mount_failed) and the module skipped; false (default): it fails the session.
    */
   optional?: boolean;
+}
+/**
+ * The stores a session's tools reach as coordinator capabilities (blobs, graph, tasks, vectors), each a module mounted after the memory and before providers and tools.
+ */
+export interface StoresConfig {
+  /**
+   * The session's blob store, offered as the "blobs" capability: { "module": "store-blobs", "config": { "type": "file" (default), "memory" or "postgres" } } or a third party's module. See contracts/BLOBS.md.
+   */
+  blobs?: ModuleRef;
+  /**
+   * The session's graph store, offered as the "graph" capability: { "module": "store-graph", "config": { "type": "memory" or "postgres" } } or a third party's module. See contracts/GRAPH.md.
+   */
+  graph?: ModuleRef;
+  /**
+   * The session's task store, offered as the "tasks" capability: { "module": "store-tasks", "config": { "type": "memory" or "postgres" } } or a third party's module. See contracts/TASKS.md.
+   */
+  tasks?: ModuleRef;
+  /**
+   * The session's vector store, offered as the "vectors" capability: { "module": "store-vectors", "config": { "type": "memory" or "postgres" (pgvector) } } or a third party's module. See contracts/MODULES.md.
+   */
+  vectors?: ModuleRef;
 }

@@ -64,7 +64,7 @@ export const memoryPostgresConfigSchema = z
 export const memoryRedisConfigSchema = z
   .strictObject({
     ...limits,
-    url: z.string().regex(/^rediss?:\/\//).optional().meta({ description: "redis://host:port[/db]. Default AMPLIFIER_REDIS_URL, else redis://127.0.0.1:6379." }),
+    url: z.string().regex(/^rediss?(\+cluster)?:\/\//).optional().meta({ description: "redis://host:port[/db], or redis+cluster://host:port,host:port for a Redis Cluster (every key of the memory in one slot). Default AMPLIFIER_REDIS_URL, else redis://127.0.0.1:6379." }),
     keyPrefix: z.string().min(1).max(128).optional().meta({ description: "Prefix of every key. Default amplifier:memory:." }),
     connectTimeoutMs: positive("How long connecting may take, in ms. Default 2000.", 600_000).optional(),
   })

@@ -42,6 +42,24 @@ export const namedModuleRefSchema = z
   })
   .meta({ id: "NamedModuleRef", title: "NamedModuleRef" });
 
+const storeRef = (kind: string, capability: string, types: string) =>
+  moduleRefSchema.optional().meta({
+    description: `The session's ${kind} store, offered as the "${capability}" capability: { "module": "store-${capability}", "config": { "type": ${types} } } or a third party's module. See contracts/${capability === "vectors" ? "MODULES" : capability.toUpperCase()}.md.`,
+  });
+
+export const storesConfigSchema = z
+  .strictObject({
+    blobs: storeRef("blob", "blobs", '"file" (default), "memory" or "postgres"'),
+    graph: storeRef("graph", "graph", '"memory" or "postgres"'),
+    tasks: storeRef("task", "tasks", '"memory" or "postgres"'),
+    vectors: storeRef("vector", "vectors", '"memory" or "postgres" (pgvector)'),
+  })
+  .meta({
+    id: "StoresConfig",
+    title: "StoresConfig",
+    description: "The stores a session's tools reach as coordinator capabilities (blobs, graph, tasks, vectors), each a module mounted after the memory and before providers and tools.",
+  });
+
 const sessionConfigSchema = z
   .strictObject({ orchestrator: sessionModuleRefSchema.optional(), context: sessionModuleRefSchema })
   .meta({ id: "SessionConfig", title: "SessionConfig", description: "The required modules of a session: a failure to load or mount them stops the session." });
@@ -56,6 +74,7 @@ export const amplifierConfigSchema = z
     memory: moduleRefSchema
       .optional()
       .meta({ description: "The agent's memory (memory-local, memory-null, memory-postgres, memory-redis or a third party's), mounted at the memory point; over the MEMORY_* environment variables. See contracts/MEMORY.md." }),
+    stores: storesConfigSchema.optional(),
     mountTimeoutMs: z
       .number()
       .int()

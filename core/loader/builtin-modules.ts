@@ -20,6 +20,10 @@ export const BUILTIN_MODULES: Readonly<Record<string, string>> = Object.freeze({
   "memory-recorder": "@amplifier-ts/module-memory-recorder",
   "provider-openai": "@amplifier-ts/module-provider-openai",
   "provider-anthropic": "@amplifier-ts/module-provider-anthropic",
+  "store-blobs": "@amplifier-ts/module-store-blobs",
+  "store-graph": "@amplifier-ts/module-store-graph",
+  "store-tasks": "@amplifier-ts/module-store-tasks",
+  "store-vectors": "@amplifier-ts/module-store-vectors",
 });
 
 /** The folder the built-ins resolve from when the config's folder does not have them. */

@@ -3,7 +3,10 @@ import { formatPath, type PathSegment } from "../config/format-path.js";
 import { resolveMemoryRef } from "./memory-from-environment.js";
 
 /** Where a config entry goes. `hooks` is not a mount point: hook modules register on coordinator.hooks. */
-export type ConfigPoint = "context" | "memory" | "orchestrator" | "providers" | "tools" | "hooks";
+export type ConfigPoint = "context" | "memory" | "stores" | "orchestrator" | "providers" | "tools" | "hooks";
+
+/** The store capabilities a config's "stores" section can name, in mount order. */
+export const STORE_KINDS = ["blobs", "graph", "tasks", "vectors"] as const;
 
 /** One module of a config, in mount order. */
 export interface PlannedModule {
@@ -29,6 +32,8 @@ export interface PlannedModule {
  * |       |              | mount (module:mounted, context:storage_fallback, storage_recovered …) |
  * | 2     | context      | required; providers, tools and the orchestrator may use it at mount   |
  * | 2b    | memory       | the top-level "memory" entry over MEMORY_* (memory-from-environment.ts) |
+ * | 2c    | stores       | "stores": blobs, graph, tasks, vectors — each module registers its   |
+ * |       |              | capability, so providers and tools find them when they mount          |
  * | 3     | providers    | in file order                                                         |
  * | 4     | tools        | in file order                                                         |
  * | 5     | orchestrator | last: it drives everything above and may look it up when it mounts    |
@@ -36,7 +41,7 @@ export interface PlannedModule {
  * A hook module finds no context manager while it mounts; its handlers reach it when they run
  * (`coordinator.get("context")`).
  */
-export const MOUNT_ORDER: readonly ConfigPoint[] = ["hooks", "context", "memory", "providers", "tools", "orchestrator"];
+export const MOUNT_ORDER: readonly ConfigPoint[] = ["hooks", "context", "memory", "stores", "providers", "tools", "orchestrator"];
 
 /** `env` is read for the memory module only (MEMORY_ENABLED, MEMORY_TYPE, …). */
 export function planModules(config: AmplifierConfig, env: NodeJS.ProcessEnv = process.env): PlannedModule[] {
@@ -63,6 +68,13 @@ export function planModules(config: AmplifierConfig, env: NodeJS.ProcessEnv = pr
     if (point === "memory") {
       const ref = resolveMemoryRef(config.memory, env);
       if (ref !== undefined) add(point, ["memory"], ref);
+      continue;
+    }
+    if (point === "stores") {
+      for (const kind of STORE_KINDS) {
+        const ref = config.stores?.[kind];
+        if (ref !== undefined) add(point, ["stores", kind], { name: kind, ...ref });
+      }
       continue;
     }
     (config[point] ?? []).forEach((ref, index) => add(point, [point, index], ref));

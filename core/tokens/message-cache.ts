@@ -18,7 +18,9 @@
  *   context managers hand out — hit too.
  * The cache holds references to the snapshot strings of at most `capacity` × 4 id variants.
  */
+import { createHash } from "node:crypto";
 import type { Message } from "@amplifier-ts/contracts";
+import { knownFacts } from "@amplifier-ts/contracts";
 
 export const DEFAULT_MESSAGE_CACHE_CAPACITY = 100_000;
 const VARIANTS_PER_ID = 4;
@@ -41,6 +43,8 @@ export class MessageTokenCache {
   readonly #byObject = new WeakMap<object, Entry>();
   readonly #byId = new Map<string, Entry[]>();
   readonly #capacity: number;
+  /** Counts carried over from an earlier process (carried-counts.ts): snapshot hash → count. */
+  readonly #carried = new Map<string, number>();
   #hits = 0;
   #misses = 0;
 
@@ -66,11 +70,46 @@ export class MessageTokenCache {
       this.#touch(id as string, variants as Entry[], shared);
       return shared.count;
     }
-    const entry: Entry = { snapshot, count: count(message) };
-    this.#misses++;
+    // A count carried over from an earlier process is proven like a cached one: by the hash of
+    // the same snapshot (every value the count depends on).
+    const carried = this.#carried.size > 0 ? this.#carried.get(snapshotHash(snapshot)) : undefined;
+    if (carried !== undefined) this.#hits++;
+    const entry: Entry = { snapshot, count: carried ?? count(message) };
+    if (carried === undefined) this.#misses++;
     this.#byObject.set(message, entry);
     if (id !== undefined) this.#touch(id, variants ?? [], entry);
     return entry.count;
+  }
+
+  /** Takes counts an earlier process exported (`carriedOf`): used when a message with that snapshot is first counted. */
+  carry(pairs: Iterable<readonly [string, number]>): number {
+    let taken = 0;
+    for (const [hash, count] of pairs) {
+      if (typeof hash !== "string" || !Number.isSafeInteger(count) || count < 0) continue;
+      this.#carried.set(hash, count);
+      taken++;
+    }
+    return taken;
+  }
+
+  /**
+   * [snapshot hash, count] of each of `messages` this cache has counted: looked up by object, so a
+   * lazily loaded message is never read; a plain message not counted as itself (a copy, a
+   * constant made anew) is also looked up by its id and snapshot.
+   */
+  carriedOf(messages: Iterable<Message>): [string, number][] {
+    const out: [string, number][] = [];
+    for (const message of messages) {
+      if (typeof message !== "object" || message === null) continue;
+      let entry = this.#byObject.get(message);
+      if (!entry && knownFacts(message) === undefined) {
+        const id = idOf(message);
+        const snapshot = id === undefined ? undefined : snapshotMessage(message);
+        entry = snapshot && this.#byId.get(id!)?.find((e) => sameSnapshot(e.snapshot, snapshot));
+      }
+      if (entry) out.push([snapshotHash(entry.snapshot), entry.count]);
+    }
+    return out;
   }
 
   get stats(): MessageCacheStats {
@@ -147,6 +186,12 @@ function pushContent(out: Snapshot, content: unknown): void {
         out.push(raw); // unknown: counting will reject it, so it is never cached
     }
   }
+}
+
+/** SHA-1 of a snapshot (undefined kept apart from null): the key of a carried-over count. */
+export function snapshotHash(snapshot: Snapshot): string {
+  const text = JSON.stringify(snapshot, (_key, value: unknown) => (value === undefined ? "\u0000undefined" : value));
+  return createHash("sha1").update(text).digest("base64");
 }
 
 function sameSnapshot(a: Snapshot, b: Snapshot): boolean {

@@ -26,6 +26,7 @@ import { countMessageTokens, type ContentRules } from "./content-rules.js";
 import { imagePricingFor, imagePricingKey } from "./image-tokens.js";
 import { FAMILY_SAFETY_FACTORS } from "./known-models.js";
 import { MessageTokenCache } from "./message-cache.js";
+import { registerCarriedCache } from "./carried-counts.js";
 import { getModelInfo, type ModelInfo } from "./model-registry.js";
 import { getTiktokenTokenizer } from "./tiktoken-tokenizer.js";
 import { countToolDefinitions, validateToolDefinitions } from "./tool-definitions.js";
@@ -95,6 +96,8 @@ export function getTokenCounter(model: string = DEFAULT_MODEL, options: TokenCou
   if (!messageCache) {
     messageCache = new MessageTokenCache();
     shared.messages.set(pricingKey, messageCache);
+    // Built-in encodings only: a custom tokenizer's name does not identify it (carried-counts.ts).
+    if (!options.tokenizer) registerCarriedCache(`${tokenizer.encoding}|${pricingKey}`, messageCache);
   }
   const cache = messageCache;
   const scale = factor === 1 ? (n: number) => n : (n: number) => Math.ceil(n * factor - 1e-9);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { AGENT_ID_PATTERN, DEFAULT_AGENT_ID } from "@amplifier-ts/contracts";
 import { summarizerConfigSchema } from "@amplifier-ts/summarizers";
 
 /** Options shared by every built-in context module (context-simple, context-persistent). */
@@ -17,6 +18,12 @@ export const contextOptionsShape = {
   /** … and cuts down to this share, so the cut moves in large, cache-friendly steps. */
   compactTarget: z.number().gt(0).lte(1).default(0.7).meta({ description: "Compaction cuts down to this share of the budget (must be <= compactThreshold)." }),
   model: z.string().min(1).default("gpt-4o").meta({ description: "Model used to count tokens when the provider does not name one." }),
+  /** HistoryStore contract v2 (contracts/HISTORY-STORES.md): a history is keyed by (agentId, sessionId). */
+  agentId: z
+    .string()
+    .regex(AGENT_ID_PATTERN)
+    .default(DEFAULT_AGENT_ID)
+    .meta({ description: "The agent whose history this is: with a store, the session is kept under (agentId, sessionId), so agents sharing a store and a session id never see each other's messages. 1-128 characters of [A-Za-z0-9._-], no leading dot, no '..'. Default \"default\" (the history of stores written before agents)." }),
   retention: z.enum(retentionPolicies).default("permanent").meta({ description: "permanent: kept; run: a run's messages are cleared when it ends; none: never persisted." }),
   /** request-budget.ts: a provider that never answers must not hang the request. */
   providerInfoTimeoutMs: z

@@ -19,11 +19,11 @@
 import { randomUUID } from "node:crypto";
 import type { AnyStrategyDefinition, BilledUsage, CompactionContext, ContextManager, Embedder, HistoryStore, HookBusContract, Message, Provider, SearchHit, SearchOptions, Summarizer, ToolDefinition, WindowRequestOptions } from "@amplifier-ts/contracts";
 import { createError } from "@amplifier-ts/contracts";
-import type { TokenCounter } from "@amplifier-ts/core";
+import { exportTokenCounts, type CarriedTokenCounts, type TokenCounter } from "@amplifier-ts/core";
 import { HistorySearchIndex } from "@amplifier-ts/search";
 import { createStrategyRegistry, describeFailure, ExplainLog, type CompactionPipeline, type StrategyRegistry, type StrategyServices } from "@amplifier-ts/strategies";
 import { configuredSummarizer, type ProviderLookup } from "@amplifier-ts/summarizers";
-import { freezeNested, shallowCopy, WindowAssembler } from "@amplifier-ts/window";
+import { freezeNested, omittedHistoryMessage, shallowCopy, WindowAssembler } from "@amplifier-ts/window";
 import { emitCompaction, isCompaction, listensToCompaction } from "./compaction-events.js";
 import type { ContextOptions, ContextOptionsInput } from "./context-options.js";
 import { HistoryTally } from "./history-tally.js";
@@ -71,10 +71,16 @@ export interface HistoryContextManagerInit {
   onCalibration?: (record: CalibrationRecord) => void | Promise<void>;
 }
 
+/** How many of the first and of the newest stored messages carriedTokenCounts() looks at. */
+const CARRIED_HEAD = 32;
+const CARRIED_TAIL = 4_096;
+
 export class HistoryContextManager implements ContextManager {
   readonly moduleName: string;
   readonly options: ContextOptions;
   readonly sessionId: string;
+  /** config `agentId`: whose history this is; the store keeps it under (agentId, sessionId). */
+  readonly agentId: string;
   protected readonly hooks: HookBusContract | undefined;
   protected tools: ToolDefinition[] | undefined;
   /** This manager's strategies: `init.strategyDefinitions` over the built-in catalogue. */
@@ -100,6 +106,7 @@ export class HistoryContextManager implements ContextManager {
     this.options = parseContextOptions(init.moduleName, init.options ?? {});
     this.hooks = init.hooks;
     this.sessionId = init.sessionId ?? randomUUID();
+    this.agentId = this.options.agentId;
     this.tools = init.tools;
     this.summarizer = init.summarizer ?? configuredSummarizer(this.options.summarizer, init.providers ?? (() => undefined));
     this.strategyRegistry = createStrategyRegistry(init.strategyDefinitions);
@@ -121,6 +128,7 @@ export class HistoryContextManager implements ContextManager {
     this.#history = new StoredHistory({
       moduleName: this.moduleName,
       sessionId: this.sessionId,
+      agentId: this.agentId,
       retention: this.options.retention,
       store: init.store,
       follower: this.#assembler,
@@ -243,6 +251,19 @@ export class HistoryContextManager implements ContextManager {
    */
   get skippedOnResume(): readonly SkippedMessage[] {
     return this.#history.skipped;
+  }
+
+  /**
+   * The token counts a resume of this session will need first — the instructions, the newest
+   * messages, the window's omitted-history placeholder — as counted in this process, for the
+   * next one (core importTokenCounts; context-persistent keeps them beside the session). Nothing
+   * is read from the messages: counts are looked up by object.
+   */
+  carriedTokenCounts(): CarriedTokenCounts {
+    const history = this.#history.messages;
+    const head = history.slice(0, Math.min(CARRIED_HEAD, history.length));
+    const tail = history.slice(Math.max(head.length, history.length - CARRIED_TAIL));
+    return exportTokenCounts([...head, ...tail, omittedHistoryMessage()]);
   }
 
   /** Number of stored messages (cheap; no copies). */

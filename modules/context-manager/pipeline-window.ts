@@ -2,12 +2,13 @@
  * The configured compaction pipeline (config `strategies`) over the stored history, and the window
  * assembler over its output that enforces the final budget and the window invariants.
  *
- * The assembler is reused while the pipeline's output extends its previous output — O(new
- * messages), and its hysteresis cut holds so the provider's prompt cache keeps hitting; otherwise
- * (a strategy rewrote something earlier) it is rebuilt over the output — O(output).
+ * The assembler follows the pipeline's output log (message-log.ts): appended messages are
+ * appended, a rewrite from position p (a strategy's cut moved) rolls the assembler back to p
+ * (WindowAssembler.truncate) — O(what changed), and its hysteresis cut holds so the provider's
+ * prompt cache keeps hitting; only a new source (a rewritten history) rebuilds it — O(output).
  */
 import type { CompactionContext, Message } from "@amplifier-ts/contracts";
-import type { CompactionPipeline, PipelineRun } from "@amplifier-ts/strategies";
+import { HistorySource, LogCursor, type CompactionPipeline, type MessageSource, type PipelineRun } from "@amplifier-ts/strategies";
 import { WindowAssembler } from "@amplifier-ts/window";
 
 export interface PipelineOutput {
@@ -19,27 +20,32 @@ export interface PipelineOutput {
 export class PipelineWindow {
   readonly pipeline: CompactionPipeline;
   #assembler: WindowAssembler | undefined;
-  #previous: readonly Message[] = [];
+  /** Where the assembler stands in the pipeline's output (message-log.ts). */
+  readonly #cursor = new LogCursor();
 
   constructor(pipeline: CompactionPipeline) {
     this.pipeline = pipeline;
   }
 
+  /** `history`: the stored history's live array (it only grows until a rewrite replaces it). */
   async run(history: readonly Message[], context: CompactionContext): Promise<PipelineOutput> {
-    const run = await this.pipeline.run(history, context);
-    return { run, assembler: this.#assemblerFor(run.messages) };
+    const run = await this.pipeline.runSource(new HistorySource(history), context);
+    return { run, assembler: this.#assemblerFor(run.output) };
   }
 
-  #assemblerFor(output: readonly Message[]): WindowAssembler {
-    const previous = this.#previous;
-    let extends_ = this.#assembler !== undefined && output.length >= previous.length;
-    for (let i = 0; extends_ && i < previous.length; i++) if (output[i] !== previous[i]) extends_ = false;
-    if (!extends_ || !this.#assembler) {
-      this.#assembler = new WindowAssembler(output);
+  #assemblerFor(output: MessageSource): WindowAssembler {
+    let from = this.#cursor.next(output);
+    const items = output.items;
+    // Another source (token-budget stopped at another child; a strategy's array output): keep what
+    // both start with — reference comparisons, far cheaper than re-indexing and recounting.
+    if (this.#assembler && from === 0) from = this.#assembler.sharedPrefix(items);
+    if (!this.#assembler || from === 0) {
+      this.#assembler = new WindowAssembler(items);
     } else {
-      for (let i = previous.length; i < output.length; i++) this.#assembler.append(output[i]!);
+      // Rewritten from `from` (a cut moved): roll back to it and append — O(what changed).
+      this.#assembler.truncate(from);
+      for (let i = this.#assembler.length; i < items.length; i++) this.#assembler.append(items[i]!);
     }
-    this.#previous = output;
     return this.#assembler;
   }
 }

@@ -17,7 +17,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { HistoryStore, Message } from "@amplifier-ts/contracts";
-import { createError, isAmplifierError, validateMessage, type AmplifierError } from "@amplifier-ts/contracts";
+import { createError, isAmplifierError, knownFacts, validateMessage, type AmplifierError } from "@amplifier-ts/contracts";
 import { freezeDeep } from "@amplifier-ts/window";
 import type { RetentionPolicy } from "./context-options.js";
 
@@ -30,6 +30,8 @@ export interface HistoryFollower {
 export interface StoredHistoryInit {
   readonly moduleName: string;
   readonly sessionId: string;
+  /** The agent the session belongs to: every store call carries it (HistoryStore contract v2). */
+  readonly agentId: string;
   readonly retention: RetentionPolicy;
   readonly store: HistoryStore | undefined;
   readonly follower: HistoryFollower;
@@ -55,9 +57,12 @@ export class StoredHistory {
   #skipped: readonly SkippedMessage[] = [];
   /** Serializes mutations so concurrent callers see call order and never interleave a rewrite. */
   #queue: Promise<unknown> = Promise.resolve();
+  /** The scope of every store call. */
+  readonly #scope: { agentId: string };
 
   constructor(init: StoredHistoryInit) {
     this.#init = init;
+    this.#scope = { agentId: init.agentId };
     if (init.initialMessages?.length) {
       // The store hands over objects nobody else holds (HistoryStore.open): no copy needed, and
       // nested values are frozen lazily when first exposed (message-copy.ts).
@@ -101,7 +106,7 @@ export class StoredHistory {
   /** Appends a prepared message (written through first when it persists). */
   append(stored: Message): Promise<void> {
     return this.#serialized(async () => {
-      if (this.#persists(stored)) await this.store!.append(this.#init.sessionId, stored);
+      if (this.#persists(stored)) await this.store!.append(this.#init.sessionId, stored, this.#scope);
       this.#messages.push(stored);
       this.#init.follower.append(stored);
     });
@@ -110,14 +115,14 @@ export class StoredHistory {
   /** Replaces the whole history with prepared messages (the store is rewritten atomically). */
   replace(next: Message[]): Promise<void> {
     return this.#serialized(async () => {
-      if (this.store) await this.store.replace(this.#init.sessionId, next.filter((m) => this.#persists(m)));
+      if (this.store) await this.store.replace(this.#init.sessionId, next.filter((m) => this.#persists(m)), this.#scope);
       this.#adopt(next);
     });
   }
 
   clear(): Promise<void> {
     return this.#serialized(async () => {
-      if (this.store) await this.store.clear(this.#init.sessionId);
+      if (this.store) await this.store.clear(this.#init.sessionId, this.#scope);
       this.#adopt([]);
     });
   }
@@ -143,7 +148,7 @@ export class StoredHistory {
     await this.#serialized(async () => {
       const kept = this.#messages.filter((m) => m.metadata?.runId !== runId);
       if (kept.length === this.#messages.length) return;
-      if (this.store) await this.store.clearRun(this.#init.sessionId, runId);
+      if (this.store) await this.store.clearRun(this.#init.sessionId, runId, this.#scope);
       this.#adopt(kept);
     });
   }
@@ -189,6 +194,9 @@ export class StoredHistory {
 function usableMessages(messages: Message[]): { usable: Message[]; skipped: SkippedMessage[] } {
   const skipped: SkippedMessage[] = [];
   messages.forEach((message, index) => {
+    // A lazily loaded message (its facts attached by the store that validated it when it was
+    // written) is checked when it is parsed; validating here would parse the whole history.
+    if (knownFacts(message) !== undefined) return;
     try {
       validateMessage(message, `initialMessages[${index}]`);
     } catch (error) {

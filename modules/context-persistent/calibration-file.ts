@@ -1,6 +1,7 @@
 /**
  * The session's token calibration (contracts/TOKENS.md §8), kept beside its JSONL file as
- * `<storagePath>/<sessionId>.calibration.json`: read once when the session opens, rewritten
+ * `<agent folder>/<sessionId>.calibration.json` (the agent's folder from jsonlSessionPaths:
+ * `<storagePath>` for the default agent, `<storagePath>/agents/<agentId>` otherwise): read once when the session opens, rewritten
  * atomically (temp file + rename) after every recorded bill, writes serialised. Only the embedded
  * JSONL store has a folder to keep it in; with another store the calibration lives in memory.
  *
@@ -13,6 +14,7 @@
 import { readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { TokenCalibration, type CalibrationRecord } from "@amplifier-ts/context-manager";
+import { jsonlSessionPaths } from "@amplifier-ts/stores";
 
 export interface CalibrationFile {
   readonly path: string;
@@ -22,8 +24,8 @@ export interface CalibrationFile {
   save(record: CalibrationRecord): Promise<void>;
 }
 
-export async function openCalibrationFile(storagePath: string, sessionId: string, onWriteError: (reason: string) => Promise<void>): Promise<CalibrationFile> {
-  const path = join(storagePath, `${sessionId}.calibration.json`);
+export async function openCalibrationFile(storagePath: string, agentId: string, sessionId: string, onWriteError: (reason: string) => Promise<void>): Promise<CalibrationFile> {
+  const path = join(jsonlSessionPaths(storagePath, agentId, sessionId).dir, `${sessionId}.calibration.json`);
   let calibration = new TokenCalibration();
   let problem: string | undefined;
   try {

@@ -12,7 +12,9 @@ import { persistentOptionsSchema } from "./persistent-options.js";
 import type { ContextOptionsInput } from "@amplifier-ts/context-manager";
 import { openSessionStore, type StoreConfig } from "./open-session-store.js";
 import { openCalibrationFile, type CalibrationFile } from "./calibration-file.js";
-import { HybridStore } from "@amplifier-ts/stores";
+import { openTokenCountsFile, type TokenCountsFile } from "./token-counts-file.js";
+import { forAgent, HybridStore } from "@amplifier-ts/stores";
+import { DEFAULT_AGENT_ID } from "@amplifier-ts/contracts";
 import { providerLookup } from "@amplifier-ts/summarizers";
 import { embedderOf } from "@amplifier-ts/search";
 
@@ -57,6 +59,7 @@ export async function mount(coordinator: CoordinatorContract, config: ContextPer
   const options: Record<string, unknown> = { ...config };
   for (const key of PERSISTENCE_KEYS) delete options[key];
   const sessionId = config.sessionId ?? coordinator.sessionId;
+  const agentId = config.agentId ?? DEFAULT_AGENT_ID;
   const storagePath = storagePathOf(coordinator, config.storagePath ?? ".amplifier/sessions");
 
   let store: HistoryStore | undefined;
@@ -64,6 +67,7 @@ export async function mount(coordinator: CoordinatorContract, config: ContextPer
   try {
     const opened = await openSessionStore({
       sessionId,
+      agentId,
       storagePath,
       fsync: config.fsync ?? "always",
       store: config.store,
@@ -86,8 +90,11 @@ export async function mount(coordinator: CoordinatorContract, config: ContextPer
   // The token calibration lives beside the session's JSONL file (calibration-file.ts); other stores keep it in memory.
   const folder = store?.kind === "jsonl" ? (store as { storagePath?: unknown }).storagePath : undefined;
   const degraded = (reason: string) => coordinator.hooks.emit("context:storage_degraded", { reason, storagePath: folder as string, store: "jsonl" }).then(() => undefined);
-  const calibrationFile: CalibrationFile | undefined = typeof folder === "string" ? await openCalibrationFile(folder, sessionId, degraded) : undefined;
+  const calibrationFile: CalibrationFile | undefined = typeof folder === "string" ? await openCalibrationFile(folder, agentId, sessionId, degraded) : undefined;
   if (calibrationFile?.problem !== undefined) await degraded(calibrationFile.problem);
+  // Token counts of the last process's window, so this resume need not tokenize it again (token-counts-file.ts).
+  const countsFile: TokenCountsFile | undefined = typeof folder === "string" ? await openTokenCountsFile(folder, agentId, sessionId) : undefined;
+  if (countsFile?.problem !== undefined) await degraded(countsFile.problem);
 
   let context: HistoryContextManager;
   try {
@@ -102,8 +109,9 @@ export async function mount(coordinator: CoordinatorContract, config: ContextPer
       providers: providerLookup(coordinator),
       ...embedderOf(coordinator),
       ...strategyDefinitionsOf(coordinator),
-      // A hybrid store feeds the `hybrid` strategy: hot = its recent view (cold while degraded), cold = the record.
-      ...(store instanceof HybridStore ? { strategyServices: { hybrid: { hot: store.hotView(), cold: store.cold, sessionId } } } : {}),
+      // A hybrid store feeds the `hybrid` strategy: hot = its recent view (cold while degraded), cold = the record,
+      // both the agent's (the strategy knows no agents).
+      ...(store instanceof HybridStore ? { strategyServices: { hybrid: { hot: store.hotView({ agentId }), cold: forAgent(store.cold, agentId), sessionId } } } : {}),
     });
     await coordinator.mount("context", context);
   } catch (error) {
@@ -111,6 +119,17 @@ export async function mount(coordinator: CoordinatorContract, config: ContextPer
     throw error;
   }
   coordinator.registerCleanup(() => context.close());
+  // Registered after close: cleanups run in reverse order, so the counts are saved while the context is open.
+  if (countsFile) {
+    coordinator.registerCleanup(async () => {
+      // Nothing counted (no window was asked for: validate, a look at the session): no file, and a
+      // session folder created just for this look can still be removed when the store closes.
+      const counts = context.carriedTokenCounts();
+      if (Object.keys(counts.caches).length === 0) return;
+      const problem = await countsFile.save(counts);
+      if (problem !== undefined) await degraded(problem);
+    });
+  }
   const skipped = context.skippedOnResume;
   if (skipped.length > 0) {
     await coordinator.hooks.emit("context:storage_degraded", {

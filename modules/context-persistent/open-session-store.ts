@@ -7,6 +7,8 @@ export type StoreConfig = HistoryStoreConfig;
 
 export interface OpenSessionStoreOptions {
   sessionId: string;
+  /** The agent the session belongs to (HistoryStore contract v2). */
+  agentId: string;
   storagePath: string;
   fsync: "always" | "batch" | "never";
   store?: StoreConfig;
@@ -21,7 +23,7 @@ export interface OpenedSessionStore {
 }
 
 /**
- * Builds the configured store (JSONL under storagePath by default) and opens the session: its
+ * Builds the configured store (JSONL under storagePath by default) and opens the agent's session: its
  * history is read once, here. If opening fails the store is closed again before the error
  * propagates, so a fallback to memory leaves no file handle or lock behind.
  */
@@ -32,7 +34,7 @@ export async function openSessionStore(options: OpenSessionStoreOptions): Promis
     options.onEvent ? { onEvent: options.onEvent } : {},
   );
   try {
-    const opened = await store.open(options.sessionId);
+    const opened = await store.open(options.sessionId, { agentId: options.agentId });
     return { store, messages: opened.messages, ...(opened.recovered ? { recovered: opened.recovered } : {}) };
   } catch (error) {
     await store.close().catch(() => undefined);

@@ -1,4 +1,4 @@
-import type { RedisClientType } from "redis";
+import type { RedisClientType, RedisClusterType } from "redis";
 import {
   checkCreateOptions,
   checkEventTypes,
@@ -43,6 +43,8 @@ export const DEFAULT_MEMORY_REDIS_URL = "redis://127.0.0.1:6379";
  * (redis-scripts.ts), atomic on the server: an event is appended and the list trimmed to
  * maxEventsPerSession in one step; creating a session past maxSessions evicts the oldest 10 % in
  * the same step; getRecentEvents reads a sorted set of the kept events, newest first. Cannot reach the server: reads STORAGE_UNAVAILABLE, writes STORAGE_WRITE_FAILED.
+ * A `redis+cluster://host:port,…` url runs it on a Redis Cluster, every key under the hash tag
+ * `{<keyPrefix>}` (one slot: see redis-scripts.ts).
  */
 export class RedisMemory implements Memory {
   readonly kind = "redis";
@@ -51,6 +53,10 @@ export class RedisMemory implements Memory {
   readonly maxEventsPerSession: number;
   readonly url: string;
   readonly keyPrefix: string;
+  /** The prefix of every key: keyPrefix, or `{keyPrefix}` on a Redis Cluster (one hash tag, one slot). */
+  private readonly prefix: string;
+  /** A Redis Cluster's root nodes (`redis+cluster://` url), else undefined. */
+  private readonly rootNodes: string[] | undefined;
   private readonly connectTimeoutMs: number;
   private client: Promise<RedisClientType> | undefined;
   private closed = false;
@@ -61,8 +67,15 @@ export class RedisMemory implements Memory {
     this.maxSessions = resolved.maxSessions;
     this.maxEventsPerSession = resolved.maxEventsPerSession;
     this.url = resolved.url ?? process.env.AMPLIFIER_REDIS_URL ?? DEFAULT_MEMORY_REDIS_URL;
-    if (!/^rediss?:\/\//.test(this.url)) throw createError("INVALID_ARGUMENT", undefined, { module: MODULE, path: "AMPLIFIER_REDIS_URL", expected: "redis://host:port", given: this.url });
+    const path = resolved.url === undefined ? "AMPLIFIER_REDIS_URL" : "url";
+    this.rootNodes = clusterNodes(this.url, path);
+    if (this.rootNodes === undefined && !/^rediss?:\/\//.test(this.url)) throw createError("INVALID_ARGUMENT", undefined, { module: MODULE, path, expected: "redis://host:port or redis+cluster://host:port,…", given: this.url });
     this.keyPrefix = resolved.keyPrefix ?? "amplifier:memory:";
+    if (this.rootNodes !== undefined && /[{}]/.test(this.keyPrefix)) {
+      throw createError("INVALID_ARGUMENT", "keyPrefix cannot hold { or } on a Redis Cluster", { module: MODULE, path: "keyPrefix", expected: "a prefix without braces (the memory wraps it in a hash tag)", given: this.keyPrefix });
+    }
+    // On a cluster every key of the memory carries one hash tag — the prefix — so each script's keys share a slot.
+    this.prefix = this.rootNodes === undefined ? this.keyPrefix : `{${this.keyPrefix}}`;
     this.connectTimeoutMs = resolved.connectTimeoutMs ?? 2_000;
   }
 
@@ -85,7 +98,7 @@ export class RedisMemory implements Memory {
   async getSession(sessionId: string): Promise<MemorySession | undefined> {
     this.live();
     const id = checkMemorySessionId(sessionId, MODULE);
-    const hash = await this.run("read", (c) => c.hGetAll(`${this.keyPrefix}s:${id}`));
+    const hash = await this.run("read", (c) => c.hGetAll(`${this.prefix}s:${id}`));
     if (hash.appName === undefined) return undefined;
     return {
       sessionId: id,
@@ -172,13 +185,14 @@ export class RedisMemory implements Memory {
   }
 
   private async events(id: string): Promise<MemoryEvent[]> {
-    const list = await this.run("read", (c) => c.lRange(`${this.keyPrefix}e:${id}`, 0, -1));
+    const list = await this.run("read", (c) => c.lRange(`${this.prefix}e:${id}`, 0, -1));
     // Lists can be written by others (another version, redis-cli): each record is checked on the way out.
     return list.map((json) => MemoryEventJson.fromJSON(JSON.parse(json)));
   }
 
   private script(kind: "read" | "write", source: string, args: string[]): Promise<unknown> {
-    return this.run(kind, (c) => c.eval(source, { keys: [], arguments: [this.keyPrefix, ...args] }));
+    // KEYS[1] routes the script on a cluster (every key of the memory is in its slot); the scripts build their key names from ARGV[1].
+    return this.run(kind, (c) => c.eval(source, { keys: [`${this.prefix}sessions`], arguments: [this.prefix, ...args] }));
   }
 
   private async run<T>(kind: "read" | "write", use: (client: RedisClientType) => Promise<T>): Promise<T> {
@@ -193,16 +207,21 @@ export class RedisMemory implements Memory {
   }
 
   private connect(): Promise<RedisClientType> {
-    this.client ??= import("redis").then(async ({ createClient }) => {
+    this.client ??= import("redis").then(async ({ createClient, createCluster }) => {
       // The first connection fails fast (the cause is the error); once connected, a lost
       // connection is retried in the background with capped backoff.
       let connected = false;
       const reconnectStrategy = (retries: number, cause: Error) => (connected ? Math.min(50 * 2 ** Math.min(retries, 6), 2_000) : cause);
-      const client = createClient({ url: this.url, disableOfflineQueue: true, socket: { connectTimeout: this.connectTimeoutMs, reconnectStrategy } }) as RedisClientType;
+      // A cluster client has the same commands (routed by key): hGetAll, lRange and eval are all the memory uses.
+      const client = (
+        this.rootNodes === undefined
+          ? createClient({ url: this.url, disableOfflineQueue: true, socket: { connectTimeout: this.connectTimeoutMs, reconnectStrategy } })
+          : createCluster({ rootNodes: this.rootNodes.map((url) => ({ url })), defaults: { disableOfflineQueue: true, socket: { connectTimeout: this.connectTimeoutMs, reconnectStrategy } } })
+      ) as unknown as RedisClientType | RedisClusterType;
       client.on("error", () => undefined); // reported by the failing command
       await client.connect();
       connected = true;
-      return client;
+      return client as RedisClientType;
     });
     const pending = this.client;
     pending.catch(() => {
@@ -214,4 +233,17 @@ export class RedisMemory implements Memory {
   private live(): void {
     if (this.closed) throw memoryErrors.create("CLOSED", undefined, { module: MODULE });
   }
+}
+
+/** The root nodes of a `redis+cluster://[user:pass@]host:port,host:port` url (credentials kept on each), else undefined. */
+function clusterNodes(url: string, path: string): string[] | undefined {
+  const match = /^(rediss?)\+cluster:\/\/(?:([^@/]*)@)?([^/?#]+)\/?$/.exec(url);
+  if (!match) return undefined;
+  const [, scheme, credentials, hosts] = match;
+  return hosts!.split(",").map((hostPort) => {
+    if (!/^(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+):\d{1,5}$/.test(hostPort)) {
+      throw createError("INVALID_ARGUMENT", `${path}: "${hostPort}" is not host:port`, { module: MODULE, path, expected: "redis+cluster://host:port[,host:port…]", given: url });
+    }
+    return `${scheme}://${credentials === undefined ? "" : `${credentials}@`}${hostPort}`;
+  });
 }

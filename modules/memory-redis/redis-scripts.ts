@@ -1,7 +1,9 @@
 /**
  * The Lua scripts of RedisMemory: each runs atomically on the server, so writers in any number
- * of processes see one consistent memory. Key names are built from the prefix inside the scripts
- * (a single Redis server or replicated primary, not Redis Cluster).
+ * of processes see one consistent memory. Key names are built from the prefix inside the scripts.
+ * On a Redis Cluster the prefix is `{<keyPrefix>}`: one hash tag, so every key of a memory is in
+ * one slot and the memory-wide scripts (eviction, the event order, `recent`) stay atomic — the
+ * memory works on a cluster but lives on one primary (spreading it would split those scripts).
  *
  * | key | type | holds |
  * |---|---|---|

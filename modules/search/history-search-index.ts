@@ -8,11 +8,11 @@
  * | history change                         | index work on the next search              |
  * |----------------------------------------|---------------------------------------------|
  * | messages appended (addMessage)          | the new messages only (O(new))              |
- * | replaced (setMessages, clearRun, clear) | rebuilt once (prefix of the same objects checked in O(n) reference compares) |
+ * | replaced (setMessages, clearRun, clear) | rebuilt once (prefix of the same objects checked in O(n) reference compares); when the same objects still make most of it (a tail cut or swapped) only the tail is taken out and re-indexed |
  * | resume (a context opened on 10k+ messages) | built on the first search (or in the background after `warm()`), in time slices of `sliceMs` (25 ms) with a yield to the event loop between them |
  *
  * Each message is one document with two fields (message-text.ts searchableParts): `prose` (what
- * was written, outside fenced code) and `code` (tool calls, tool results, fenced blocks), each
+ * was written, outside fenced code; with the speaker's `name` of a user or assistant message) and `code` (tool calls, tool results, fenced blocks), each
  * BM25-normalised on its own and code weighted CODE_BOOST (0.5) — so a log pasted under a one-line
  * statement does not bury the statement. Scores are plain BM25 sums (minisearch's multiplier by
  * the number of matched query terms is divided out).
@@ -46,6 +46,8 @@ export interface HistorySearchIndexOptions {
   module?: string;
   /** Backlog (messages) above which ready() is false: strategies then warm() instead of waiting. Default 5,000. */
   backgroundBacklog?: number;
+  /** Index the speaker's `name` of user and assistant messages with their prose. Default true. */
+  speakers?: boolean;
 }
 
 export interface IndexStats {
@@ -55,6 +57,8 @@ export interface IndexStats {
   rebuilds: number;
   /** Duration of the last catch-up that indexed more than one chunk, ms. */
   lastCatchUpMs: number;
+  /** Times a replaced history kept most of the index as its prefix and only the tail was taken out. */
+  rewinds: number;
 }
 
 interface Doc {
@@ -72,6 +76,7 @@ export class HistorySearchIndex {
   readonly #sliceMs: number;
   readonly #backgroundBacklog: number;
   readonly #module: string;
+  readonly #speakers: boolean;
   #mini = newMini();
   /** The message objects indexed, by position (what the prefix check compares against). */
   #indexed: Message[] = [];
@@ -83,7 +88,7 @@ export class HistorySearchIndex {
   #vectorCount = 0;
   readonly #embeddingCache = new Map<string, Float32Array>();
   #catchingUp: Promise<void> | undefined;
-  readonly stats: IndexStats = { indexed: 0, rebuilds: 0, lastCatchUpMs: 0 };
+  readonly stats: IndexStats = { indexed: 0, rebuilds: 0, lastCatchUpMs: 0, rewinds: 0 };
 
   constructor(source: () => readonly Message[], options: HistorySearchIndexOptions = {}) {
     this.#source = source;
@@ -92,6 +97,7 @@ export class HistorySearchIndex {
     this.#sliceMs = options.sliceMs ?? 25;
     this.#backgroundBacklog = options.backgroundBacklog ?? 5_000;
     this.#module = options.module ?? "search";
+    this.#speakers = options.speakers ?? true;
   }
 
   get hasEmbedder(): boolean {
@@ -124,7 +130,7 @@ export class HistorySearchIndex {
   async catchUp(): Promise<void> {
     while (this.#catchingUp) await this.#catchingUp;
     const source = this.#source();
-    if (!this.#extends(source)) this.#reset();
+    if (!this.#extends(source)) this.#rewind(source);
     if (source.length - this.#indexed.length <= SMALL_BACKLOG) return this.#indexRange(source, source.length);
     const started = performance.now();
     this.#catchingUp = (async () => {
@@ -165,7 +171,7 @@ export class HistorySearchIndex {
   /** Synchronous catch-up (benchmarks, or a caller that cannot await). */
   catchUpNow(): void {
     const source = this.#source();
-    if (!this.#extends(source)) this.#reset();
+    if (!this.#extends(source)) this.#rewind(source);
     this.#indexRange(source, source.length);
   }
 
@@ -190,6 +196,37 @@ export class HistorySearchIndex {
     return rare.some((t) => (this.#documentFrequency.get(t) ?? 0) > 0) ? rare : terms;
   }
 
+  /**
+   * The history was replaced. When it keeps most of what was indexed as its prefix (the same
+   * message objects: the tail was cut or swapped — clearRun, a replaced last message), only the
+   * documents after the common prefix are taken out (minisearch discard); else the index is
+   * rebuilt from scratch.
+   */
+  #rewind(source: readonly Message[]): void {
+    const indexed = this.#indexed;
+    let common = 0;
+    const end = Math.min(source.length, indexed.length);
+    while (common < end && source[common] === indexed[common]) common++;
+    if (common === 0 || indexed.length - common > Math.max(SMALL_BACKLOG, common)) return this.#reset();
+    for (let i = indexed.length - 1; i >= common; i--) {
+      const message = indexed[i]!;
+      this.#mini.discard(i);
+      const parts = this.#parts(message);
+      const prose = new Set(tokenize(parts.prose));
+      for (const term of new Set([...prose, ...tokenize(parts.code)])) {
+        const n = (this.#documentFrequency.get(term) ?? 1) - 1;
+        if (n > 0) this.#documentFrequency.set(term, n);
+        else this.#documentFrequency.delete(term);
+      }
+      const id = message.metadata?.id;
+      if (typeof id === "string" && this.#idToPosition.get(id) === i) this.#idToPosition.delete(id);
+    }
+    indexed.length = common;
+    this.#embedded = Math.min(this.#embedded, common);
+    this.stats.indexed = common;
+    this.stats.rewinds++;
+  }
+
   #reset(): void {
     this.#mini = newMini();
     this.#documentFrequency = new Map();
@@ -211,7 +248,7 @@ export class HistorySearchIndex {
       if (typeof id === "string" && !this.#idToPosition.has(id)) this.#idToPosition.set(id, i);
       // Indexed as its distinct terms (BM25 with binary term frequency: chat messages are short,
       // and it halves the index work); document frequencies kept for query pruning.
-      const parts = searchableParts(message);
+      const parts = this.#parts(message);
       const prose = new Set(tokenize(parts.prose));
       const code = new Set(tokenize(parts.code));
       for (const term of prose) this.#documentFrequency.set(term, (this.#documentFrequency.get(term) ?? 0) + 1);
@@ -220,6 +257,19 @@ export class HistorySearchIndex {
     }
     if (docs.length > 0) this.#mini.addAll(docs);
     this.stats.indexed = this.#indexed.length;
+  }
+
+  /**
+   * What a message is indexed by: its searchable parts, and — unless `speakers` is false — the
+   * name of who wrote it (`name` of a user or assistant message) in its prose, so "what did Priya
+   * say about …" finds Priya's messages.
+   */
+  #parts(message: Message): { prose: string; code: string } {
+    const parts = searchableParts(message);
+    if (this.#speakers && (message.role === "user" || message.role === "assistant") && typeof message.name === "string" && message.name !== "") {
+      return { prose: `${message.name.replace(/_/g, " ")}\n${parts.prose}`, code: parts.code };
+    }
+    return parts;
   }
 
   /** Exclusive upper bound on positions (SearchOptions.before). */

@@ -5,5 +5,6 @@ export { tokenize, distinctTerms } from "./tokenizer.js";
 export { searchableText, MAX_INDEXED_CHARS } from "./message-text.js";
 export { embedderOf } from "./embedder-capability.js";
 export { checkDocument, toVector } from "./in-memory-vector-store.js";
-export { recallQuery } from "./recall-query.js";
-export { recallCandidates, type RankedHit } from "./recall-ranking.js";
+export { recallQuery, questionClauses } from "./recall-query.js";
+export { isSessionHeader } from "./session-header.js";
+export { recallCandidates, RANKING_RULES, ALL_RULES, type RankedHit, type RankingRule } from "./recall-ranking.js";

@@ -29,6 +29,21 @@ import { isStopWord, tokenize } from "./tokenizer.js";
 
 export type AnswerType = "person" | "datetime" | "number" | "decision" | "preference";
 
+/** The reranking rules of rankForRecall (each can be left out, for the eval's ablation). */
+export type RankingRule = "tool-output" | "question-only" | "answer-type" | "revision" | "diversity";
+export const ALL_RULES: readonly RankingRule[] = ["tool-output", "question-only", "answer-type", "revision", "diversity"];
+/**
+ * The rules each recall ranking applies. "recall" (the default) keeps what earned its place on
+ * conversations people wrote (BENCHMARKS.md, the ablation on REALTALK: the cue rules moved the
+ * development set by less than a point either way, and were tuned on our own generator) plus
+ * tool output down (agent sessions: what a tool printed can be run again); "cues" is every rule,
+ * the generator-tuned ranking of issue 7.
+ */
+export const RANKING_RULES: Readonly<Record<"recall" | "cues", readonly RankingRule[]>> = {
+  recall: ["tool-output"],
+  cues: ALL_RULES,
+};
+
 /** A ranked hit and why it moved (for explanations). */
 export interface RankedHit {
   readonly hit: SearchHit;
@@ -62,9 +77,13 @@ const ANSWER_TYPE_NAMES: Record<AnswerType, string> = {
 export const MMR_LAMBDA = 0.7;
 /** Characters of a message its diversity term set is taken from. */
 export const MMR_CHARS = 1_000;
-/** Candidates asked of the search for `keep` hits. */
-export function poolSize(keep: number): number {
-  return Math.max(80, keep * 10);
+/**
+ * Candidates asked of the search for `keep` hits: with the cue rules (ranking "cues") ten times
+ * as many — they reorder deep; with the tool-output weight alone (the default) twice as many —
+ * a halved score moves a hit down, never up from far below.
+ */
+export function poolSize(keep: number, rules: readonly RankingRule[] = ALL_RULES): number {
+  return Math.max(80, keep * (rules.some((r) => r !== "tool-output") ? 10 : 2));
 }
 
 /** "who …", or "which/what <person> …" ("which colleague signed up", "what engineer owns it"). */
@@ -193,15 +212,17 @@ function overlap(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
  * Reorders `hits` (a search's candidates for `question`) for recall and returns the best `keep`:
  * priors first (tool output, answer type), then maximal marginal relevance.
  */
-export function rankForRecall(question: string, hits: readonly SearchHit[], keep: number): RankedHit[] {
+export function rankForRecall(question: string, hits: readonly SearchHit[], keep: number, rules: readonly RankingRule[] = ALL_RULES): RankedHit[] {
   if (keep <= 0 || hits.length === 0) return [];
-  const type = answerTypeOf(question);
-  const asking = questionClauses(question).length > 0;
-  const current = asksForCurrent(question);
+  const off = ALL_RULES.filter((r) => !rules.includes(r));
+  const type = off.includes("answer-type") ? undefined : answerTypeOf(question);
+  const asking = !off.includes("question-only") && questionClauses(question).length > 0;
+  const current = !off.includes("revision") && asksForCurrent(question);
+  const tools = !off.includes("tool-output");
   const weighted: RankedHit[] = hits.map((hit) => {
     let score = hit.score;
     const notes: string[] = [];
-    if (isToolMessage(hit.message)) {
+    if (tools && isToolMessage(hit.message)) {
       score *= TOOL_OUTPUT_WEIGHT;
       notes.push(`tool output ×${TOOL_OUTPUT_WEIGHT}`);
       return { hit, score, notes };
@@ -225,7 +246,7 @@ export function rankForRecall(question: string, hits: readonly SearchHit[], keep
   // Stable: equal scores keep the search's order.
   const order = weighted.map((w, i) => [w, i] as const).sort((a, b) => b[0].score - a[0].score || a[1] - b[1]).map(([w]) => w);
   const best = order[0]!.score;
-  if (best <= 0) return order.slice(0, keep);
+  if (best <= 0 || off.includes("diversity")) return order.slice(0, keep);
   const remaining = order.map((w) => ({ w, relevance: w.score / best, similarity: 0, terms: termsFor(w.hit.message) }));
   const out: RankedHit[] = [];
   while (out.length < keep && remaining.length > 0) {
@@ -256,9 +277,11 @@ export async function recallCandidates(
   source: Pick<HistorySearch, "search">,
   query: string,
   wanted: number,
-  ranking: "recall" | "search",
+  ranking: "recall" | "cues" | "search",
   options: Omit<SearchOptions, "k"> = {},
+  toggle: { off?: readonly RankingRule[]; on?: readonly RankingRule[] } = {},
 ): Promise<RankedHit[]> {
   if (ranking === "search") return (await source.search(query, { ...options, k: wanted })).map((hit) => ({ hit, score: hit.score, notes: [] }));
-  return rankForRecall(query, await source.search(query, { ...options, k: poolSize(wanted) }), wanted);
+  const rules = [...new Set([...RANKING_RULES[ranking], ...(toggle.on ?? [])])].filter((r) => !toggle.off?.includes(r));
+  return rankForRecall(query, await source.search(query, { ...options, k: poolSize(wanted, rules) }), wanted, rules);
 }

@@ -1,7 +1,9 @@
-import { timingSafeEqual } from "node:crypto";
 import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
 import { createError, memoryOf, MemoryEvent, recentMemoryEvents, type CoordinatorContract, type Memory, type MemoryEventJson } from "@amplifier-ts/contracts";
+import type { InspectorOptions } from "@amplifier-ts/inspector";
+import { registerInspectorHostCheck, registerInspectorRoutes } from "./inspector-routes.js";
 import { eventsQuerySchema, LIMIT_DEFAULT, openApiDocument } from "./openapi.js";
+import { registerTokenGuard } from "./token-guard.js";
 
 export interface StartServerOptions {
   /** Where the memory comes from: its "memory" capability. */
@@ -14,8 +16,16 @@ export interface StartServerOptions {
   host?: string;
   /** The `agent` field of every answer. Default "agent". */
   agentName?: string;
-  /** When set, every route but /openapi.json wants `Authorization: Bearer <token>`. */
+  /**
+   * When set, every route but /openapi.json wants `Authorization: Bearer <token>` or the session
+   * cookie a browser gets by opening `/?token=<token>` (with the Inspector; token-guard.ts).
+   */
   token?: string;
+  /**
+   * The Inspector at `/` (inspector-routes.ts): its sources (history stores, live sessions) and
+   * analyzer; the memory's events join its timeline. No Inspector routes when absent.
+   */
+  inspector?: Omit<InspectorOptions, "memory">;
 }
 
 export interface RunningServer {
@@ -34,10 +44,11 @@ export interface RunningServer {
  * | GET /memory/events?limit=&session_id= | `{ agent, events, total }`: events as the seed's to_dict plus `session_id`, newest last, the newest `limit` (default 100, at most 1000); without session_id over every session, in the order they were added (the memory's getRecentEvents: no full read); an unknown session → 200 with no events, as the seed |
  * | GET /memory/sessions | `{ agent, sessions, total }`: session ids, oldest first |
  * | GET /openapi.json | the OpenAPI 3.1 document (no token needed) |
+ * | GET /, /inspector/… | with `inspector`: the Inspector page and its data (inspector-routes.ts) |
  *
  * Errors are JSON `{ statusCode, error, code, message, parameter? }`: 400 for a bad query
  * parameter (validated by fastify against the documented schema; `parameter` names it), 401 for a
- * missing or wrong token, 404 for another path, 503 when no memory is mounted.
+ * missing or wrong token (the Inspector's page: a small HTML page saying to open `/?token=…`), 404 for another path, 503 when no memory is mounted.
  */
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
   const port = options.port ?? 8000;
@@ -45,8 +56,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   if (options.token !== undefined && (typeof options.token !== "string" || options.token.length === 0)) {
     throw createError("INVALID_ARGUMENT", undefined, { module: "server", path: "startServer.token", expected: "a non-empty string", given: options.token });
   }
-  if (options.coordinator === undefined && options.memory === undefined) {
-    throw createError("INVALID_ARGUMENT", "startServer() needs a coordinator (its memory capability) or a memory", { module: "server", path: "startServer.coordinator", expected: "a coordinator or options.memory" });
+  if (options.coordinator === undefined && options.memory === undefined && options.inspector === undefined) {
+    throw createError("INVALID_ARGUMENT", "startServer() needs a coordinator (its memory capability), a memory or an inspector", { module: "server", path: "startServer.coordinator", expected: "a coordinator, options.memory or options.inspector" });
   }
   const host = options.host ?? "127.0.0.1";
   const agent = options.agentName ?? "agent";
@@ -64,16 +75,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   });
   app.setNotFoundHandler((request, reply) => reply.code(404).send({ statusCode: 404, error: "Not Found", code: "NOT_FOUND", message: `no route ${request.method} ${request.url.split("?")[0]}` }));
 
-  if (options.token !== undefined) {
-    const expected = Buffer.from(`Bearer ${options.token}`);
-    app.addHook("onRequest", async (request, reply) => {
-      if (request.url === "/openapi.json") return;
-      const given = Buffer.from(request.headers.authorization ?? "");
-      if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-        return reply.code(401).header("www-authenticate", "Bearer").send({ statusCode: 401, error: "Unauthorized", code: "UNAUTHORIZED", message: "missing or wrong bearer token (Authorization: Bearer <token>)" });
-      }
-    });
-  }
+  if (options.inspector !== undefined) registerInspectorHostCheck(app, host);
+  if (options.token !== undefined) registerTokenGuard(app, options.token, { inspector: options.inspector !== undefined });
 
   const withMemory = <T>(reply: { code(n: number): { send(body: unknown): T } }) => {
     const found = memory();
@@ -98,6 +101,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     const sessions = await found.listSessions();
     return { agent, sessions, total: sessions.length };
   });
+
+  if (options.inspector !== undefined) registerInspectorRoutes(app, { ...options.inspector, memory });
 
   await app.listen({ port, host });
   const address = app.server.address();

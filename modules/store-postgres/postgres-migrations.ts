@@ -1,4 +1,5 @@
 import type pg from "pg";
+import { DEFAULT_AGENT_ID } from "@amplifier-ts/contracts";
 
 /**
  * The PostgreSQL store's schema, as numbered migrations. Each runs once per (schema, table),
@@ -8,12 +9,17 @@ import type pg from "pg";
  *
  * Add a migration by appending to MIGRATIONS (never edit a released one).
  *
- * Tables (`t` = the configured table name):
+ * Tables (`t` = the configured table name), as of version 2:
  * | table | key | holds |
  * |---|---|---|
- * | `t` | (session_id, seq) | one row per message: `message jsonb`, `run_id`, `bytes`, `write_id` (first row of each append batch, for idempotent retries), `created_at` |
- * | `t_sessions` | session_id | `count` (seqs are dense, 0..count-1, so count is also the next seq), `bytes`, `updated_at`; its row lock serialises the writers of one session |
+ * | `t` | (agent_id, session_id, seq) | one row per message: `message jsonb`, `run_id`, `bytes`, `write_id` (first row of each append batch, for idempotent retries), `created_at` |
+ * | `t_sessions` | (agent_id, session_id) | `count` (seqs are dense, 0..count-1, so count is also the next seq), `bytes`, `updated_at`; its row lock serialises the writers of one session |
  * | `t_migrations` | version | applied migrations |
+ *
+ * | version | what |
+ * |---|---|
+ * | 1 | the tables, keyed by session_id |
+ * | 2 | agent scoping (HistoryStore contract v2): `agent_id text NOT NULL DEFAULT 'default'` on both tables — every existing row becomes the default agent's (a constant default: no table rewrite) — and the keys and indexes lead with agent_id. Writers of version 1 upsert ON CONFLICT (session_id), which no longer names a key: stop them before the upgrade |
  */
 export interface TableNames {
   /** Quoted, schema-qualified names ready for SQL. */
@@ -64,12 +70,27 @@ const MIGRATIONS: readonly Migration[] = [
     `CREATE INDEX "${n.table}_write_idx" ON ${n.messages} (session_id, write_id) WHERE write_id IS NOT NULL`,
     `CREATE INDEX "${n.table}_sessions_updated_idx" ON ${n.sessions} (updated_at)`,
   ],
+  // 2: agent scoping. The primary keys are named by PostgreSQL's rule (<table>_pkey; table names
+  // are at most 48 characters, so "<t>_sessions_pkey" stays under the 63-byte limit).
+  (n) => [
+    `ALTER TABLE ${n.sessions} ADD COLUMN agent_id text COLLATE "C" NOT NULL DEFAULT '${DEFAULT_AGENT_ID}'`,
+    `ALTER TABLE ${n.messages} ADD COLUMN agent_id text COLLATE "C" NOT NULL DEFAULT '${DEFAULT_AGENT_ID}'`,
+    `ALTER TABLE ${n.sessions} DROP CONSTRAINT "${n.table}_sessions_pkey", ADD PRIMARY KEY (agent_id, session_id)`,
+    `ALTER TABLE ${n.messages} DROP CONSTRAINT "${n.table}_pkey", ADD PRIMARY KEY (agent_id, session_id, seq)`,
+    `DROP INDEX ${n.schema}."${n.table}_run_idx"`,
+    `DROP INDEX ${n.schema}."${n.table}_write_idx"`,
+    `CREATE INDEX "${n.table}_run_idx" ON ${n.messages} (agent_id, session_id, run_id) WHERE run_id IS NOT NULL`,
+    `CREATE INDEX "${n.table}_write_idx" ON ${n.messages} (agent_id, session_id, write_id) WHERE write_id IS NOT NULL`,
+  ],
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
-/** Brings the tables to SCHEMA_VERSION; returns the versions it applied (empty when up to date). */
-export async function migrate(pool: pg.Pool, names: TableNames): Promise<number[]> {
+/**
+ * Brings the tables to SCHEMA_VERSION (or `target`, for tests that build an older layout);
+ * returns the versions it applied (empty when up to date).
+ */
+export async function migrate(pool: pg.Pool, names: TableNames, target = MIGRATIONS.length): Promise<number[]> {
   const client = await pool.connect();
   let broken = false;
   try {
@@ -80,7 +101,7 @@ export async function migrate(pool: pg.Pool, names: TableNames): Promise<number[
     const { rows } = await client.query<{ v: number | null }>(`SELECT max(version) AS v FROM ${names.migrations}`);
     const current = rows[0]?.v ?? 0;
     const applied: number[] = [];
-    for (let version = current + 1; version <= MIGRATIONS.length; version++) {
+    for (let version = current + 1; version <= Math.min(target, MIGRATIONS.length); version++) {
       for (const statement of MIGRATIONS[version - 1]!(names)) await client.query(statement);
       await client.query(`INSERT INTO ${names.migrations} (version) VALUES ($1)`, [version]);
       applied.push(version);

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
-import type { HistoryStore, OpenedSession, ReadOptions, SessionSummary } from "@amplifier-ts/contracts";
+import type { HistoryScope, HistoryStore, OpenedSession, ReadOptions, SessionSummary } from "@amplifier-ts/contracts";
 import type { Message } from "@amplifier-ts/contracts";
 import type { PostgresStoreOptions } from "@amplifier-ts/contracts";
 import { createError, isAmplifierError, type AmplifierError } from "@amplifier-ts/contracts";
@@ -9,7 +9,7 @@ import { withDefaultUser } from "./default-user.js";
 import { acquirePool, type PoolLease } from "./pg-pools.js";
 import { migrate, tableNames, type TableNames } from "./postgres-migrations.js";
 import { DEFAULT_RETRY, isTransient, withRetry, type RetryPolicy } from "./postgres-retry.js";
-import { assertSessionId } from "@amplifier-ts/stores";
+import { agentIdOf, agentSessionKey, assertSessionId } from "@amplifier-ts/stores";
 import { assertRunId, resolvePage } from "@amplifier-ts/stores";
 import { WriteQueue } from "@amplifier-ts/stores";
 
@@ -39,6 +39,7 @@ const MAX_BATCH_BYTES = 8 * 1024 * 1024;
  * | replace, clearRun, clear, deleteSession | one transaction each; clearRun renumbers the kept rows |
  * | jsonb | cannot hold NUL (`\u0000`) or lone surrogates: such messages are refused with INVALID_MESSAGE |
  * | transient failures | retried with bounded backoff (`retry`); an append carries a write id so a retry after a lost acknowledgement never stores it twice |
+ * | agents | `agent_id` is a column of both tables and leads their keys: a session is (agent_id, session_id); every statement names both |
  *
  * Failure policy: cannot connect or migrate (at open or first use) → STORAGE_UNAVAILABLE (context-
  * persistent falls back to memory unless strict); a write that still fails after the retries →
@@ -52,7 +53,7 @@ export class PostgresStore implements HistoryStore {
   private readonly poolSize: number;
   private lease: Promise<PoolLease> | undefined;
   private ready: Promise<void> | undefined;
-  /** Sessions with operations in flight; a queue is dropped when its last operation settles. */
+  /** Sessions (by agentSessionKey) with operations in flight; a queue is dropped when its last operation settles. */
   private readonly queues = new Map<string, { queue: WriteQueue<EncodedMessage>; pending: number }>();
   private closing: Promise<void> | undefined;
 
@@ -71,61 +72,68 @@ export class PostgresStore implements HistoryStore {
     }
   }
 
-  async open(sessionId: string): Promise<OpenedSession> {
+  async open(sessionId: string, scope?: HistoryScope): Promise<OpenedSession> {
     const id = this.check(sessionId);
-    return { messages: await this.run(id, () => this.readRange(id, 0, Number.MAX_SAFE_INTEGER)) };
+    const agent = agentIdOf(scope, MODULE);
+    return { messages: await this.run(agent, id, () => this.readRange(agent, id, 0, Number.MAX_SAFE_INTEGER)) };
   }
 
-  async append(sessionId: string, message: Message): Promise<void> {
+  async append(sessionId: string, message: Message, scope?: HistoryScope): Promise<void> {
     const id = this.check(sessionId);
+    const agent = agentIdOf(scope, MODULE);
     const encoded = storable(encodeMessage(message, "message", MODULE), "message");
-    await this.track(id, (queue) => queue.append([encoded]));
+    await this.track(agent, id, (queue) => queue.append([encoded]));
   }
 
-  async appendMany(sessionId: string, messages: Message[]): Promise<void> {
+  async appendMany(sessionId: string, messages: Message[], scope?: HistoryScope): Promise<void> {
     const id = this.check(sessionId);
+    const agent = agentIdOf(scope, MODULE);
     const encoded = encodeMessages(messages, "messages", MODULE).map((e, i) => storable(e, `messages[${i}]`));
     if (encoded.length === 0) return;
-    await this.run(id, () => this.insert(id, encoded));
+    await this.run(agent, id, () => this.insert(agent, id, encoded));
   }
 
   async read(sessionId: string, options?: ReadOptions): Promise<Message[]> {
     const id = this.check(sessionId);
     const { start, end } = resolvePage(options, Number.MAX_SAFE_INTEGER, MODULE);
-    return this.run(id, () => this.readRange(id, start, end));
+    const agent = agentIdOf(options, MODULE);
+    return this.run(agent, id, () => this.readRange(agent, id, start, end));
   }
 
-  async count(sessionId: string): Promise<number> {
+  async count(sessionId: string, scope?: HistoryScope): Promise<number> {
     const id = this.check(sessionId);
-    return this.run(id, () =>
+    const agent = agentIdOf(scope, MODULE);
+    return this.run(agent, id, () =>
       this.attempt("read", `count session ${id}`, async (pool) => {
-        const { rows } = await pool.query<{ count: string }>(`SELECT count FROM ${this.names.sessions} WHERE session_id = $1`, [id]);
+        const { rows } = await pool.query<{ count: string }>(`SELECT count FROM ${this.names.sessions} WHERE agent_id = $2 AND session_id = $1`, [id, agent]);
         return Number(rows[0]?.count ?? 0);
       }),
     );
   }
 
-  async replace(sessionId: string, messages: Message[]): Promise<void> {
+  async replace(sessionId: string, messages: Message[], scope?: HistoryScope): Promise<void> {
     const id = this.check(sessionId);
+    const agent = agentIdOf(scope, MODULE);
     const encoded = encodeMessages(messages, "messages", MODULE).map((e, i) => storable(e, `messages[${i}]`));
-    await this.run(id, () => this.rewrite(id, encoded));
+    await this.run(agent, id, () => this.rewrite(agent, id, encoded));
   }
 
-  async clear(sessionId: string): Promise<void> {
-    await this.replace(sessionId, []);
+  async clear(sessionId: string, scope?: HistoryScope): Promise<void> {
+    await this.replace(sessionId, [], scope);
   }
 
-  async clearRun(sessionId: string, runId: string): Promise<void> {
+  async clearRun(sessionId: string, runId: string, scope?: HistoryScope): Promise<void> {
     const id = this.check(sessionId);
     assertRunId(runId, MODULE);
-    await this.run(id, () =>
+    const agent = agentIdOf(scope, MODULE);
+    await this.run(agent, id, () =>
       this.transaction(`clear run ${runId} of session ${id}`, async (client) => {
-        const { rows: held } = await client.query(`SELECT 1 FROM ${this.names.sessions} WHERE session_id = $1 FOR UPDATE`, [id]);
+        const { rows: held } = await client.query(`SELECT 1 FROM ${this.names.sessions} WHERE agent_id = $2 AND session_id = $1 FOR UPDATE`, [id, agent]);
         if (held.length === 0) return;
         const { rows } = await client.query<{ n: string; b: string }>(
-          `WITH gone AS (DELETE FROM ${this.names.messages} WHERE session_id = $1 AND run_id = $2 RETURNING bytes)
+          `WITH gone AS (DELETE FROM ${this.names.messages} WHERE agent_id = $3 AND session_id = $1 AND run_id = $2 RETURNING bytes)
            SELECT count(*) AS n, coalesce(sum(bytes), 0) AS b FROM gone`,
-          [id, runId],
+          [id, runId, agent],
         );
         const removed = Number(rows[0]?.n ?? 0);
         if (removed === 0) return;
@@ -133,18 +141,19 @@ export class PostgresStore implements HistoryStore {
         // intermediate state ever collides with the primary key.
         await client.query(
           `UPDATE ${this.names.messages} m SET seq = -1 - r.rn
-           FROM (SELECT seq, row_number() OVER (ORDER BY seq) - 1 AS rn FROM ${this.names.messages} WHERE session_id = $1) r
-           WHERE m.session_id = $1 AND m.seq = r.seq`,
-          [id],
+           FROM (SELECT seq, row_number() OVER (ORDER BY seq) - 1 AS rn FROM ${this.names.messages} WHERE agent_id = $2 AND session_id = $1) r
+           WHERE m.agent_id = $2 AND m.session_id = $1 AND m.seq = r.seq`,
+          [id, agent],
         );
-        await client.query(`UPDATE ${this.names.messages} SET seq = -1 - seq WHERE session_id = $1`, [id]);
-        await client.query(`UPDATE ${this.names.sessions} SET count = count - $2, bytes = bytes - $3, updated_at = now() WHERE session_id = $1`, [id, removed, Number(rows[0]?.b ?? 0)]);
+        await client.query(`UPDATE ${this.names.messages} SET seq = -1 - seq WHERE agent_id = $2 AND session_id = $1`, [id, agent]);
+        await client.query(`UPDATE ${this.names.sessions} SET count = count - $2, bytes = bytes - $3, updated_at = now() WHERE agent_id = $4 AND session_id = $1`, [id, removed, Number(rows[0]?.b ?? 0), agent]);
       }),
     );
   }
 
-  async listSessions(): Promise<SessionSummary[]> {
+  async listSessions(scope?: HistoryScope): Promise<SessionSummary[]> {
     this.live();
+    const agent = agentIdOf(scope, MODULE);
     await this.ensureReady();
     await this.settleAll();
     // One JSON text built by the server (ids in "C" order, times already ISO-8601 UTC): at 100k
@@ -154,25 +163,31 @@ export class PostgresStore implements HistoryStore {
         `SELECT json_agg(json_build_object(
            'sessionId', session_id, 'count', count, 'bytes', bytes,
            'updatedAt', to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) ORDER BY session_id)::text AS list
-         FROM ${this.names.sessions} WHERE count > 0`,
+         FROM ${this.names.sessions} WHERE agent_id = $1 AND count > 0`,
+        [agent],
       );
       return rows[0]?.list ? (JSON.parse(rows[0].list) as SessionSummary[]) : [];
     });
   }
 
-  async deleteSession(sessionId: string): Promise<void> {
+  async deleteSession(sessionId: string, scope?: HistoryScope): Promise<void> {
     const id = this.check(sessionId);
-    await this.run(id, () =>
+    const agent = agentIdOf(scope, MODULE);
+    await this.run(agent, id, () =>
       this.attempt("write", `delete session ${id}`, (pool) =>
-        pool.query(`WITH s AS (DELETE FROM ${this.names.sessions} WHERE session_id = $1) DELETE FROM ${this.names.messages} WHERE session_id = $1`, [id]),
+        pool.query(
+          `WITH s AS (DELETE FROM ${this.names.sessions} WHERE agent_id = $2 AND session_id = $1) DELETE FROM ${this.names.messages} WHERE agent_id = $2 AND session_id = $1`,
+          [id, agent],
+        ),
       ),
     );
   }
 
   /** Nothing is held per session but its queue, which goes away by itself once idle: this waits for it to drain. */
-  async closeSession(sessionId: string): Promise<void> {
+  async closeSession(sessionId: string, scope?: HistoryScope): Promise<void> {
     const id = this.check(sessionId);
-    if (this.queues.has(id)) await this.track(id, (queue) => queue.run(async () => undefined)).catch(() => undefined);
+    const agent = agentIdOf(scope, MODULE);
+    if (this.queues.has(agentSessionKey(agent, id))) await this.track(agent, id, (queue) => queue.run(async () => undefined)).catch(() => undefined);
   }
 
   close(): Promise<void> {
@@ -218,26 +233,27 @@ export class PostgresStore implements HistoryStore {
     return this.ready;
   }
 
-  /** Runs `use` on the session's queue (made on demand), counting it in flight until it settles. */
-  private track<T>(sessionId: string, use: (queue: WriteQueue<EncodedMessage>) => Promise<T>): Promise<T> {
-    let entry = this.queues.get(sessionId);
+  /** Runs `use` on the agent's session's queue (made on demand), counting it in flight until it settles. */
+  private track<T>(agent: string, sessionId: string, use: (queue: WriteQueue<EncodedMessage>) => Promise<T>): Promise<T> {
+    const key = agentSessionKey(agent, sessionId);
+    let entry = this.queues.get(key);
     if (!entry) {
       const queue = new WriteQueue<EncodedMessage>({
         commit: async (records) => {
           await this.ensureReady();
-          await this.insert(sessionId, records);
+          await this.insert(agent, sessionId, records);
         },
         coalesce: true,
         maxBatchWeight: MAX_BATCH_BYTES,
         weight: (record) => record.json.length,
       });
       entry = { queue, pending: 0 };
-      this.queues.set(sessionId, entry);
+      this.queues.set(key, entry);
     }
     const held = entry;
     held.pending++;
     const settled = () => {
-      if (--held.pending === 0 && this.queues.get(sessionId) === held) this.queues.delete(sessionId);
+      if (--held.pending === 0 && this.queues.get(key) === held) this.queues.delete(key);
     };
     const result = use(held.queue);
     result.then(settled, settled);
@@ -245,8 +261,8 @@ export class PostgresStore implements HistoryStore {
   }
 
   /** Every operation on a session runs in its queue, in call order, once the tables are ready. */
-  private run<T>(sessionId: string, task: () => Promise<T>): Promise<T> {
-    return this.track(sessionId, (queue) =>
+  private run<T>(agent: string, sessionId: string, task: () => Promise<T>): Promise<T> {
+    return this.track(agent, sessionId, (queue) =>
       queue.run(async () => {
         await this.ensureReady();
         return task();
@@ -263,7 +279,7 @@ export class PostgresStore implements HistoryStore {
    * commit) and the rows take the seqs from the old count on. The first row carries a write id;
    * a retry whose first try may have committed looks it up before writing again.
    */
-  private insert(sessionId: string, records: EncodedMessage[]): Promise<void> {
+  private insert(agent: string, sessionId: string, records: EncodedMessage[]): Promise<void> {
     const writeId = randomUUID();
     const json = records.map((r) => r.json);
     const runIds = records.map((r) => r.runId ?? null);
@@ -271,25 +287,25 @@ export class PostgresStore implements HistoryStore {
     const total = bytes.reduce((a, b) => a + b, 0);
     return this.attempt("write", `append to session ${sessionId}`, async (pool, attempt) => {
       if (attempt > 1) {
-        const { rows } = await pool.query(`SELECT 1 FROM ${this.names.messages} WHERE session_id = $1 AND write_id = $2 LIMIT 1`, [sessionId, writeId]);
+        const { rows } = await pool.query(`SELECT 1 FROM ${this.names.messages} WHERE agent_id = $3 AND session_id = $1 AND write_id = $2 LIMIT 1`, [sessionId, writeId, agent]);
         if (rows.length > 0) return;
       }
-      await pool.query(insertSql(this.names), [sessionId, records.length, total, `[${json.join(",")}]`, runIds, bytes, writeId]);
+      await pool.query(insertSql(this.names), [sessionId, records.length, total, `[${json.join(",")}]`, runIds, bytes, writeId, agent]);
     });
   }
 
-  private rewrite(sessionId: string, records: EncodedMessage[]): Promise<void> {
+  private rewrite(agent: string, sessionId: string, records: EncodedMessage[]): Promise<void> {
     return this.transaction(`replace session ${sessionId}`, async (client) => {
       await client.query(
-        `INSERT INTO ${this.names.sessions} AS s (session_id) VALUES ($1)
-         ON CONFLICT (session_id) DO UPDATE SET count = 0, bytes = 0, updated_at = now()`,
-        [sessionId],
+        `INSERT INTO ${this.names.sessions} AS s (agent_id, session_id) VALUES ($2, $1)
+         ON CONFLICT (agent_id, session_id) DO UPDATE SET count = 0, bytes = 0, updated_at = now()`,
+        [sessionId, agent],
       );
-      await client.query(`DELETE FROM ${this.names.messages} WHERE session_id = $1`, [sessionId]);
+      await client.query(`DELETE FROM ${this.names.messages} WHERE agent_id = $2 AND session_id = $1`, [sessionId, agent]);
       if (records.length === 0) return;
       const json = records.map((r) => r.json);
       const bytes = json.map((j) => Buffer.byteLength(j));
-      await client.query(insertSql(this.names), [sessionId, records.length, bytes.reduce((a, b) => a + b, 0), `[${json.join(",")}]`, records.map((r) => r.runId ?? null), bytes, null]);
+      await client.query(insertSql(this.names), [sessionId, records.length, bytes.reduce((a, b) => a + b, 0), `[${json.join(",")}]`, records.map((r) => r.runId ?? null), bytes, null, agent]);
     });
   }
 
@@ -299,14 +315,14 @@ export class PostgresStore implements HistoryStore {
    * then the pages are fetched over the same connection, PIPELINE pages ahead, so the server
    * renders the next page while this process decodes the current one.
    */
-  private readRange(sessionId: string, start: number, end: number): Promise<Message[]> {
+  private readRange(agent: string, sessionId: string, start: number, end: number): Promise<Message[]> {
     return this.transaction(
       `read session ${sessionId}`,
       async (client) => {
-        const { rows: pages } = await client.query<{ first: string; last: string }>(boundsSql(this.names), [sessionId, start, end, PAGE_BYTES, PAGE_ROWS]);
+        const { rows: pages } = await client.query<{ first: string; last: string }>(boundsSql(this.names), [sessionId, start, end, PAGE_BYTES, PAGE_ROWS, agent]);
         const fetchPage = (i: number) => {
           const page = pages[i]!;
-          const pending = client.query<{ page: string | null }>(pageSql(this.names), [sessionId, page.first, page.last]);
+          const pending = client.query<{ page: string | null }>(pageSql(this.names), [sessionId, page.first, page.last, agent]);
           pending.catch(() => undefined); // awaited below, in order; this only silences the ones never reached
           return pending;
         };
@@ -376,15 +392,15 @@ export class PostgresStore implements HistoryStore {
 /**
  * Parameters: $1 session, $2 n, $3 total bytes, $4 the messages as ONE JSON array text (parsed
  * once by the server: no per-element quoting of a text[] literal), $5 run ids, $6 bytes each,
- * $7 write id.
+ * $7 write id, $8 agent.
  */
 function insertSql(n: TableNames): string {
   return `WITH s AS (
-    INSERT INTO ${n.sessions} AS s (session_id, count, bytes, updated_at) VALUES ($1, $2, $3, now())
-    ON CONFLICT (session_id) DO UPDATE SET count = s.count + EXCLUDED.count, bytes = s.bytes + EXCLUDED.bytes, updated_at = now()
+    INSERT INTO ${n.sessions} AS s (agent_id, session_id, count, bytes, updated_at) VALUES ($8, $1, $2, $3, now())
+    ON CONFLICT (agent_id, session_id) DO UPDATE SET count = s.count + EXCLUDED.count, bytes = s.bytes + EXCLUDED.bytes, updated_at = now()
     RETURNING count - $2::bigint AS first)
-  INSERT INTO ${n.messages} (session_id, seq, message, run_id, bytes, write_id)
-  SELECT $1, s.first + m.ord - 1, m.message, m.run_id, m.bytes, CASE WHEN m.ord = 1 THEN $7::text END
+  INSERT INTO ${n.messages} (agent_id, session_id, seq, message, run_id, bytes, write_id)
+  SELECT $8, $1, s.first + m.ord - 1, m.message, m.run_id, m.bytes, CASE WHEN m.ord = 1 THEN $7::text END
   FROM s, ROWS FROM (jsonb_array_elements($4::jsonb), unnest($5::text[]), unnest($6::int[])) WITH ORDINALITY AS m(message, run_id, bytes, ord)`;
 }
 
@@ -392,13 +408,13 @@ function insertSql(n: TableNames): string {
 function boundsSql(n: TableNames): string {
   return `SELECT min(seq) AS first, max(seq) AS last FROM (
     SELECT seq, (sum(bytes) OVER w - bytes) / $4::bigint AS b, (row_number() OVER w - 1) / $5::bigint AS r
-    FROM ${n.messages} WHERE session_id = $1 AND seq >= $2 AND seq < $3 WINDOW w AS (ORDER BY seq)) x
+    FROM ${n.messages} WHERE agent_id = $6 AND session_id = $1 AND seq >= $2 AND seq < $3 WINDOW w AS (ORDER BY seq)) x
   GROUP BY b, r ORDER BY first`;
 }
 
 /** One page as one JSON text (rows joined by commas): one value to decode per page, not per row. */
 function pageSql(n: TableNames): string {
-  return `SELECT string_agg(message::text, ',' ORDER BY seq) AS page FROM ${n.messages} WHERE session_id = $1 AND seq >= $2 AND seq <= $3`;
+  return `SELECT string_agg(message::text, ',' ORDER BY seq) AS page FROM ${n.messages} WHERE agent_id = $4 AND session_id = $1 AND seq >= $2 AND seq <= $3`;
 }
 
 /**

@@ -3,9 +3,12 @@ import type { HistoryStoreDriver, RedisStoreOptions } from "@amplifier-ts/contra
 import { RedisStore } from "./redis-store.js";
 
 export { DEFAULT_REDIS_URL, RedisStore, type RedisRetryPolicy, type RedisStoreOptions } from "./redis-store.js";
+export { redisKeys, type RedisKeys } from "./redis-keys.js";
+export { parseRedisUrl, redisStoreOptionsSchema, resolveRedisOptions, type RedisTarget } from "./redis-config.js";
 
 /** What @amplifier-ts/stores' loadHistoryStore() imports for `{ type: "redis" }`. */
 export const driver: HistoryStoreDriver<RedisStoreOptions> = {
   type: "redis",
-  create: ({ url, keyPrefix, ttlSeconds, maxMessages, retry, connectTimeoutMs }) => new RedisStore({ url, keyPrefix, ttlSeconds, maxMessages, retry, connectTimeoutMs }),
+  create: ({ url, cluster, keyPrefix, ttlSeconds, maxMessages, retry, connectTimeoutMs, waitForReplicas }) =>
+    new RedisStore({ url, cluster, keyPrefix, ttlSeconds, maxMessages, retry, connectTimeoutMs, waitForReplicas }),
 };

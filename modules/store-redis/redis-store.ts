@@ -1,92 +1,117 @@
-import { randomUUID } from "node:crypto";
-import type { RedisClientType } from "redis";
-import type { HistoryStore, OpenedSession, ReadOptions, RedisRetryPolicy, RedisStoreOptions, SessionSummary } from "@amplifier-ts/contracts";
+import type { HistoryScope, HistoryStore, OpenedSession, ReadOptions, RedisRetryPolicy, RedisStoreOptions, SessionSummary } from "@amplifier-ts/contracts";
 import type { Message } from "@amplifier-ts/contracts";
 import { createError, isAmplifierError } from "@amplifier-ts/contracts";
 import { decodeStoredText, encodeMessage, encodeMessages, type EncodedMessage } from "@amplifier-ts/stores";
-import { acquireRedis, type RedisLease } from "./redis-clients.js";
-import { assertSessionId } from "@amplifier-ts/stores";
+import { acquireRedis, type RedisConnection, type RedisLease } from "./redis-clients.js";
+import { agentIdOf, agentSessionKey, assertSessionId } from "@amplifier-ts/stores";
+import { redisKeys, type RedisKeys } from "./redis-keys.js";
 import { assertRunId, resolvePage } from "@amplifier-ts/stores";
+import { DEFAULT_REDIS_URL, resolveRedisOptions, type RedisTarget } from "./redis-config.js";
 
 const MODULE = "stores/redis";
 
-export const DEFAULT_REDIS_URL = "redis://127.0.0.1:6379";
+export { DEFAULT_REDIS_URL };
 
 export type { RedisRetryPolicy, RedisStoreOptions };
 
-const DEFAULT_RETRY: RedisRetryPolicy = { attempts: 6, baseDelayMs: 25, maxDelayMs: 1_000 };
 /** Messages per LRANGE page when a session is read whole. */
 const PAGE = 10_000;
-/** Session ids per listing script (each runs ~1 ms on the server). */
+/** Session ids per listing script (each runs ~1 ms on the server), or per pipelined batch in a cluster. */
 const LIST_PAGE = 1_000;
+/** Cluster listing: an index entry whose session has no keys is dropped only when its last write is older than this (a write in flight indexes before its script runs). */
+const PRUNE_GRACE_MS = 60_000;
+
+/** A write that fewer replicas than `waitForReplicas.replicas` acknowledged in time (retried, like a lost connection). */
+class ReplicaAckError extends Error {
+  override readonly name = "ReplicaAckError";
+}
 
 /**
- * A HistoryStore in Redis: hot, shared, fast recent turns (the seeds' Redis HistoryProvider).
+ * A HistoryStore in Redis: hot, shared, fast recent turns (the seeds' Redis HistoryProvider), on
+ * one server or a Redis Cluster.
  *
  * | concern | how |
  * |---|---|
- * | layout | a LIST of message JSON per session (`<prefix>s:<id>`), a HASH of bytes/updatedAt (`<prefix>m:<id>`), a sorted set of session ids (`<prefix>index`, lexicographic) |
- * | atomicity | append, appendMany, replace, clear and clearRun are one Lua script each: all or nothing, atomic with the list's order |
+ * | layout | per agent: a LIST of message JSON per session, a HASH of bytes/updatedAt per session, a sorted set of session ids; redis-keys.ts builds every name. One server: the layout from before agents and clusters (`<prefix>s:<id>`, `<prefix>m:<id>`, `<prefix>index`; another agent under `<prefix>a:<agent>:`). Cluster: a session's keys share the hash tag `{<agent>:<session>}` (one slot), the agent's index is `<prefix>{<agent>}:index` |
+ * | atomicity | append, appendMany, replace, clear and clearRun are one Lua script each, on the session's keys only: all or nothing, atomic with the list's order. One server: the script also updates the index. Cluster: the index (another slot) is updated by a ZADD sent with the script, both awaited before the call resolves |
  * | call order | a per-session chain in this process: calls take effect in the order they were made, also across retries |
- * | retries | transient failures (connection lost, server restarting or loading) are retried with bounded backoff (`retry`); an append carries a write id (`SET NX`, 10 min) so a retry after a lost reply never stores it twice |
+ * | retries | transient failures (connection lost, server restarting or loading, a cluster failing over: CLUSTERDOWN, TRYAGAIN) are retried with bounded backoff (`retry`); an append carries a write id (`SET NX`, 10 min, in the session's slot) so a retry after a lost reply never stores it twice |
+ * | durability | `waitForReplicas: { replicas, timeoutMs }`: after each write, WAIT on the connection that wrote it until that many replicas hold it; fewer in time → retried (the write id makes the retry a no-op), then STORAGE_WRITE_FAILED. With it, an acknowledged write survives the loss of its primary (the replica that acknowledged it is promoted); without it, Redis replicates asynchronously and a failover can drop the last writes |
  * | failures | cannot connect at open → STORAGE_UNAVAILABLE (context-persistent falls back to memory unless strict); a write still failing after the retries → STORAGE_WRITE_FAILED; a read → STORAGE_UNAVAILABLE |
  * | `ttlSeconds`, `maxMessages` | CACHE policies for hot state (a session's keys expire after its last write; only the newest N kept) — not retention: use a durable store (PostgreSQL) for the record, and `retention` for what is kept |
- * | listing | `listSessions` reads the index (no KEYS/SCAN), then one script per 1,000 ids returns their counts, bytes and times; ids whose keys have expired are removed from the index as they are met. The scripts build key names from the prefix: a single Redis server (or replicated primary), not Redis Cluster |
+ * | listing | `listSessions` reads the agent's index (no KEYS/SCAN). One server: one script per 1,000 ids returns their counts, bytes and times, and drops ids whose keys have expired. Cluster: LLEN + HMGET per id, pipelined per primary, 1,000 ids at a time; an id whose keys are gone is dropped (compare-and-delete on its score) once its last write is a minute old |
  *
- * Without ttl and cap it passes the whole HistoryStore contract.
+ * Without ttl and cap it passes the whole HistoryStore contract, on one server and on a cluster.
  */
 export class RedisStore implements HistoryStore {
   readonly kind = "redis";
+  /** The server's url, or `redis+cluster://host:port,…` for a cluster. */
   readonly url: string;
   readonly keyPrefix: string;
+  /** True when the store talks to a Redis Cluster. */
+  readonly cluster: boolean;
+  private readonly target: RedisTarget;
+  private readonly label: string;
   private readonly ttl: number;
   private readonly cap: number;
   private readonly retry: RedisRetryPolicy;
   private readonly connectTimeoutMs: number;
+  private readonly waitFor: { replicas: number; timeoutMs: number } | undefined;
   private lease: Promise<RedisLease> | undefined;
   private closed = false;
+  /** Per (agent, session): the last call's settlement (call order). */
   private readonly chains = new Map<string, Promise<unknown>>();
+  private readonly keysByAgent = new Map<string, RedisKeys>();
 
   constructor(options: RedisStoreOptions = {}) {
-    this.url = checkUrl(options.url ?? process.env.AMPLIFIER_REDIS_URL ?? DEFAULT_REDIS_URL);
-    this.keyPrefix = checkString(options.keyPrefix ?? "amplifier:", "keyPrefix");
-    this.ttl = checkWhole(options.ttlSeconds, "ttlSeconds") ?? 0;
-    this.cap = checkWhole(options.maxMessages, "maxMessages") ?? 0;
-    this.retry = { ...DEFAULT_RETRY, ...checkRetry(options.retry) };
-    this.connectTimeoutMs = checkWhole(options.connectTimeoutMs, "connectTimeoutMs") ?? 2_000;
+    const resolved = resolveRedisOptions(options);
+    this.target = resolved.target;
+    this.label = resolved.label;
+    this.cluster = resolved.target.kind === "cluster";
+    this.url = resolved.target.kind === "single" ? resolved.target.url : `redis+cluster://${resolved.target.rootNodes.map((n) => n.replace(/^rediss?:\/\//, "")).join(",")}`;
+    this.keyPrefix = resolved.keyPrefix;
+    this.ttl = resolved.ttlSeconds;
+    this.cap = resolved.maxMessages;
+    this.retry = resolved.retry;
+    this.connectTimeoutMs = resolved.connectTimeoutMs;
+    this.waitFor = resolved.waitForReplicas;
   }
 
-  async open(sessionId: string): Promise<OpenedSession> {
+  async open(sessionId: string, scope?: HistoryScope): Promise<OpenedSession> {
     const id = assertSessionId(sessionId, MODULE);
-    return { messages: await this.read(id) };
+    return { messages: await this.read(id, { agentId: agentIdOf(scope, MODULE) }) };
   }
 
-  async append(sessionId: string, message: Message): Promise<void> {
+  async append(sessionId: string, message: Message, scope?: HistoryScope): Promise<void> {
     this.live();
     const id = assertSessionId(sessionId, MODULE);
+    const agent = agentIdOf(scope, MODULE);
     const encoded = encodeMessage(message, "message", MODULE);
-    await this.write(id, [encoded]);
+    await this.write(agent, id, [encoded]);
   }
 
-  async appendMany(sessionId: string, messages: Message[]): Promise<void> {
+  async appendMany(sessionId: string, messages: Message[], scope?: HistoryScope): Promise<void> {
     this.live();
     const id = assertSessionId(sessionId, MODULE);
+    const agent = agentIdOf(scope, MODULE);
     const encoded = encodeMessages(messages, "messages", MODULE);
-    if (encoded.length > 0) await this.write(id, encoded);
+    if (encoded.length > 0) await this.write(agent, id, encoded);
   }
 
   async read(sessionId: string, options?: ReadOptions): Promise<Message[]> {
     this.live();
     const id = assertSessionId(sessionId, MODULE);
     resolvePage(options, Number.MAX_SAFE_INTEGER, MODULE); // validate before touching the server
-    return this.inOrder(id, async () => {
-      const client = await this.client("read");
-      const length = await this.attempt("read", () => client.lLen(this.listKey(id)));
+    const agent = agentIdOf(options, MODULE);
+    const list = this.keys(agent).list(id);
+    return this.inOrder(agent, id, async () => {
+      const redis = await this.connection("read");
+      const length = Number(await this.attempt("read", () => redis.command(list, ["LLEN", list])));
       const { start, end } = resolvePage(options, length, MODULE);
       const out: Message[] = [];
       for (let from = start; from < end; from += PAGE) {
         const to = Math.min(end, from + PAGE) - 1;
-        const page = await this.attempt("read", () => client.lRange(this.listKey(id), from, to));
+        const page = await this.attempt("read", () => redis.command<string[]>(list, ["LRANGE", list, String(from), String(to)]));
         // Lists can be written by others (an older version, redis-cli): each record is checked on the way out.
         for (const json of page) out.push(decodeStoredText(json, id, start + out.length, MODULE));
       }
@@ -94,74 +119,123 @@ export class RedisStore implements HistoryStore {
     });
   }
 
-  async count(sessionId: string): Promise<number> {
+  async count(sessionId: string, scope?: HistoryScope): Promise<number> {
     this.live();
     const id = assertSessionId(sessionId, MODULE);
-    return this.inOrder(id, async () => {
-      const client = await this.client("read");
-      return this.attempt("read", () => client.lLen(this.listKey(id)));
+    const agent = agentIdOf(scope, MODULE);
+    const list = this.keys(agent).list(id);
+    return this.inOrder(agent, id, async () => {
+      const redis = await this.connection("read");
+      return Number(await this.attempt("read", () => redis.command(list, ["LLEN", list])));
     });
   }
 
-  async replace(sessionId: string, messages: Message[]): Promise<void> {
+  async replace(sessionId: string, messages: Message[], scope?: HistoryScope): Promise<void> {
     this.live();
     const id = assertSessionId(sessionId, MODULE);
+    const agent = agentIdOf(scope, MODULE);
+    const keys = this.keys(agent);
     const encoded = encodeMessages(messages, "messages", MODULE);
-    await this.inOrder(id, async () => {
-      const client = await this.client("write");
+    await this.inOrder(agent, id, async () => {
+      const redis = await this.connection("write");
       const bytes = encoded.reduce((n, e) => n + Buffer.byteLength(e.json) + 1, 0);
-      await this.attempt("write", () =>
-        client.eval(REPLACE, { keys: [this.listKey(id), this.metaKey(id), this.indexKey()], arguments: [id, new Date().toISOString(), String(this.ttl), String(bytes), ...encoded.map((e) => e.json)] }),
-      );
+      const scriptKeys = this.cluster ? [keys.list(id), keys.meta(id)] : [keys.list(id), keys.meta(id), keys.index];
+      await this.attempt("write", async () => {
+        await Promise.all([
+          this.cluster && encoded.length > 0 ? this.indexInCluster(redis, keys, id) : undefined,
+          evalScript(redis, REPLACE, scriptKeys, [id, new Date().toISOString(), String(this.ttl), String(bytes), ...encoded.map((e) => e.json)]),
+        ]);
+        await this.replicated(redis, keys.list(id));
+      });
     });
   }
 
-  async clear(sessionId: string): Promise<void> {
-    await this.replace(sessionId, []);
+  async clear(sessionId: string, scope?: HistoryScope): Promise<void> {
+    await this.replace(sessionId, [], scope);
   }
 
-  async clearRun(sessionId: string, runId: string): Promise<void> {
+  async clearRun(sessionId: string, runId: string, scope?: HistoryScope): Promise<void> {
     this.live();
     const id = assertSessionId(sessionId, MODULE);
     assertRunId(runId, MODULE);
-    await this.inOrder(id, async () => {
-      const client = await this.client("write");
-      await this.attempt("write", () => client.eval(CLEAR_RUN, { keys: [this.listKey(id), this.metaKey(id)], arguments: [runId, new Date().toISOString(), String(this.ttl)] }));
+    const agent = agentIdOf(scope, MODULE);
+    const keys = this.keys(agent);
+    await this.inOrder(agent, id, async () => {
+      const redis = await this.connection("write");
+      await this.attempt("write", async () => {
+        await evalScript(redis, CLEAR_RUN, [keys.list(id), keys.meta(id)], [runId, new Date().toISOString(), String(this.ttl)]);
+        await this.replicated(redis, keys.list(id));
+      });
     });
   }
 
-  async listSessions(): Promise<SessionSummary[]> {
+  async listSessions(scope?: HistoryScope): Promise<SessionSummary[]> {
     this.live();
-    const client = await this.client("read");
-    const ids = await this.attempt("read", () => client.zRange(this.indexKey(), 0, -1));
+    const keys = this.keys(agentIdOf(scope, MODULE));
+    const redis = await this.connection("read");
     const out: SessionSummary[] = [];
-    // One script per page of ids: count, bytes and updatedAt of each (and expired ids dropped from the index).
-    for (let i = 0; i < ids.length; i += LIST_PAGE) {
-      const chunk = ids.slice(i, i + LIST_PAGE);
-      const replies = (await this.attempt("read", () => client.eval(LIST, { keys: [this.indexKey()], arguments: [this.keyPrefix, ...chunk] }))) as (number | string)[];
-      chunk.forEach((sessionId, k) => {
-        const count = Number(replies[3 * k]);
-        const bytes = replies[3 * k + 1];
-        const updatedAt = replies[3 * k + 2];
-        if (count > 0) out.push({ sessionId, count, ...(bytes !== "" ? { bytes: Number(bytes) } : {}), ...(updatedAt !== "" ? { updatedAt: String(updatedAt) } : {}) });
-      });
+    const add = (sessionId: string, count: number, bytes: unknown, updatedAt: unknown) => {
+      if (count > 0) out.push({ sessionId, count, ...(bytes !== "" && bytes != null ? { bytes: Number(bytes) } : {}), ...(updatedAt !== "" && updatedAt != null ? { updatedAt: String(updatedAt) } : {}) });
+    };
+    if (!this.cluster) {
+      const ids = await this.attempt("read", () => redis.command<string[]>(keys.index, ["ZRANGE", keys.index, "0", "-1"]));
+      // One script per page of ids: count, bytes and updatedAt of each (and expired ids dropped from the index).
+      for (let i = 0; i < ids.length; i += LIST_PAGE) {
+        const chunk = ids.slice(i, i + LIST_PAGE);
+        const names = chunk.flatMap((id) => [id, keys.list(id), keys.meta(id)]);
+        const replies = (await this.attempt("read", () => evalScript(redis, LIST, [keys.index], names))) as (number | string)[];
+        chunk.forEach((sessionId, k) => add(sessionId, Number(replies[3 * k]), replies[3 * k + 1], replies[3 * k + 2]));
+      }
+    } else {
+      // The index is in one slot, each session in its own: plain commands, pipelined by node-redis per primary.
+      const reply = await this.attempt("read", () => redis.command<unknown[]>(keys.index, ["ZRANGE", keys.index, "0", "-1", "WITHSCORES"]));
+      // RESP3 (the cluster client's protocol) pairs each member with its score; RESP2 is flat.
+      const flat = reply.flatMap((entry) => (Array.isArray(entry) ? entry : [entry])).map(String);
+      const now = Date.now();
+      for (let i = 0; i < flat.length; i += 2 * LIST_PAGE) {
+        const chunk = flat.slice(i, i + 2 * LIST_PAGE);
+        const ids = chunk.filter((_, k) => k % 2 === 0);
+        const rows = await this.attempt("read", () =>
+          Promise.all(
+            ids.map((id) =>
+              Promise.all([redis.command(keys.list(id), ["LLEN", keys.list(id)]), redis.command<(string | null)[]>(keys.meta(id), ["HMGET", keys.meta(id), "bytes", "updatedAt"])]),
+            ),
+          ),
+        );
+        for (let k = 0; k < ids.length; k++) {
+          const [count, [bytes, updatedAt]] = rows[k]! as [number, (string | null)[]];
+          const score = chunk[2 * k + 1]!;
+          if (Number(count) === 0 && bytes == null && updatedAt == null && Number(score) < now - PRUNE_GRACE_MS) {
+            // Gone (expired or deleted): out of the index unless a write re-indexed it meanwhile (its score changed).
+            await this.attempt("read", () => evalScript(redis, PRUNE, [keys.index], [ids[k]!, score]));
+          }
+          add(ids[k]!, Number(count), bytes, updatedAt);
+        }
+      }
     }
     return out.sort((a, b) => (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0));
   }
 
-  async deleteSession(sessionId: string): Promise<void> {
+  async deleteSession(sessionId: string, scope?: HistoryScope): Promise<void> {
     this.live();
     const id = assertSessionId(sessionId, MODULE);
-    await this.inOrder(id, async () => {
-      const client = await this.client("write");
-      await this.attempt("write", () => client.multi().del([this.listKey(id), this.metaKey(id)]).zRem(this.indexKey(), id).exec());
+    const agent = agentIdOf(scope, MODULE);
+    const keys = this.keys(agent);
+    await this.inOrder(agent, id, async () => {
+      const redis = await this.connection("write");
+      await this.attempt("write", async () => {
+        await evalScript(redis, DELETE, this.cluster ? [keys.list(id), keys.meta(id)] : [keys.list(id), keys.meta(id), keys.index], [id]);
+        if (this.cluster) await redis.command(keys.index, ["ZREM", keys.index, id]);
+        await this.replicated(redis, keys.list(id));
+      });
     });
   }
 
-  /** Nothing is held per session in Redis; validates the id. */
-  async closeSession(sessionId: string): Promise<void> {
+  /** Nothing is held per session in Redis; validates the ids. */
+  async closeSession(sessionId: string, scope?: HistoryScope): Promise<void> {
     this.live();
     assertSessionId(sessionId, MODULE);
+    agentIdOf(scope, MODULE);
   }
 
   async close(): Promise<void> {
@@ -175,22 +249,37 @@ export class RedisStore implements HistoryStore {
 
   // --- internals ---------------------------------------------------------------------------------
 
-  private async write(id: string, encoded: EncodedMessage[]): Promise<void> {
+  private async write(agent: string, id: string, encoded: EncodedMessage[]): Promise<void> {
     const bytes = encoded.reduce((n, e) => n + Buffer.byteLength(e.json) + 1, 0);
-    const writeId = `${this.keyPrefix}w:${randomUUID()}`;
-    await this.inOrder(id, async () => {
-      const client = await this.client("write");
-      await this.attempt("write", () =>
-        client.eval(APPEND, {
-          keys: [this.listKey(id), this.metaKey(id), this.indexKey(), writeId],
-          arguments: [id, new Date().toISOString(), String(this.ttl), String(this.cap), String(bytes), ...encoded.map((e) => e.json)],
-        }),
-      );
+    const keys = this.keys(agent);
+    const writeId = keys.writeId(id);
+    await this.inOrder(agent, id, async () => {
+      const redis = await this.connection("write");
+      const scriptKeys = this.cluster ? [keys.list(id), keys.meta(id), writeId] : [keys.list(id), keys.meta(id), writeId, keys.index];
+      const args = [id, new Date().toISOString(), String(this.ttl), String(this.cap), String(bytes), ...encoded.map((e) => e.json)];
+      await this.attempt("write", async () => {
+        await Promise.all([this.cluster ? this.indexInCluster(redis, keys, id) : undefined, evalScript(redis, APPEND, scriptKeys, args)]);
+        await this.replicated(redis, keys.list(id));
+      });
     });
   }
 
-  /** Runs `task` after every earlier call on the session has settled (call order, retries included). */
-  private inOrder<T>(id: string, task: () => Promise<T>): Promise<T> {
+  /** Cluster: the agent's index names the session, scored by the time of its last write (ms). */
+  private indexInCluster(redis: RedisConnection, keys: RedisKeys, id: string): Promise<unknown> {
+    return redis.command(keys.index, ["ZADD", keys.index, String(Date.now()), id]);
+  }
+
+  /** With `waitForReplicas`: WAIT on the connection that wrote `key`; too few acknowledgements → ReplicaAckError (retried). */
+  private async replicated(redis: RedisConnection, key: string): Promise<void> {
+    if (!this.waitFor) return;
+    const { replicas, timeoutMs } = this.waitFor;
+    const acked = await redis.waitReplicas(key, replicas, timeoutMs);
+    if (acked < replicas) throw new ReplicaAckError(`the write was acknowledged by ${acked} of ${replicas} replica(s) within ${timeoutMs} ms (it may be on the primary only)`);
+  }
+
+  /** Runs `task` after every earlier call on the agent's session has settled (call order, retries included). */
+  private inOrder<T>(agent: string, sessionId: string, task: () => Promise<T>): Promise<T> {
+    const id = agentSessionKey(agent, sessionId);
     const previous = this.chains.get(id) ?? Promise.resolve();
     const run = previous.then(task, task);
     const settled = run.then(
@@ -204,16 +293,16 @@ export class RedisStore implements HistoryStore {
     return run;
   }
 
-  private async client(kind: "read" | "write"): Promise<RedisClientType> {
+  private async connection(kind: "read" | "write"): Promise<RedisConnection> {
     // No live() check: calls made before close() still finish (close waits for them).
-    this.lease ??= acquireRedis(this.url, this.connectTimeoutMs);
+    this.lease ??= acquireRedis(this.target, this.connectTimeoutMs);
     try {
-      return (await this.lease).client;
+      return (await this.lease).connection;
     } catch (cause) {
       this.lease = undefined;
-      throw createError("STORAGE_UNAVAILABLE", `Redis at ${redact(this.url)} cannot be reached: ${(cause as Error)?.message ?? String(cause)}`, {
+      throw createError("STORAGE_UNAVAILABLE", `${this.label} cannot be reached: ${(cause as Error)?.message ?? String(cause)}`, {
         module: MODULE,
-        expected: "a reachable Redis server",
+        expected: this.cluster ? "a reachable Redis Cluster (one of its root nodes answering)" : "a reachable Redis server",
         hint: kind === "write" ? "start Redis, or use a store that is up (context-persistent falls back to memory at mount unless strict)" : "start Redis",
         cause,
       });
@@ -230,9 +319,14 @@ export class RedisStore implements HistoryStore {
         if (isAmplifierError(error)) throw error;
         if (!isTransient(error) || attempt >= this.retry.attempts) {
           const code = kind === "write" ? "STORAGE_WRITE_FAILED" : "STORAGE_UNAVAILABLE";
-          throw createError(code, `Redis at ${redact(this.url)}: ${(error as Error)?.message ?? String(error)} (after ${attempt} ${attempt === 1 ? "try" : "tries"})`, {
+          throw createError(code, `${this.label}: ${(error as Error)?.message ?? String(error)} (after ${attempt} ${attempt === 1 ? "try" : "tries"})`, {
             module: MODULE,
-            hint: isTransient(error) ? `the server did not come back within ${this.retry.attempts} tries; raise store.retry.attempts or check the server` : undefined,
+            hint:
+              error instanceof ReplicaAckError
+                ? "the primary may hold the write without a replica: check the replicas (INFO replication), or lower store.waitForReplicas"
+                : isTransient(error)
+                  ? `the server did not come back within ${this.retry.attempts} tries; raise store.retry.attempts or check the server`
+                  : undefined,
             cause: error,
           });
         }
@@ -246,86 +340,44 @@ export class RedisStore implements HistoryStore {
     if (this.closed) throw createError("STORE_CLOSED", undefined, { module: MODULE });
   }
 
-  private listKey(id: string): string {
-    return `${this.keyPrefix}s:${id}`;
-  }
-  private metaKey(id: string): string {
-    return `${this.keyPrefix}m:${id}`;
-  }
-  private indexKey(): string {
-    return `${this.keyPrefix}index`;
+  /** The agent's key names (redis-keys.ts), made once per agent. */
+  private keys(agent: string): RedisKeys {
+    let keys = this.keysByAgent.get(agent);
+    if (!keys) {
+      keys = redisKeys(this.keyPrefix, agent, this.cluster);
+      this.keysByAgent.set(agent, keys);
+    }
+    return keys;
   }
 }
 
-/** Errors worth another try: the connection (lost, refused, closed while offline) or a server that is starting. */
+/** EVAL with its keys (routed by the first: every key of a script is in one slot in a cluster). */
+function evalScript(redis: RedisConnection, script: string, keys: string[], args: string[]): Promise<unknown> {
+  return redis.command(keys[0]!, ["EVAL", script, String(keys.length), ...keys, ...args]);
+}
+
+/** Errors worth another try: the connection (lost, refused, closed while offline), a server that is starting, a cluster failing over, too few replica acknowledgements. */
 export function isTransient(error: unknown): boolean {
   const e = error as { name?: string; code?: string; message?: string } | null;
   if (!e) return false;
-  if (["ClientClosedError", "ClientOfflineError", "SocketClosedUnexpectedlyError", "ConnectionTimeoutError", "ReconnectStrategyError"].includes(e.name ?? "")) return true;
+  if (["ClientClosedError", "ClientOfflineError", "SocketClosedUnexpectedlyError", "ConnectionTimeoutError", "ReconnectStrategyError", "ReplicaAckError"].includes(e.name ?? "")) return true;
   if (["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH"].includes(e.code ?? "")) return true;
-  return /^(LOADING|BUSY|TRYAGAIN|MASTERDOWN)\b/.test(e.message ?? "") || /The client is closed|offline|Socket closed unexpectedly/i.test(e.message ?? "");
-}
-
-function redact(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = "***";
-    return u.toString();
-  } catch {
-    return url;
-  }
-}
-
-function checkUrl(url: unknown): string {
-  if (typeof url === "string" && /^rediss?:\/\//.test(url)) {
-    try {
-      new URL(url);
-      return url;
-    } catch {
-      // fall through
-    }
-  }
-  throw createError("INVALID_ARGUMENT", "store.url must be a redis:// URL", { module: MODULE, path: "store.url", expected: "redis://host:port[/db] or rediss://…", given: url });
-}
-
-function checkString(value: unknown, name: string): string {
-  if (typeof value === "string" && value.length > 0 && value.length <= 200) return value;
-  throw createError("INVALID_ARGUMENT", `store.${name} must be a non-empty string`, { module: MODULE, path: `store.${name}`, expected: "a non-empty string (≤ 200 chars)", given: value });
-}
-
-function checkWhole(value: unknown, name: string): number | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value === "number" && Number.isSafeInteger(value) && value > 0) return value;
-  throw createError("INVALID_ARGUMENT", `store.${name} must be a whole number > 0`, { module: MODULE, path: `store.${name}`, expected: "an integer > 0", given: value });
-}
-
-function checkRetry(retry: unknown): Partial<RedisRetryPolicy> {
-  if (retry === undefined) return {};
-  if (typeof retry !== "object" || retry === null || Array.isArray(retry)) {
-    throw createError("INVALID_ARGUMENT", "store.retry must be an object", { module: MODULE, path: "store.retry", expected: "{ attempts?, baseDelayMs?, maxDelayMs? }", given: retry });
-  }
-  const out: Partial<RedisRetryPolicy> = {};
-  for (const [key, value] of Object.entries(retry)) {
-    if (key !== "attempts" && key !== "baseDelayMs" && key !== "maxDelayMs") {
-      throw createError("INVALID_ARGUMENT", `unknown option store.retry.${key}`, { module: MODULE, path: `store.retry.${key}`, expected: "attempts, baseDelayMs or maxDelayMs", given: value });
-    }
-    out[key] = checkWhole(value, `retry.${key}`);
-  }
-  return out;
+  return /^(LOADING|BUSY|TRYAGAIN|MASTERDOWN|CLUSTERDOWN|READONLY)\b/.test(e.message ?? "") || /The client is closed|offline|Socket closed unexpectedly/i.test(e.message ?? "");
 }
 
 /**
- * KEYS: list, meta, index, write id. ARGV: session id, now, ttl, cap, bytes, json…
- * Returns the number of messages appended, or -1 when this write id was already applied.
+ * KEYS: list, meta, write id[, index] (the index only on one server: in a cluster it is another slot).
+ * ARGV: session id, now, ttl, cap, bytes, json… Returns the number of messages appended, or -1
+ * when this write id was already applied.
  */
 const APPEND = `
-if redis.call('SET', KEYS[4], '1', 'NX', 'EX', 600) == false then return -1 end
+if redis.call('SET', KEYS[3], '1', 'NX', 'EX', 600) == false then return -1 end
 for i = 6, #ARGV, 1000 do
   redis.call('RPUSH', KEYS[1], unpack(ARGV, i, math.min(i + 999, #ARGV)))
 end
 redis.call('HINCRBY', KEYS[2], 'bytes', tonumber(ARGV[5]))
 redis.call('HSET', KEYS[2], 'updatedAt', ARGV[2])
-redis.call('ZADD', KEYS[3], 0, ARGV[1])
+if #KEYS >= 4 then redis.call('ZADD', KEYS[4], 0, ARGV[1]) end
 local cap = tonumber(ARGV[4])
 if cap > 0 then
   local len = redis.call('LLEN', KEYS[1])
@@ -345,14 +397,14 @@ end
 return #ARGV - 5
 `;
 
-/** KEYS: list, meta, index. ARGV: session id, now, ttl, bytes, json… (none: the session is emptied). */
+/** KEYS: list, meta[, index] (one server only). ARGV: session id, now, ttl, bytes, json… (none: the session is emptied). */
 const REPLACE = `
 redis.call('DEL', KEYS[1])
 for i = 5, #ARGV, 1000 do
   redis.call('RPUSH', KEYS[1], unpack(ARGV, i, math.min(i + 999, #ARGV)))
 end
 redis.call('HSET', KEYS[2], 'bytes', tonumber(ARGV[4]), 'updatedAt', ARGV[2])
-if #ARGV >= 5 then redis.call('ZADD', KEYS[3], 0, ARGV[1]) end
+if #ARGV >= 5 and #KEYS >= 3 then redis.call('ZADD', KEYS[3], 0, ARGV[1]) end
 local ttl = tonumber(ARGV[3])
 if ttl > 0 then
   if #ARGV >= 5 then redis.call('EXPIRE', KEYS[1], ttl) end
@@ -390,20 +442,33 @@ return removed
 `;
 
 /**
- * KEYS: index. ARGV: key prefix, session ids. Returns count, bytes, updatedAt per id ('' when
- * absent); an id whose list and meta keys are both gone (expired) is removed from the index.
+ * KEYS: index. ARGV: (session id, list key, meta key) per session, key names from redis-keys.ts.
+ * Returns count, bytes, updatedAt per id ('' when absent); an id whose list and meta keys are
+ * both gone (expired) is removed from the index.
  */
 const LIST = `
 local out = {}
-for i = 2, #ARGV do
-  local list = ARGV[1] .. 's:' .. ARGV[i]
-  local meta = ARGV[1] .. 'm:' .. ARGV[i]
-  local n = redis.call('LLEN', list)
-  local m = redis.call('HMGET', meta, 'bytes', 'updatedAt')
+for i = 1, #ARGV, 3 do
+  local n = redis.call('LLEN', ARGV[i + 1])
+  local m = redis.call('HMGET', ARGV[i + 2], 'bytes', 'updatedAt')
   if n == 0 and m[1] == false and m[2] == false then redis.call('ZREM', KEYS[1], ARGV[i]) end
   out[#out + 1] = n
   out[#out + 1] = m[1] or ''
   out[#out + 1] = m[2] or ''
 end
 return out
+`;
+
+/** KEYS: list, meta[, index] (one server only). ARGV: session id. Deletes the session's keys (and its index entry). */
+const DELETE = `
+redis.call('DEL', KEYS[1], KEYS[2])
+if #KEYS >= 3 then redis.call('ZREM', KEYS[3], ARGV[1]) end
+return 1
+`;
+
+/** Cluster listing. KEYS: index. ARGV: session id, the score listing saw. Removes the id only if no write re-indexed it since. */
+const PRUNE = `
+local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if score and tonumber(score) == tonumber(ARGV[2]) then return redis.call('ZREM', KEYS[1], ARGV[1]) end
+return 0
 `;

@@ -53,7 +53,7 @@ export async function writeFileAtomic(target: string, data: Uint8Array, mode = 0
  * | name | why it cannot collide |
  * |---|---|
  * | `.<target>.tmp-<pid>-<12 hex>` (written) | starts with a dot, which no session id does (session-id.ts), so it is no session's file; it does not end in `.jsonl`, so listings skip it |
- * | `<target>.tmp-<pid>-<12 hex>` (left by earlier versions, still removed) | every file of a session ends in `.jsonl`, `.lock` or `.takeover`, never in `-<12 hex>` |
+ * | `<target>.tmp-<pid>-<12 hex>` (left by earlier versions, still removed) | every file of a session ends in `.jsonl`, `.jsonl.index` (its sidecar index), `.lock` or `.takeover`, never in `-<12 hex>` |
  *
  * The cleanup matches a whole name, not a prefix: `<pid>` is digits and the random part exactly
  * 12 hex digits, so the name of one target's temp file can never match another target's pattern.

@@ -7,7 +7,7 @@ import { HybridStore, type HybridStoreEvent } from "./hybrid-store.js";
 /** Which HistoryStore to build; the `type` picks it . */
 export type HistoryStoreConfig =
   | { type: "memory" }
-  | { type: "jsonl"; storagePath?: string; fsync?: FsyncMode; onRecover?: (report: RecoveryReport) => void }
+  | { type: "jsonl"; storagePath?: string; fsync?: FsyncMode; onRecover?: (report: RecoveryReport) => void; readOnly?: boolean }
   | ({ type: "postgres" } & PostgresStoreOptions)
   | ({ type: "redis" } & RedisStoreOptions)
   | { type: "hybrid"; hot: HistoryStoreConfig; cold: HistoryStoreConfig; recentN?: number; probeIntervalMs?: number };
@@ -40,7 +40,7 @@ type Factory<T extends HistoryStoreType> = (config: Extract<HistoryStoreConfig, 
 /** One entry per type; `satisfies` makes the compiler prove none is missing. */
 const FACTORIES = {
   memory: () => new MemoryStore(),
-  jsonl: ({ storagePath, fsync, onRecover }) => new JsonlStore({ storagePath, fsync, onRecover }),
+  jsonl: ({ storagePath, fsync, onRecover, readOnly }) => new JsonlStore({ storagePath, fsync, onRecover, ...(readOnly === undefined ? {} : { readOnly }) }),
   postgres: ({ type: _type, ...options }, deps) => driverOf("postgres", deps).create(options),
   redis: ({ type: _type, ...options }, deps) => driverOf("redis", deps).create(options),
   hybrid: ({ hot, cold, recentN, probeIntervalMs }, deps) => {

@@ -1,7 +1,8 @@
-import type { HistoryStore, OpenedSession, ReadOptions, SessionSummary } from "@amplifier-ts/contracts";
+import type { HistoryScope, HistoryStore, OpenedSession, ReadOptions, SessionSummary } from "@amplifier-ts/contracts";
 import type { Message } from "@amplifier-ts/contracts";
 import { stringify } from "safe-stable-stringify";
 import { createError } from "@amplifier-ts/contracts";
+import { agentIdOf, agentSessionKey } from "./agent-id.js";
 import { assertSessionId } from "./session-id.js";
 
 const MODULE = "stores/hybrid";
@@ -38,6 +39,8 @@ export interface HybridStoreOptions {
  * `probeIntervalMs` a write or a hot-side read (`recent`, `hotView`) tries the hot store again; when it answers, the hot lists of the
  * sessions written meanwhile are rebuilt from cold (their last recentN) and
  * `context:storage_restored { store: "hybrid" }` is emitted.
+ *
+ * Agents: every call passes its scope to both stores; a stale session is remembered with its agent.
  */
 export class HybridStore implements HistoryStore {
   readonly kind = "hybrid";
@@ -48,8 +51,8 @@ export class HybridStore implements HistoryStore {
   private readonly onEvent: HybridStoreOptions["onEvent"];
   private degradedSince: number | undefined;
   private lastProbe = 0;
-  /** Sessions whose hot list missed writes while degraded. */
-  private readonly stale = new Set<string>();
+  /** Sessions whose hot list missed writes while degraded, by agentSessionKey. */
+  private readonly stale = new Map<string, Stale>();
 
   constructor(options: HybridStoreOptions) {
     if (!isStore(options?.hot) || !isStore(options?.cold)) {
@@ -67,60 +70,68 @@ export class HybridStore implements HistoryStore {
     return this.degradedSince !== undefined;
   }
 
-  async open(sessionId: string): Promise<OpenedSession> {
-    const opened = await this.cold.open(sessionId);
-    await this.hotStep(sessionId, async () => {
-      if (!(await this.hotMatches(sessionId, opened.messages))) await this.hot.replace(sessionId, opened.messages.slice(-this.recentN));
+  async open(sessionId: string, scope?: HistoryScope): Promise<OpenedSession> {
+    const on = this.scopeOf(scope);
+    const opened = await this.cold.open(sessionId, on);
+    await this.hotStep(sessionId, on, async () => {
+      if (!(await this.hotMatches(sessionId, on, opened.messages))) await this.hot.replace(sessionId, opened.messages.slice(-this.recentN), on);
     });
     return opened;
   }
 
-  async append(sessionId: string, message: Message): Promise<void> {
-    await this.cold.append(sessionId, message);
-    await this.hotStep(sessionId, () => this.hot.append(sessionId, message));
+  async append(sessionId: string, message: Message, scope?: HistoryScope): Promise<void> {
+    const on = this.scopeOf(scope);
+    await this.cold.append(sessionId, message, on);
+    await this.hotStep(sessionId, on, () => this.hot.append(sessionId, message, on));
   }
 
-  async appendMany(sessionId: string, messages: Message[]): Promise<void> {
-    await this.cold.appendMany(sessionId, messages);
-    if (messages.length > 0) await this.hotStep(sessionId, () => this.hot.appendMany(sessionId, messages.slice(-this.recentN)));
+  async appendMany(sessionId: string, messages: Message[], scope?: HistoryScope): Promise<void> {
+    const on = this.scopeOf(scope);
+    await this.cold.appendMany(sessionId, messages, on);
+    if (messages.length > 0) await this.hotStep(sessionId, on, () => this.hot.appendMany(sessionId, messages.slice(-this.recentN), on));
   }
 
   read(sessionId: string, options?: ReadOptions): Promise<Message[]> {
     return this.cold.read(sessionId, options);
   }
 
-  count(sessionId: string): Promise<number> {
-    return this.cold.count(sessionId);
+  count(sessionId: string, scope?: HistoryScope): Promise<number> {
+    return this.cold.count(sessionId, scope);
   }
 
-  async replace(sessionId: string, messages: Message[]): Promise<void> {
-    await this.cold.replace(sessionId, messages);
-    await this.hotStep(sessionId, () => this.hot.replace(sessionId, messages.slice(-this.recentN)));
+  async replace(sessionId: string, messages: Message[], scope?: HistoryScope): Promise<void> {
+    const on = this.scopeOf(scope);
+    await this.cold.replace(sessionId, messages, on);
+    await this.hotStep(sessionId, on, () => this.hot.replace(sessionId, messages.slice(-this.recentN), on));
   }
 
-  async clear(sessionId: string): Promise<void> {
-    await this.cold.clear(sessionId);
-    await this.hotStep(sessionId, () => this.hot.clear(sessionId));
+  async clear(sessionId: string, scope?: HistoryScope): Promise<void> {
+    const on = this.scopeOf(scope);
+    await this.cold.clear(sessionId, on);
+    await this.hotStep(sessionId, on, () => this.hot.clear(sessionId, on));
   }
 
-  async clearRun(sessionId: string, runId: string): Promise<void> {
-    await this.cold.clearRun(sessionId, runId);
+  async clearRun(sessionId: string, runId: string, scope?: HistoryScope): Promise<void> {
+    const on = this.scopeOf(scope);
+    await this.cold.clearRun(sessionId, runId, on);
     // The hot tail may now lack messages older than the run: rebuild it from the record.
-    await this.hotStep(sessionId, async () => this.hot.replace(sessionId, await this.coldTail(sessionId)));
+    await this.hotStep(sessionId, on, async () => this.hot.replace(sessionId, await this.coldTail(sessionId, on), on));
   }
 
-  listSessions(): Promise<SessionSummary[]> {
-    return this.cold.listSessions();
+  listSessions(scope?: HistoryScope): Promise<SessionSummary[]> {
+    return this.cold.listSessions(scope);
   }
 
-  async deleteSession(sessionId: string): Promise<void> {
-    await this.cold.deleteSession(sessionId);
-    await this.hotStep(sessionId, () => this.hot.deleteSession(sessionId));
+  async deleteSession(sessionId: string, scope?: HistoryScope): Promise<void> {
+    const on = this.scopeOf(scope);
+    await this.cold.deleteSession(sessionId, on);
+    await this.hotStep(sessionId, on, () => this.hot.deleteSession(sessionId, on));
   }
 
-  async closeSession(sessionId: string): Promise<void> {
-    await this.cold.closeSession(sessionId);
-    await this.hot.closeSession(sessionId).catch(() => undefined);
+  async closeSession(sessionId: string, scope?: HistoryScope): Promise<void> {
+    const on = this.scopeOf(scope);
+    await this.cold.closeSession(sessionId, on);
+    await this.hot.closeSession(sessionId, on).catch(() => undefined);
   }
 
   async close(): Promise<void> {
@@ -131,35 +142,41 @@ export class HybridStore implements HistoryStore {
    * The last `n` messages of a session: from the hot store, or from cold while degraded (what
    * the `hybrid` strategy reads as its hot side). Never throws because of the hot store.
    */
-  async recent(sessionId: string, n: number): Promise<Message[]> {
+  async recent(sessionId: string, n: number, scope?: HistoryScope): Promise<Message[]> {
     assertSessionId(sessionId, MODULE);
-    if (this.degraded) await this.probe(sessionId);
+    const on = this.scopeOf(scope);
+    if (this.degraded) await this.probe(sessionId, on);
     if (!this.degraded) {
       try {
-        const count = await this.hot.count(sessionId);
-        return await this.hot.read(sessionId, { offset: Math.max(0, count - n) });
+        const count = await this.hot.count(sessionId, on);
+        return await this.hot.read(sessionId, { ...on, offset: Math.max(0, count - n) });
       } catch (error) {
-        await this.degrade(sessionId, error);
+        await this.degrade(sessionId, on, error);
       }
     }
-    const count = await this.cold.count(sessionId);
-    return this.cold.read(sessionId, { offset: Math.max(0, count - n) });
+    const count = await this.cold.count(sessionId, on);
+    return this.cold.read(sessionId, { ...on, offset: Math.max(0, count - n) });
   }
 
-  /** A read-only HistoryStore view whose reads are `recent()`'s: the hot side for the hybrid strategy. */
-  hotView(): Pick<HistoryStore, "count" | "read"> {
+  /**
+   * A read-only HistoryStore view whose reads are `recent()`'s: the hot side for the hybrid
+   * strategy. With a scope, the view reads that agent's sessions (the strategy knows no agents).
+   */
+  hotView(scope?: HistoryScope): Pick<HistoryStore, "count" | "read"> {
+    const on = this.scopeOf(scope);
     return {
       count: async (sessionId) => {
-        if (this.degraded && !(await this.probe(sessionId))) return this.cold.count(sessionId);
-        return this.hot.count(sessionId).catch(async (error: unknown) => (await this.degrade(sessionId, error), this.cold.count(sessionId)));
+        if (this.degraded && !(await this.probe(sessionId, on))) return this.cold.count(sessionId, on);
+        return this.hot.count(sessionId, on).catch(async (error: unknown) => (await this.degrade(sessionId, on, error), this.cold.count(sessionId, on)));
       },
       read: async (sessionId, options) => {
-        if (this.degraded && !(await this.probe(sessionId))) return this.cold.read(sessionId, options);
+        const scoped = { ...options, ...on };
+        if (this.degraded && !(await this.probe(sessionId, on))) return this.cold.read(sessionId, scoped);
         try {
-          return await this.hot.read(sessionId, options);
+          return await this.hot.read(sessionId, scoped);
         } catch (error) {
-          await this.degrade(sessionId, error);
-          return this.cold.read(sessionId, options);
+          await this.degrade(sessionId, on, error);
+          return this.cold.read(sessionId, scoped);
         }
       },
     };
@@ -168,30 +185,39 @@ export class HybridStore implements HistoryStore {
   // --- internals ---------------------------------------------------------------------------------
 
   /** One hot-store step: skipped (session marked stale) while degraded, except for a periodic probe that may restore. */
-  private async hotStep(sessionId: string, step: () => Promise<void>): Promise<void> {
+  private async hotStep(sessionId: string, on: AgentScope, step: () => Promise<void>): Promise<void> {
     if (this.degraded) {
-      this.stale.add(sessionId);
-      await this.probe(sessionId); // when it restores, every stale session (this one included) is rebuilt from the record
+      this.markStale(sessionId, on);
+      await this.probe(sessionId, on); // when it restores, every stale session (this one included) is rebuilt from the record
       return;
     }
     try {
       await step();
     } catch (error) {
-      this.stale.add(sessionId);
-      await this.degrade(sessionId, error);
+      this.markStale(sessionId, on);
+      await this.degrade(sessionId, on, error);
     }
   }
 
   /** While degraded, at most every probeIntervalMs (writes and reads alike): try the hot store again; true when restored. */
-  private async probe(sessionId: string): Promise<boolean> {
+  private async probe(sessionId: string, on: AgentScope): Promise<boolean> {
     if (Date.now() - this.lastProbe < this.probeIntervalMs) return false;
     this.lastProbe = Date.now();
-    this.stale.add(sessionId);
+    this.markStale(sessionId, on);
     return this.restore();
   }
 
-  private async degrade(sessionId: string, error: unknown): Promise<void> {
-    this.stale.add(sessionId);
+  private markStale(sessionId: string, on: AgentScope): void {
+    this.stale.set(agentSessionKey(on.agentId, sessionId), { sessionId, on });
+  }
+
+  /** The scope both stores get: the agent resolved (and checked) once. */
+  private scopeOf(scope: HistoryScope | undefined): AgentScope {
+    return { agentId: agentIdOf(scope, MODULE) };
+  }
+
+  private async degrade(sessionId: string, on: AgentScope, error: unknown): Promise<void> {
+    this.markStale(sessionId, on);
     if (this.degradedSince !== undefined) return;
     this.degradedSince = Date.now();
     this.lastProbe = Date.now();
@@ -200,18 +226,19 @@ export class HybridStore implements HistoryStore {
       payload: {
         store: "hybrid",
         reason: `the hot store (${this.hot.kind}) failed; reads and writes go on against the cold store (${this.cold.kind}): ${(error as Error)?.message ?? String(error)}`,
-        detail: { hot: this.hot.kind, cold: this.cold.kind, sessionId },
+        detail: { hot: this.hot.kind, cold: this.cold.kind, sessionId, agentId: on.agentId },
       },
     });
   }
 
   /** Rebuilds the stale sessions' hot lists from cold; true when the hot store answered for all. */
   private async restore(): Promise<boolean> {
-    const sessions = [...this.stale];
+    const entries = [...this.stale];
+    const sessions = entries.map(([, { sessionId }]) => sessionId);
     try {
-      for (const id of sessions) {
-        await this.hot.replace(id, await this.coldTail(id));
-        this.stale.delete(id);
+      for (const [key, { sessionId, on }] of entries) {
+        await this.hot.replace(sessionId, await this.coldTail(sessionId, on), on);
+        this.stale.delete(key);
       }
     } catch {
       return false;
@@ -229,18 +256,18 @@ export class HybridStore implements HistoryStore {
     return true;
   }
 
-  private async coldTail(sessionId: string): Promise<Message[]> {
-    const count = await this.cold.count(sessionId);
-    return this.cold.read(sessionId, { offset: Math.max(0, count - this.recentN) });
+  private async coldTail(sessionId: string, on: AgentScope): Promise<Message[]> {
+    const count = await this.cold.count(sessionId, on);
+    return this.cold.read(sessionId, { ...on, offset: Math.max(0, count - this.recentN) });
   }
 
   /** The hot list holds exactly the record's last min(count, recentN) messages (by count and the last id). */
-  private async hotMatches(sessionId: string, record: readonly Message[]): Promise<boolean> {
+  private async hotMatches(sessionId: string, on: AgentScope, record: readonly Message[]): Promise<boolean> {
     const expected = Math.min(record.length, this.recentN);
-    const count = await this.hot.count(sessionId);
+    const count = await this.hot.count(sessionId, on);
     if (count !== expected) return false;
     if (expected === 0) return true;
-    const [last] = await this.hot.read(sessionId, { offset: count - 1 });
+    const [last] = await this.hot.read(sessionId, { ...on, offset: count - 1 });
     // Canonical JSON: a jsonb record (PostgreSQL) reorders keys.
     return stringify(last) === stringify(record.at(-1));
   }
@@ -252,6 +279,16 @@ export class HybridStore implements HistoryStore {
       // An observer's failure never breaks the store.
     }
   }
+}
+
+/** A scope whose agent has been resolved. */
+interface AgentScope {
+  agentId: string;
+}
+
+interface Stale {
+  sessionId: string;
+  on: AgentScope;
 }
 
 function isStore(value: unknown): value is HistoryStore {

@@ -1,6 +1,5 @@
 import { constants } from "node:fs";
 import { open, unlink, type FileHandle } from "node:fs/promises";
-import { join } from "node:path";
 import type { Message } from "@amplifier-ts/contracts";
 import type { OpenedSession, RecoveryReport } from "@amplifier-ts/contracts";
 import { createError } from "@amplifier-ts/contracts";
@@ -10,18 +9,28 @@ import { acquireLock, type FileLock } from "./file-lock.js";
 import { recoveryReport, scanJsonl, type RecordIndex } from "./jsonl-scan.js";
 import { parseStored, type EncodedMessage } from "./message-codec.js";
 import { emptyIndex, extendIndex, keepRecords, layoutRecords } from "./record-layout.js";
+import type { JsonlSessionPaths } from "./jsonl-paths.js";
 import { errnoOf, storageUnavailable, storageWriteFailed } from "./storage-errors.js";
 import type { Page } from "./store-arguments.js";
 import { WriteQueue } from "./write-queue.js";
+import { lazyMessages } from "./lazy-message.js";
+import { SessionIndexKeeper } from "./session-index-keeper.js";
+import { indexPathOf } from "./session-index-file.js";
 
 export type FsyncMode = "always" | "batch" | "never";
 
 export interface JsonlSessionConfig {
   sessionId: string;
-  dir: string;
+  /** Its folder, file and lock (jsonl-paths.ts). */
+  paths: JsonlSessionPaths;
   fsync: FsyncMode;
   module: string;
   onRecover?: (report: RecoveryReport) => void;
+  /**
+   * Opened to be read (JsonlStoreOptions.readOnly): the load writes no sidecar index and deletes
+   * no stale one — a trusted index is still used; the first append writes (or repairs) it.
+   */
+  readOnly?: boolean;
   /** Settles when an earlier holder of this session in the same store has let go of it. */
   after?: Promise<unknown>;
 }
@@ -61,10 +70,13 @@ export class JsonlSession {
   private loadError: unknown;
   /** Folders this session's load created; removed again at close while still empty, so a look leaves nothing behind. */
   private createdFolders: string[] = [];
+  /** The sidecar index beside the file (session-index-keeper.ts): a resume parses only what a window shows. */
+  private readonly indexKeeper: SessionIndexKeeper;
 
   constructor(private readonly config: JsonlSessionConfig) {
-    this.file = join(config.dir, `${config.sessionId}.jsonl`);
-    this.lockPath = join(config.dir, `${config.sessionId}.lock`);
+    this.file = config.paths.file;
+    this.lockPath = config.paths.lock;
+    this.indexKeeper = new SessionIndexKeeper(this.file);
     this.queue = new WriteQueue<EncodedMessage>({
       commit: (records) => this.commit(records),
       coalesce: config.fsync !== "always",
@@ -97,7 +109,9 @@ export class JsonlSession {
   replace(records: EncodedMessage[]): Promise<void> {
     return this.queue.run(async () => {
       const { body, index } = layoutRecords(records);
+      await this.indexKeeper.invalidate();
       await this.rewrite(body, index);
+      await this.indexKeeper.rewritten(records, index.starts, index.ends);
     });
   }
 
@@ -106,6 +120,8 @@ export class JsonlSession {
       if (!this.index.runIds.includes(runId)) return;
       const data = await this.readRange(0, this.size);
       const { body, index } = keepRecords(data, this.index, (i) => this.index.runIds[i] !== runId);
+      // The kept records' facts are not at hand: the next load scans the file and writes the index again.
+      await this.indexKeeper.invalidate();
       await this.rewrite(body, index);
     });
   }
@@ -137,7 +153,9 @@ export class JsonlSession {
         if (errnoOf(error) !== "ENOENT") throw storageWriteFailed(error, this.config.module, this.file, "delete the session file");
       }
       await removeTempFiles(this.file);
-      await syncDirectory(this.config.dir).catch(() => undefined);
+      await this.indexKeeper.invalidate();
+      await removeTempFiles(indexPathOf(this.file));
+      await syncDirectory(this.config.paths.dir).catch(() => undefined);
     }, false);
   }
 
@@ -146,7 +164,7 @@ export class JsonlSession {
   private async load(): Promise<void> {
     try {
       await this.config.after?.catch(() => undefined);
-      const { dir, module, sessionId } = this.config;
+      const { paths: { dir }, module, sessionId } = this.config;
       this.lock = await this.lockInFolder();
       try {
         await this.readFile();
@@ -169,7 +187,7 @@ export class JsonlSession {
    * with ENOENT, and the folder is made again.
    */
   private async lockInFolder(): Promise<FileLock> {
-    const { dir, module, sessionId } = this.config;
+    const { paths: { dir }, module, sessionId } = this.config;
     for (let attempt = 1; ; attempt++) {
       try {
         this.createdFolders.push(...(await ensureDirectory(dir)));
@@ -188,11 +206,23 @@ export class JsonlSession {
   private async readFile(): Promise<void> {
     const { module, sessionId } = this.config;
     await removeTempFiles(this.file);
+    await removeTempFiles(indexPathOf(this.file));
     try {
       this.handle = await open(this.file, "r+");
     } catch (error) {
       if (errnoOf(error) !== "ENOENT") throw storageUnavailable(error, module, this.file, `open ${this.file}`);
       this.fresh = [];
+      return;
+    }
+    const stat = await this.handle.stat();
+    const readOnly = this.config.readOnly === true;
+    const indexed = await this.indexKeeper.load(this.handle, stat.size, stat.mtimeMs, readOnly);
+    if (indexed) {
+      // A trusted index: nothing is read or parsed now; each message is parsed when first read.
+      this.index = { starts: indexed.map((r) => r.start), ends: indexed.map((r) => r.end), runIds: indexed.map((r) => r.facts.runId) };
+      this.size = this.fileSize = stat.size;
+      this.fresh = lazyMessages(this.file, module, indexed);
+      this.updatedAt = stat.mtime;
       return;
     }
     const scan = await scanJsonl(this.handle).catch((error: unknown) => {
@@ -204,7 +234,13 @@ export class JsonlSession {
     this.missingNewline = scan.missingNewline;
     this.fresh = scan.messages;
     this.updatedAt = (await this.handle.stat()).mtime;
-    if (scan.problems.length === 0) return;
+    if (scan.problems.length === 0) {
+      const n = scan.starts.length;
+      const last = n === 0 ? undefined : await this.readRange(scan.starts[n - 1]!, scan.ends[n - 1]!);
+      if (readOnly) this.indexKeeper.defer(scan.messages, scan.starts, scan.ends, last);
+      else await this.indexKeeper.rebuild(scan.messages, scan.starts, scan.ends, last);
+      return;
+    }
     this.recovered = recoveryReport(sessionId, scan.problems);
     try {
       this.config.onRecover?.(this.recovered);
@@ -218,6 +254,8 @@ export class JsonlSession {
     this.fresh = undefined;
     const lead = this.missingNewline ? "\n" : "";
     const body = Buffer.from(`${lead}${records.map((r) => r.json).join("\n")}\n`);
+    // A session loaded read-only writes its sidecar index now, before the file changes (its seal is the file as loaded).
+    await this.indexKeeper.beforeAppend();
     try {
       const handle = await this.writableHandle();
       if (this.fileSize !== this.size) await handle.truncate(this.size);
@@ -231,6 +269,7 @@ export class JsonlSession {
       throw storageWriteFailed(error, this.config.module, this.file, `append to ${this.file}`);
     }
     extendIndex(this.index, records, this.size + lead.length);
+    await this.indexKeeper.appended(records, this.size + lead.length, this.handle!);
     this.size = this.fileSize = this.size + body.length;
     this.missingNewline = false;
     this.updatedAt = new Date();
@@ -245,7 +284,7 @@ export class JsonlSession {
     }
     this.adoptRewrite(body.length, index);
     try {
-      await syncDirectory(this.config.dir);
+      await syncDirectory(this.config.paths.dir);
     } catch (error) {
       // The new content is in place (and what this store now serves); only its durability is unconfirmed.
       throw storageWriteFailed(error, this.config.module, this.file, `make the rewrite of ${this.file} durable (fsync of the folder)`);
@@ -305,7 +344,7 @@ export class JsonlSession {
     const handle = await open(this.file, constants.O_RDWR | constants.O_CREAT, 0o600);
     try {
       this.fileSize = (await handle.stat()).size;
-      if (this.config.fsync !== "never") await syncDirectory(this.config.dir);
+      if (this.config.fsync !== "never") await syncDirectory(this.config.paths.dir);
     } catch (error) {
       await handle.close().catch(() => undefined);
       throw error;
@@ -321,6 +360,7 @@ export class JsonlSession {
       } finally {
         await this.handle?.close().catch(() => undefined);
         this.handle = undefined;
+        await this.indexKeeper.close();
         await this.lock?.release();
         await removeEmptyDirectories(this.createdFolders);
         this.queue.poison(createError("STORE_CLOSED", `Session "${this.config.sessionId}" was closed`, { module: this.config.module }));

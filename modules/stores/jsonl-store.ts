@@ -1,15 +1,18 @@
 import { stat, unlink } from "node:fs/promises";
-import { join, resolve } from "node:path";
-import type { HistoryStore, OpenedSession, ReadOptions, RecoveryReport, SessionSummary } from "@amplifier-ts/contracts";
+import { resolve } from "node:path";
+import type { HistoryScope, HistoryStore, OpenedSession, ReadOptions, RecoveryReport, SessionSummary } from "@amplifier-ts/contracts";
 import type { Message } from "@amplifier-ts/contracts";
 import { createError } from "@amplifier-ts/contracts";
 import { removeTempFiles, syncDirectory } from "./atomic-file.js";
+import { agentIdOf, agentSessionKey } from "./agent-id.js";
 import { acquireLock } from "./file-lock.js";
+import { jsonlAgentFolder, jsonlSessionPaths } from "./jsonl-paths.js";
 import { JsonlSession, type FsyncMode } from "./jsonl-session.js";
 import { encodeMessage, encodeMessages } from "./message-codec.js";
 import { listJsonlSessions } from "./session-listing.js";
 import { assertSessionId } from "./session-id.js";
 import { errnoOf, storageWriteFailed } from "./storage-errors.js";
+import { deleteIndex, indexPathOf } from "./session-index-file.js";
 import { assertRunId, resolvePage } from "./store-arguments.js";
 
 const MODULE = "stores/jsonl";
@@ -35,16 +38,29 @@ export interface JsonlStoreOptions {
   fsync?: FsyncMode;
   /** Told when a session loads with damage (torn tail, corrupt records); also returned by `open()`. */
   onRecover?: (report: RecoveryReport) => void;
+  /**
+   * The sessions are opened to be read (a listing, `sessions show`, the inspector, a replay): loading
+   * one writes nothing beside its file — a trusted sidecar index (`<id>.jsonl.index`) is used, a
+   * missing or stale one is neither written nor deleted (the file is scanned). Writes still work:
+   * the first append writes or repairs the index. Default false: a load writes or repairs it.
+   */
+  readOnly?: boolean;
 }
 
 /**
- * The embedded HistoryStore: one append-only JSONL file per session, `<storagePath>/<id>.jsonl`.
+ * The embedded HistoryStore: one append-only JSONL file per session, in a folder per agent —
+ * `<storagePath>/<id>.jsonl` for the default agent (where files written before agents already
+ * are), `<storagePath>/agents/<agent>/<id>.jsonl` for any other (jsonl-paths.ts).
  *
  * - One writer per session: `<id>.lock` (see file-lock.ts). The store holds a session from its
  *   first call until `closeSession(id)`, `deleteSession(id)` or `close()`; another store instance
  *   or process gets SESSION_LOCKED meanwhile. A stale lock (its process is gone) is taken over.
  * - Read once: the file is read when the session is first used; afterwards the store serves
  *   from an index (see jsonl-session.ts). Appends are one positioned write (O(1)), in call order.
+ * - Resumed without parsing: a sidecar index `<id>.jsonl.index` (byte ranges and facts of every
+ *   record, sealed with the file's size, mtime and last record's hash) is kept in step with
+ *   appends; when it matches the file, `open()` hands out lazy messages parsed when first read
+ *   (session-index-file.ts, lazy-message.ts), else the file is scanned and the index rewritten.
  * - Damage never blocks a session: a torn last line is skipped, reported (`open()` and
  *   `onRecover`) and cut before the next append; a corrupt line in the middle is skipped and
  *   reported at every load until a rewrite (replace, clear, clearRun) drops it.
@@ -58,33 +74,39 @@ export class JsonlStore implements HistoryStore {
   readonly kind = "jsonl";
   readonly storagePath: string;
   readonly fsync: FsyncMode;
+  /** Loads write no sidecar index (JsonlStoreOptions.readOnly). */
+  readonly readOnly: boolean;
   private readonly onRecover: ((report: RecoveryReport) => void) | undefined;
+  /** Held sessions by agentSessionKey(agent, session). */
   private readonly sessions = new Map<string, JsonlSession>();
-  /** Sessions being closed or deleted: the next holder waits for them. */
+  /** Sessions being closed or deleted (same keys): the next holder waits for them. */
   private readonly releasing = new Map<string, Promise<unknown>>();
   private closing: Promise<void> | undefined;
 
   constructor(options: JsonlStoreOptions = {}) {
-    const { storagePath = DEFAULT_STORAGE_PATH, fsync = "always", onRecover } = checkOptions(options);
+    const { storagePath = DEFAULT_STORAGE_PATH, fsync = "always", onRecover, readOnly = false } = checkOptions(options);
     this.storagePath = resolve(storagePath);
     this.fsync = fsync;
+    this.readOnly = readOnly;
     this.onRecover = onRecover;
   }
 
-  async open(sessionId: string): Promise<OpenedSession> {
-    return this.session(sessionId).open();
+  async open(sessionId: string, scope?: HistoryScope): Promise<OpenedSession> {
+    return this.session(sessionId, scope).open();
   }
 
-  async append(sessionId: string, message: Message): Promise<void> {
+  async append(sessionId: string, message: Message, scope?: HistoryScope): Promise<void> {
     const id = this.checkId(sessionId);
+    agentIdOf(scope, MODULE);
     const record = encodeMessage(message, "message", MODULE);
-    return this.session(id).append([record]);
+    return this.session(id, scope).append([record]);
   }
 
-  async appendMany(sessionId: string, messages: Message[]): Promise<void> {
+  async appendMany(sessionId: string, messages: Message[], scope?: HistoryScope): Promise<void> {
     const id = this.checkId(sessionId);
+    agentIdOf(scope, MODULE);
     const records = encodeMessages(messages, "messages", MODULE);
-    const session = this.session(id);
+    const session = this.session(id, scope);
     // Still queued when empty: the call keeps its place in the order (and surfaces a failed load).
     return records.length > 0 ? session.append(records) : session.loaded;
   }
@@ -92,50 +114,56 @@ export class JsonlStore implements HistoryStore {
   async read(sessionId: string, options?: ReadOptions): Promise<Message[]> {
     const id = this.checkId(sessionId);
     resolvePage(options, 0, MODULE);
-    return this.session(id).read((length) => resolvePage(options, length, MODULE));
+    return this.session(id, options).read((length) => resolvePage(options, length, MODULE));
   }
 
-  async count(sessionId: string): Promise<number> {
-    return this.session(sessionId).count();
+  async count(sessionId: string, scope?: HistoryScope): Promise<number> {
+    return this.session(sessionId, scope).count();
   }
 
-  async replace(sessionId: string, messages: Message[]): Promise<void> {
+  async replace(sessionId: string, messages: Message[], scope?: HistoryScope): Promise<void> {
     const id = this.checkId(sessionId);
+    agentIdOf(scope, MODULE);
     const records = encodeMessages(messages, "messages", MODULE);
-    return this.session(id).replace(records);
+    return this.session(id, scope).replace(records);
   }
 
-  async clear(sessionId: string): Promise<void> {
-    return this.session(sessionId).replace([]);
+  async clear(sessionId: string, scope?: HistoryScope): Promise<void> {
+    return this.session(sessionId, scope).replace([]);
   }
 
-  async clearRun(sessionId: string, runId: string): Promise<void> {
+  async clearRun(sessionId: string, runId: string, scope?: HistoryScope): Promise<void> {
     const id = this.checkId(sessionId);
     assertRunId(runId, MODULE);
-    return this.session(id).clearRun(runId);
+    return this.session(id, scope).clearRun(runId);
   }
 
-  async listSessions(): Promise<SessionSummary[]> {
+  /** The scope's agent's sessions: the `.jsonl` files of its folder. */
+  async listSessions(scope?: HistoryScope): Promise<SessionSummary[]> {
     this.live();
-    return listJsonlSessions(this.storagePath, (id) => this.sessions.get(id)?.summary(), MODULE);
+    const agent = agentIdOf(scope, MODULE);
+    return listJsonlSessions(jsonlAgentFolder(this.storagePath, agent), (id) => this.sessions.get(agentSessionKey(agent, id))?.summary(), MODULE);
   }
 
-  async deleteSession(sessionId: string): Promise<void> {
+  async deleteSession(sessionId: string, scope?: HistoryScope): Promise<void> {
     const id = this.checkId(sessionId);
-    const held = this.sessions.get(id);
+    const agent = agentIdOf(scope, MODULE);
+    const key = agentSessionKey(agent, id);
+    const held = this.sessions.get(key);
     if (held) {
-      this.sessions.delete(id);
-      return this.track(id, held.destroy());
+      this.sessions.delete(key);
+      return this.track(key, held.destroy());
     }
-    return this.track(id, this.deleteUnheld(id, this.releasing.get(id)));
+    return this.track(key, this.deleteUnheld(agent, id, this.releasing.get(key)));
   }
 
-  async closeSession(sessionId: string): Promise<void> {
+  async closeSession(sessionId: string, scope?: HistoryScope): Promise<void> {
     const id = this.checkId(sessionId);
-    const held = this.sessions.get(id);
-    if (!held) return this.releasing.get(id)?.then(() => undefined, () => undefined);
-    this.sessions.delete(id);
-    return this.track(id, held.close());
+    const key = agentSessionKey(agentIdOf(scope, MODULE), id);
+    const held = this.sessions.get(key);
+    if (!held) return this.releasing.get(key)?.then(() => undefined, () => undefined);
+    this.sessions.delete(key);
+    return this.track(key, held.close());
   }
 
   /** Waits for every queued operation, flushes, closes every file and releases every lock. Idempotent. */
@@ -161,17 +189,20 @@ export class JsonlStore implements HistoryStore {
     return assertSessionId(sessionId, MODULE);
   }
 
-  /** The session's single JsonlSession, created (and its load queued) synchronously so call order holds. */
-  private session(sessionId: string): JsonlSession {
+  /** The agent's session's single JsonlSession, created (and its load queued) synchronously so call order holds. */
+  private session(sessionId: string, scope: HistoryScope | undefined): JsonlSession {
     const id = this.checkId(sessionId);
-    let session = this.sessions.get(id);
+    const agent = agentIdOf(scope, MODULE);
+    const key = agentSessionKey(agent, id);
+    let session = this.sessions.get(key);
     if (session) return session;
-    session = new JsonlSession({ sessionId: id, dir: this.storagePath, fsync: this.fsync, module: MODULE, onRecover: this.onRecover, after: this.releasing.get(id) });
+    const paths = jsonlSessionPaths(this.storagePath, agent, id);
+    session = new JsonlSession({ sessionId: id, paths, fsync: this.fsync, module: MODULE, onRecover: this.onRecover, readOnly: this.readOnly, after: this.releasing.get(key) });
     const created = session;
-    this.sessions.set(id, created);
+    this.sessions.set(key, created);
     // A failed load (locked, storage unavailable) is forgotten, so the next call tries again.
     created.loaded.catch(() => {
-      if (this.sessions.get(id) === created) this.sessions.delete(id);
+      if (this.sessions.get(key) === created) this.sessions.delete(key);
     });
     return created;
   }
@@ -186,21 +217,23 @@ export class JsonlStore implements HistoryStore {
   }
 
   /** Deleting a session nobody here holds still takes its lock: never delete under another writer. */
-  private async deleteUnheld(id: string, after: Promise<unknown> | undefined): Promise<void> {
+  private async deleteUnheld(agent: string, id: string, after: Promise<unknown> | undefined): Promise<void> {
     await after;
+    const { dir, file, lock: lockPath } = jsonlSessionPaths(this.storagePath, agent, id);
     try {
-      await stat(this.storagePath);
+      await stat(dir);
     } catch (error) {
       if (errnoOf(error) === "ENOENT") return;
     }
-    const file = join(this.storagePath, `${id}.jsonl`);
-    const lock = await acquireLock(join(this.storagePath, `${id}.lock`), MODULE, id);
+    const lock = await acquireLock(lockPath, MODULE, id);
     try {
       await unlink(file).catch((error: unknown) => {
         if (errnoOf(error) !== "ENOENT") throw storageWriteFailed(error, MODULE, file, "delete the session file");
       });
       await removeTempFiles(file);
-      await syncDirectory(this.storagePath).catch(() => undefined);
+      await deleteIndex(file);
+      await removeTempFiles(indexPathOf(file));
+      await syncDirectory(dir).catch(() => undefined);
     } finally {
       await lock.release();
     }
@@ -215,11 +248,12 @@ function checkOptions(options: JsonlStoreOptions): JsonlStoreOptions {
   const fail = (path: string, expected: string, given: unknown) =>
     createError("INVALID_ARGUMENT", `JsonlStore option ${path} is not valid`, { module: MODULE, path: `options.${path}`, expected, given });
   if (typeof options !== "object" || options === null) throw fail("", "an options object", options);
-  const { storagePath, fsync, onRecover } = options;
+  const { storagePath, fsync, onRecover, readOnly } = options;
   if (storagePath !== undefined && (typeof storagePath !== "string" || storagePath.length === 0 || storagePath.includes("\0"))) {
     throw fail("storagePath", "a non-empty folder path", storagePath);
   }
   if (fsync !== undefined && !(typeof fsync === "string" && fsync in FSYNC_MODES)) throw fail("fsync", '"always", "batch" or "never"', fsync);
   if (onRecover !== undefined && typeof onRecover !== "function") throw fail("onRecover", "a function", onRecover);
+  if (readOnly !== undefined && typeof readOnly !== "boolean") throw fail("readOnly", "true or false", readOnly);
   return options;
 }

@@ -1,7 +1,8 @@
-import type { HistoryStore, OpenedSession, ReadOptions, SessionSummary } from "@amplifier-ts/contracts";
+import type { HistoryScope, HistoryStore, OpenedSession, ReadOptions, SessionSummary } from "@amplifier-ts/contracts";
 import type { Message } from "@amplifier-ts/contracts";
 import { createError } from "@amplifier-ts/contracts";
 import { decodeStoredText, encodeMessage, encodeMessages, type EncodedMessage } from "./message-codec.js";
+import { agentIdOf } from "./agent-id.js";
 import { assertSessionId } from "./session-id.js";
 import { assertRunId, resolvePage } from "./store-arguments.js";
 
@@ -14,64 +15,69 @@ const MODULE = "stores/memory";
  * Messages are kept as their JSON text, exactly as the JSONL store writes them, so both stores
  * give identical results (undefined properties dropped, Dates as strings, Unicode exact) and every
  * read is a fresh copy by construction. Every method completes synchronously inside its promise,
- * so calls take effect in call order without a queue.
+ * so calls take effect in call order without a queue. Sessions are kept per agent (a map of
+ * agents, each a map of its sessions): one agent's calls never see another's.
  */
 export class MemoryStore implements HistoryStore {
   readonly kind = "memory";
-  private readonly sessions = new Map<string, MemorySession>();
+  /** agent id → session id → session. */
+  private readonly agents = new Map<string, Map<string, MemorySession>>();
   private closed = false;
 
-  async open(sessionId: string): Promise<OpenedSession> {
-    const session = this.session(sessionId, true);
+  async open(sessionId: string, scope?: HistoryScope): Promise<OpenedSession> {
+    const session = this.session(sessionId, scope, true);
     return { messages: session.records.map((json, i) => parse(json, sessionId, i)) };
   }
 
-  async append(sessionId: string, message: Message): Promise<void> {
+  async append(sessionId: string, message: Message, scope?: HistoryScope): Promise<void> {
     this.live();
     const id = assertSessionId(sessionId, MODULE);
+    agentIdOf(scope, MODULE);
     const encoded = encodeMessage(message, "message", MODULE);
-    push(this.session(id, true), [encoded]);
+    push(this.session(id, scope, true), [encoded]);
   }
 
-  async appendMany(sessionId: string, messages: Message[]): Promise<void> {
+  async appendMany(sessionId: string, messages: Message[], scope?: HistoryScope): Promise<void> {
     this.live();
     const id = assertSessionId(sessionId, MODULE);
+    agentIdOf(scope, MODULE);
     const encoded = encodeMessages(messages, "messages", MODULE);
-    if (encoded.length > 0) push(this.session(id, true), encoded);
+    if (encoded.length > 0) push(this.session(id, scope, true), encoded);
   }
 
   async read(sessionId: string, options?: ReadOptions): Promise<Message[]> {
-    const session = this.session(sessionId, false);
+    const session = this.session(sessionId, options, false);
     const { start, end } = resolvePage(options, session?.records.length ?? 0, MODULE);
     return session ? session.records.slice(start, end).map((json, i) => parse(json, sessionId, start + i)) : [];
   }
 
-  async count(sessionId: string): Promise<number> {
-    return this.session(sessionId, false)?.records.length ?? 0;
+  async count(sessionId: string, scope?: HistoryScope): Promise<number> {
+    return this.session(sessionId, scope, false)?.records.length ?? 0;
   }
 
-  async replace(sessionId: string, messages: Message[]): Promise<void> {
+  async replace(sessionId: string, messages: Message[], scope?: HistoryScope): Promise<void> {
     this.live();
     const id = assertSessionId(sessionId, MODULE);
+    agentIdOf(scope, MODULE);
     const encoded = encodeMessages(messages, "messages", MODULE);
-    const session = this.session(id, true);
+    const session = this.session(id, scope, true);
     session.records = [];
     session.runIds = [];
     session.bytes = 0;
     push(session, encoded);
   }
 
-  async clear(sessionId: string): Promise<void> {
-    await this.replace(sessionId, []);
+  async clear(sessionId: string, scope?: HistoryScope): Promise<void> {
+    await this.replace(sessionId, [], scope);
   }
 
-  async clearRun(sessionId: string, runId: string): Promise<void> {
+  async clearRun(sessionId: string, runId: string, scope?: HistoryScope): Promise<void> {
     this.live();
-    const id = assertSessionId(sessionId, MODULE);
+    assertSessionId(sessionId, MODULE);
     assertRunId(runId, MODULE);
-    const session = this.sessions.get(id);
+    const session = this.session(sessionId, scope, false);
     if (!session || !session.runIds.includes(runId)) return;
-    const kept: EncodedMessage[] = [];
+    const kept: StoredRecord[] = [];
     session.records.forEach((json, i) => {
       if (session.runIds[i] !== runId) kept.push({ json, runId: session.runIds[i] });
     });
@@ -81,9 +87,10 @@ export class MemoryStore implements HistoryStore {
     push(session, kept);
   }
 
-  async listSessions(): Promise<SessionSummary[]> {
+  async listSessions(scope?: HistoryScope): Promise<SessionSummary[]> {
     this.live();
-    const sorted = [...this.sessions].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const sessions = this.agents.get(agentIdOf(scope, MODULE)) ?? new Map<string, MemorySession>();
+    const sorted = [...sessions].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return sorted.map(([sessionId, s]) => ({
       sessionId,
       count: s.records.length,
@@ -92,35 +99,47 @@ export class MemoryStore implements HistoryStore {
     }));
   }
 
-  async deleteSession(sessionId: string): Promise<void> {
+  async deleteSession(sessionId: string, scope?: HistoryScope): Promise<void> {
     this.live();
-    this.sessions.delete(assertSessionId(sessionId, MODULE));
+    const id = assertSessionId(sessionId, MODULE);
+    const agent = agentIdOf(scope, MODULE);
+    const sessions = this.agents.get(agent);
+    sessions?.delete(id);
+    if (sessions?.size === 0) this.agents.delete(agent);
   }
 
   /** Memory has nothing to release per session (and letting go would lose the history). */
-  async closeSession(sessionId: string): Promise<void> {
+  async closeSession(sessionId: string, scope?: HistoryScope): Promise<void> {
     this.live();
     assertSessionId(sessionId, MODULE);
+    agentIdOf(scope, MODULE);
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    this.sessions.clear();
+    this.agents.clear();
   }
 
   private live(): void {
     if (this.closed) throw createError("STORE_CLOSED", undefined, { module: MODULE });
   }
 
-  private session(sessionId: string, create: true): MemorySession;
-  private session(sessionId: string, create: false): MemorySession | undefined;
-  private session(sessionId: string, create: boolean): MemorySession | undefined {
+  private session(sessionId: string, scope: HistoryScope | undefined, create: true): MemorySession;
+  private session(sessionId: string, scope: HistoryScope | undefined, create: false): MemorySession | undefined;
+  private session(sessionId: string, scope: HistoryScope | undefined, create: boolean): MemorySession | undefined {
     this.live();
     const id = assertSessionId(sessionId, MODULE);
-    let session = this.sessions.get(id);
+    const agent = agentIdOf(scope, MODULE);
+    let sessions = this.agents.get(agent);
+    if (!sessions) {
+      if (!create) return undefined;
+      sessions = new Map();
+      this.agents.set(agent, sessions);
+    }
+    let session = sessions.get(id);
     if (!session && create) {
       session = { records: [], runIds: [], bytes: 0, updatedAt: new Date() };
-      this.sessions.set(id, session);
+      sessions.set(id, session);
     }
     return session;
   }
@@ -134,7 +153,10 @@ interface MemorySession {
   updatedAt: Date;
 }
 
-function push(session: MemorySession, encoded: EncodedMessage[]): void {
+/** What this store keeps of an encoded message. */
+type StoredRecord = Pick<EncodedMessage, "json" | "runId">;
+
+function push(session: MemorySession, encoded: StoredRecord[]): void {
   for (const { json, runId } of encoded) {
     session.records.push(json);
     session.runIds.push(runId);

@@ -1,5 +1,5 @@
-import type { Message } from "@amplifier-ts/contracts";
-import { createError, isAmplifierError, validateMessage } from "@amplifier-ts/contracts";
+import type { Message, MessageFacts } from "@amplifier-ts/contracts";
+import { createError, factsOf, isAmplifierError, validateMessage } from "@amplifier-ts/contracts";
 
 /**
  * How every built-in store turns a message into its stored form and back: one line of JSON.
@@ -25,6 +25,8 @@ import { createError, isAmplifierError, validateMessage } from "@amplifier-ts/co
 export interface EncodedMessage {
   json: string;
   runId: string | undefined;
+  /** What a sidecar index keeps of the message (contracts MessageFacts), so a resume need not parse it. */
+  facts: MessageFacts;
 }
 
 /** `path` names the argument in errors: "message", "messages[3]". */
@@ -50,7 +52,7 @@ export function encodeMessage(message: unknown, path: string, module: string): E
       cause,
     });
   }
-  return { json, runId: typeof meta?.runId === "string" ? meta.runId : undefined };
+  return { json, runId: typeof meta?.runId === "string" ? meta.runId : undefined, facts: factsOf(message as Message) };
 }
 
 /** Encodes a whole list first, so one bad message means nothing is written. */

@@ -5,6 +5,7 @@
  * |-------------------------------------------------|--------------|
  * | `postgres://…`, `postgresql://…` (`?schema=s&table=t`) | `{ type: "postgres", url, schema?, table? }` (the query keys are taken out of the url) |
  * | `redis://…`, `rediss://…` (`?keyPrefix=p`)      | `{ type: "redis", url, keyPrefix? }` |
+ * | `redis+cluster://h:p,h:p…`, `rediss+cluster://…` (`?keyPrefix=p`) | `{ type: "redis", url, keyPrefix? }`: a Redis Cluster (the driver reads the nodes from the url) |
  * | `jsonl:<folder>`, `file:<folder>`, or a plain folder path | `{ type: "jsonl", storagePath, fsync: "always" }` |
  * | `memory:`                                       | `{ type: "memory" }` (one process only; for tests) |
  *
@@ -14,7 +15,7 @@ import { isAbsolute, resolve } from "node:path";
 import { createError } from "@amplifier-ts/contracts";
 import type { HistoryStoreConfig } from "./create-store.js";
 
-const KNOWN = "postgres://…, redis://…, jsonl:<folder>, a folder path, or memory:";
+const KNOWN = "postgres://…, redis://…, redis+cluster://host:port,…, jsonl:<folder>, a folder path, or memory:";
 
 export function parseStoreUrl(text: string, cwd = process.cwd()): HistoryStoreConfig {
   if (typeof text !== "string" || text.trim() === "") {
@@ -36,6 +37,13 @@ export function parseStoreUrl(text: string, cwd = process.cwd()): HistoryStoreCo
       const url = new URL(text);
       const keyPrefix = takeParam(url, "keyPrefix");
       return { type: "redis", url: url.toString(), ...(keyPrefix ? { keyPrefix } : {}) } as unknown as HistoryStoreConfig;
+    }
+    case "redis+cluster":
+    case "rediss+cluster": {
+      // Several host:port pairs are no WHATWG URL host: the query is taken off by hand.
+      const [base, query = ""] = text.split("?", 2) as [string, string?];
+      const keyPrefix = new URLSearchParams(query).get("keyPrefix") || undefined;
+      return { type: "redis", url: base, ...(keyPrefix ? { keyPrefix } : {}) } as unknown as HistoryStoreConfig;
     }
     case "jsonl":
     case "file": {

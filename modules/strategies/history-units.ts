@@ -19,57 +19,101 @@
  * Strategies output the INPUT message objects (never the index's repaired copies), in input order.
  */
 import type { Message } from "@amplifier-ts/contracts";
-import { HistoryIndex, type Unit } from "@amplifier-ts/window";
+import { HistoryIndex, lowerBound, type Unit } from "@amplifier-ts/window";
+import { LogCursor, type MessageSource } from "./message-log.js";
 
 export const INSTRUCTION = -1;
 export const ORPHAN = -2;
 
 export class HistoryUnits {
-  readonly messages: readonly Message[];
   readonly index: HistoryIndex;
-  /** Input position → unit index, or INSTRUCTION / ORPHAN. */
-  readonly unitOf: Int32Array;
+  /** The split's own snapshot of the references (callers may push to their array later). */
+  readonly #messages: Message[] = [];
+  /** Input position → unit index, or INSTRUCTION / ORPHAN; capacity ≥ length. */
+  #unitOf = new Int32Array(16);
+  #view: Int32Array | undefined;
+  /** Lowest pre-existing unit whose members (or critical flag) the last `grow` / `truncate` changed or removed; Infinity when none (may equal the unit count when only whole units went). */
+  lowestChanged = Number.POSITIVE_INFINITY;
+  #touched = -1;
 
-  constructor(messages: readonly Message[], from?: { index: HistoryIndex; unitOf: Int32Array; length: number }) {
-    // A snapshot of the references (callers may push to their array later): extend() compares against it.
-    this.messages = messages.slice();
-    if (from) {
-      // Extension of an earlier split of a prefix of `messages` (HistoryUnits.extend): append only the new ones.
-      this.index = from.index;
-      this.unitOf = new Int32Array(messages.length).fill(ORPHAN);
-      this.unitOf.set(from.unitOf.subarray(0, from.length));
-    } else {
-      this.index = new HistoryIndex();
-      this.unitOf = new Int32Array(messages.length).fill(ORPHAN);
-    }
-    const start = from?.length ?? 0;
-    const unitsBefore = this.index.units.length;
-    const changed = new Set<number>();
+  constructor(messages: readonly Message[] = []) {
+    this.index = new HistoryIndex();
     this.index.onUnitChanged = (u) => {
-      if (u < unitsBefore) changed.add(u);
+      this.#touched = u;
+      if (u < this.lowestChanged) this.lowestChanged = u;
     };
-    for (let i = start; i < messages.length; i++) this.index.append(messages[i]!);
-    this.index.onUnitChanged = () => {};
-    const instructions = this.index.instructions;
-    for (let k = instructions.length - 1; k >= 0 && instructions[k]! >= start; k--) this.unitOf[instructions[k]!] = INSTRUCTION;
-    const assign = (u: number) => {
-      for (const member of this.index.units[u]!.members) if (member.stored >= start) this.unitOf[member.stored] = u;
-    };
-    for (const u of changed) assign(u);
-    for (let u = unitsBefore; u < this.index.units.length; u++) assign(u);
+    this.grow(messages);
+  }
+
+  /** The input positions split so far. */
+  get messages(): readonly Message[] {
+    return this.#messages;
+  }
+
+  /** Input position → unit index, or INSTRUCTION / ORPHAN (a view of exactly `messages.length` entries). */
+  get unitOf(): Int32Array {
+    if (this.#view?.length !== this.#messages.length) this.#view = this.#unitOf.subarray(0, this.#messages.length);
+    return this.#view;
+  }
+
+  /** The unit of input position `i` (INSTRUCTION / ORPHAN for those). */
+  unitAt(i: number): number {
+    return this.#unitOf[i]!;
+  }
+
+  /**
+   * Appends `messages[start..]` (start = the positions split so far): O(new messages).
+   * `lowestChanged` then names the lowest earlier unit that gained a member or became critical.
+   */
+  grow(messages: readonly Message[], start = this.#messages.length, keepChanges = false): void {
+    if (!keepChanges) this.lowestChanged = Number.POSITIVE_INFINITY;
+    const index = this.index;
+    for (let i = start; i < messages.length; i++) {
+      const message = messages[i]!;
+      const position = this.#messages.length;
+      this.#messages.push(message);
+      if (position >= this.#unitOf.length) {
+        const grown = new Int32Array(this.#unitOf.length * 2);
+        grown.set(this.#unitOf);
+        this.#unitOf = grown;
+        this.#view = undefined;
+      }
+      const unitsBefore = index.units.length;
+      const instructionsBefore = index.instructions.length;
+      this.#touched = -1;
+      index.append(message);
+      let u: number;
+      if (index.units.length > unitsBefore) u = index.units.length - 1;
+      else if (this.#touched >= 0) u = this.#touched;
+      else if (index.instructions.length > instructionsBefore) u = INSTRUCTION;
+      else u = ORPHAN;
+      this.#unitOf[position] = u;
+    }
+  }
+
+  /**
+   * Forgets the input positions from `position` on (HistoryIndex.truncate): O(what is removed).
+   * `lowestChanged` then names the lowest remaining unit that lost a member.
+   */
+  truncate(position: number): void {
+    this.lowestChanged = Number.POSITIVE_INFINITY;
+    if (position >= this.#messages.length) return;
+    this.index.truncate(position);
+    this.#messages.length = position;
+    this.#view = undefined;
   }
 
   /**
    * The split of `messages`, reusing `previous` when `messages` extends its input (the same
-   * objects, in the same order, then new ones): O(new messages) instead of O(history) — what a
-   * strategy keeps between requests of a growing history. `previous` must not be used afterwards
-   * (its index is taken over and grows).
+   * objects, in the same order, then new ones): O(new messages) after one O(n) reference
+   * comparison. `previous` must not be used afterwards (it is grown in place and returned).
    */
   static extend(previous: HistoryUnits | undefined, messages: readonly Message[]): HistoryUnits {
     if (previous === undefined || messages.length < previous.messages.length) return new HistoryUnits(messages);
     const old = previous.messages;
     for (let i = old.length - 1; i >= 0; i--) if (messages[i] !== old[i]) return new HistoryUnits(messages);
-    return new HistoryUnits(messages, { index: previous.index, unitOf: previous.unitOf, length: old.length });
+    previous.grow(messages);
+    return previous;
   }
 
   get units(): readonly Unit[] {
@@ -92,10 +136,17 @@ export class HistoryUnits {
     return n;
   }
 
-  /** The unit whose first message has this metadata.id. */
-  unitWithFirstId(id: string): number | undefined {
+  /** The unit whose first message has this metadata.id (`hint`: where it was last time, checked first: O(1) while the split only grows). */
+  unitWithFirstId(id: string, hint?: number): number | undefined {
+    if (hint !== undefined && hint < this.length && this.firstIdOf(hint) === id && this.#isLastWithFirstId(id, hint)) return hint;
     for (let u = this.length - 1; u >= 0; u--) if (this.messages[this.units[u]!.firstStored]?.metadata?.id === id) return u;
     return undefined;
+  }
+
+  /** No later unit starts with this id (ids may repeat after a clear(); the scan above returns the latest). Later units are few when the hint is recent. */
+  #isLastWithFirstId(id: string, u: number): boolean {
+    for (let v = this.length - 1; v > u; v--) if (this.messages[this.units[v]!.firstStored]?.metadata?.id === id) return false;
+    return true;
   }
 
   firstIdOf(u: number): string | undefined {
@@ -106,12 +157,8 @@ export class HistoryUnits {
   /** The latest turn unit before `u`, if any. */
   turnBefore(u: number): number | undefined {
     const starts = this.index.turnStarts;
-    let found: number | undefined;
-    for (const t of starts) {
-      if (t >= u) break;
-      found = t;
-    }
-    return found;
+    const k = lowerBound(starts, u);
+    return k > 0 ? starts[k - 1] : undefined;
   }
 
   /**
@@ -138,12 +185,14 @@ export class HistoryUnits {
   /** Instructions, the units flagged in `keepUnit`, orphans at positions ≥ `orphansFrom`; input order. */
   select(keepUnit: Uint8Array, orphansFrom: number, onDropped?: Dropped): Message[] {
     const out: Message[] = [];
-    this.messages.forEach((m, i) => {
-      const u = this.unitOf[i]!;
+    const messages = this.#messages;
+    const unitOf = this.#unitOf;
+    for (let i = 0; i < messages.length; i++) {
+      const u = unitOf[i]!;
       const keep = u === INSTRUCTION || (u === ORPHAN ? i >= orphansFrom : keepUnit[u] === 1);
-      if (keep) out.push(m);
-      else onDropped?.(m, i);
-    });
+      if (keep) out.push(messages[i]!);
+      else onDropped?.(messages[i]!, i);
+    }
     return out;
   }
 }
@@ -154,4 +203,36 @@ export type Dropped = (message: Message, position: number) => void;
 export function messageId(message: Message, position: number): string {
   const id = message.metadata?.id;
   return typeof id === "string" ? id : `#${position}`;
+}
+
+/**
+ * A strategy's split of its input source, grown with the input (O(new messages)); rebuilt when
+ * the input was rewritten below what was split (or for explain, which accounts for every message).
+ */
+export class SplitInput {
+  readonly #cursor = new LogCursor();
+  #units: HistoryUnits | undefined;
+
+  /**
+   * `from`: input positions below it are unchanged since the last sync (0 after a rebuild). A
+   * rewrite of the input from position p rolls the split back to p (HistoryUnits.truncate) and
+   * appends from there: O(what changed), not O(input).
+   */
+  sync(source: MessageSource, full = false): { units: HistoryUnits; from: number; rebuilt: boolean } {
+    const from = this.#cursor.next(source);
+    let units = this.#units;
+    if (full || units === undefined || from === 0) {
+      units = this.#units = new HistoryUnits(source.items);
+      return { units, from: 0, rebuilt: true };
+    }
+    units.truncate(from);
+    units.grow(source.items, from, true);
+    return { units, from, rebuilt: false };
+  }
+
+  /** The next sync rebuilds. */
+  reset(): void {
+    this.#units = undefined;
+    this.#cursor.reset();
+  }
 }

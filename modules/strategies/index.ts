@@ -2,8 +2,9 @@ export { CompactionPipeline, differs, describeFailure, type PipelineRun, type St
 export { defineStrategy, type StrategyDefinition, type AnyStrategyDefinition, type StrategyDeps, type StrategySpec } from "@amplifier-ts/contracts";
 export { StrategyRegistry, strategyRegistry, createStrategy, createPipeline, createStrategyRegistry, type StrategyRegistryOptions } from "./registry.js";
 export { ExplainLog, silentExplainRecorder, type ExplainEntry } from "./explain-recorder.js";
-export { HistoryUnits } from "./history-units.js";
+export { HistoryUnits, SplitInput } from "./history-units.js";
 export { SteppedCut } from "./stepped-cut.js";
+export { MessageLog, HistorySource, ArraySource, LogCursor, isIncremental, runStep, type MessageSource, type LogStep, type IncrementalStrategy } from "./message-log.js";
 export * from "./trimming/index.js";
 export { coreStrategies } from "./summarizing/index.js";
 export { selectorStrategies } from "./selectors/index.js";

@@ -13,6 +13,7 @@
 import type { CompactionContext, CompactionStrategy } from "@amplifier-ts/contracts";
 import type { Message } from "@amplifier-ts/contracts";
 import { createError, isAmplifierError } from "@amplifier-ts/contracts";
+import { differs, runStep, type LogStep, type MessageSource } from "./message-log.js";
 
 export interface StrategyFailure {
   readonly strategy: string;
@@ -44,6 +45,33 @@ export class CompactionPipeline implements CompactionStrategy {
   /** A pipeline is itself a strategy: it can be nested (token-budget's children). */
   async compact(messages: readonly Message[], context: CompactionContext): Promise<readonly Message[]> {
     return (await this.run(messages, context)).messages;
+  }
+
+  /**
+   * The incremental run (issue 20): `source` is the stored history (or any MessageSource); each
+   * built-in strategy reads its predecessor's output log and keeps its own, so a request whose
+   * history only grew costs O(new messages) per strategy. Same messages as `run`; the returned
+   * `output` is the last strategy's live log (read it, do not keep it across requests).
+   */
+  async runSource(source: MessageSource, context: CompactionContext): Promise<PipelineRun & { output: MessageSource }> {
+    const started = performance.now();
+    let current: MessageSource = source;
+    const changed: string[] = [];
+    const failed: StrategyFailure[] = [];
+    for (let i = 0; i < this.strategies.length; i++) {
+      const strategy = this.strategies[i]!;
+      let step: LogStep;
+      try {
+        step = await runStep(strategy, current, context, (output) => checkOutput(strategy, output));
+      } catch (error) {
+        if (context.signal?.aborted) throw error;
+        failed.push({ strategy: strategy.name, index: i, error });
+        continue;
+      }
+      if (step.changed) changed.push(strategy.name);
+      current = step.output;
+    }
+    return { messages: current.items, output: current, changed, failed, durationMs: performance.now() - started };
   }
 
   async run(messages: readonly Message[], context: CompactionContext): Promise<PipelineRun> {
@@ -80,12 +108,7 @@ export function markTrusted(strategy: CompactionStrategy): void {
   trusted.add(strategy);
 }
 
-/** True when the two arrays do not hold the same message objects in the same order. */
-export function differs(a: readonly Message[], b: readonly Message[]): boolean {
-  if (a.length !== b.length) return true;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return true;
-  return false;
-}
+export { differs };
 
 function checkOutput(strategy: CompactionStrategy, output: unknown): readonly Message[] {
   if (Array.isArray(output) && trusted.has(strategy)) return output as readonly Message[];

@@ -1,15 +1,15 @@
 /**
- * `recall` {k = 8, share = 0.4, query = "last-user"}: search + recent (Steamship memory seed) as a
- * strategy. Old turns that match the current question come back into the window; the rest of the
- * budget is the usual recent window. Model-free by default (BM25 over the stored history,
- * modules/search); hybrid when the context module has an embedder.
+ * `recall` {k = set by the budget, share = 0.4, query = "last-user", ranking = "recall"}: search +
+ * recent (Steamship memory seed) as a strategy. Old turns that match the current question come
+ * back into the window; the rest of the budget is the usual recent window. Model-free by default
+ * (BM25 over the stored history, modules/search); hybrid when the context module has an embedder.
  *
  * Output, in stored order (every message an input object, recalled ones as marked copies):
  *
  * | part             | what                                                                                     |
  * |------------------|------------------------------------------------------------------------------------------|
  * | instructions     | every system / developer message that is not a hook turn note (as every strategy); notes are conversation, recalled and cut with their turn |
- * | recalled         | for each of the best ≤ k hits older than the recent part: the hit's unit, the user prompt of its turn, and — when the hit is a prompt or a tool group and the share allows once every hit is placed — the unit answering it; `metadata.recalled = true` |
+ * | recalled         | the best hits older than the recent part (a tool group with the prompt of its turn), then — while the budget lasts — the unit after and the unit before each hit, each hit's session date header (modules/search/session-header.ts), and — for a question reaching into the past — wider neighbours (±2 … ±6, not tool groups); `metadata.recalled = true` |
  * | critical units   | always (they are counted first)                                                           |
  * | recent           | the newest units, contiguous, ending with the current prompt's turn                       |
  *
@@ -21,69 +21,120 @@
  * tools, below the assembler's default compactThreshold (0.9), so the assembler does not cut what
  * recall chose. A new plan fills RECALL_STEP (0.8) of it: the recent part (1 − share), recall up
  * to `share`, and what recall leaves unused goes back to the recent part (whole older turns while
- * they fit). The plan is kept — same start, same recalled messages, no new search — while the
- * history only grows, the query is the same and the window still fits `available` (hysteresis:
- * a stable prefix for the provider's prompt cache, O(window) per request). A unit is kept whole
- * (a tool result never without its call, history-units.ts) or not at all. When the whole history
- * fits, the input is returned unchanged.
+ * they fit). The share adapts (issue 19): when the query asks something (a question clause or
+ * "remind me …", modules/search/recall-query.ts) and its best hit is older than that recent part
+ * — the question reaches into the past — the recent part shrinks to the current turn and the
+ * exchange before it (newest first, while it fits RECALL_EXCHANGE = 1/16 of the plan), and recall
+ * may fill the rest of RECALL_FILL_BACK (0.89) × budget − the same fixed parts (the plan is made
+ * for this question: no hysteresis step). A request, or a question
+ * whose best hit is recent (current work), keeps `share`. The plan is kept — same start, same
+ * recalled messages, no new search — while the history only grows, the query is the same and
+ * the window still fits `available` (hysteresis: a stable prefix for the provider's prompt
+ * cache, O(window) per request). A unit is kept whole (a tool result never without its call,
+ * history-units.ts) or not at all. When the whole history fits, the input is returned unchanged.
+ *
+ * k: unset (the default), the hits asked of the search are autoK(available) = available / 50
+ * within [8, 100], and hits are placed while the budget lasts; set, at most k hits are placed
+ * from k × 3 candidates.
  *
  * Query: `last-user` — the text of the latest user turn (the current prompt; never a hit itself,
- * hits are searched before the recent part); `last-message` — the newest non-instruction message
+ * hits are searched before the current turn); `last-message` — the newest non-instruction message
  * (in an agent loop, the latest tool result). With `ranking: "recall"` (default) a message that
- * asks something among other things is searched by its question clauses only
- * (modules/search/recall-query.ts), and a pool of max(80, 10 × 3k) hits is reordered by
- * rankForRecall (modules/search/recall-ranking.ts: tool output down, answer type — name, date,
+ * asks something among other things is searched by its question clauses only, and a pool of
+ * 2 × the hits is reordered with tool output × 0.5; `ranking: "cues"` adds the English cue rules
+ * tuned on the generated eval (modules/search/recall-ranking.ts: answer type — name, date,
  * number, decision, preference — up, revisions up for questions about the current state, a hit
- * matched only by its own question down, maximal marginal relevance); `ranking: "search"` takes
- * the search's top 3k for the whole message. Hits are placed best first, each with the prompt of
- * its turn, up to k; the units answering them (the reply to a prompt, the next step after a tool
- * group) come second, best first, while the share lasts. Hits come from `context.search` (the context
- * module's incremental index over the stored history), else from an index this strategy keeps
- * over its input (extended while the input only grows). While the query and the recent part's
- * start do not change and the history only grows, the previous hits are reused (a loop of tool
- * calls under one prompt searches once). When the index has a large backlog to catch up on (a
- * resumed or replaced history of more than 5,000 messages not indexed yet), the window goes
- * without recalled messages while the index is built in the background, in chunks — the first
- * window after resume is never blocked by the build; `await context.searchIndex.catchUp()` makes
- * it ready up front.
+ * matched only by its own question down, maximal marginal relevance) over a pool of 10 × the
+ * hits: on conversations people wrote they moved nothing (BENCHMARKS.md, the ablation), so the
+ * default leaves them out; `ranking: "search"` takes the search's order for the whole message.
+ * Hits come from `context.search` (the context module's incremental index over the stored
+ * history, which also indexes each user/assistant message's `name`), else from an index this
+ * strategy keeps over its input (extended while the input only grows). While the query and the
+ * current turn's start do not change and the history only grows, the previous hits are reused
+ * (a loop of tool calls under one prompt searches once). When the index has a large backlog to
+ * catch up on (a resumed or replaced history of more than 5,000 messages not indexed yet), the
+ * window goes without recalled messages while the index is built in the background, in chunks —
+ * the first window after resume is never blocked by the build; `await
+ * context.searchIndex.catchUp()` makes it ready up front.
  *
- * Explain: recalled messages "kept" by "recall" with the matched query terms and score; messages
- * neither recent nor recalled "dropped".
+ * Explain: recalled messages "kept" by "recall" with the matched query terms and score (and
+ * whether they came as a hit, its neighbour or its session's date header); messages neither
+ * recent nor recalled "dropped".
  */
 import { z } from "zod";
 import type { CompactionContext, CompactionStrategy } from "@amplifier-ts/contracts";
 import type { Message } from "@amplifier-ts/contracts";
 import type { HistorySearch, SearchHit } from "@amplifier-ts/contracts";
-import { HistorySearchIndex } from "@amplifier-ts/search";
+import { HistorySearchIndex, isSessionHeader, questionClauses, type HistorySearchIndexOptions } from "@amplifier-ts/search";
 import { searchableText } from "@amplifier-ts/search";
 import { recallQuery } from "@amplifier-ts/search";
-import { recallCandidates, type RankedHit } from "@amplifier-ts/search";
+import { recallCandidates, type RankedHit, type RankingRule } from "@amplifier-ts/search";
 import { HistoryUnits, INSTRUCTION, messageId } from "./history-units.js";
 import { defineStrategy } from "@amplifier-ts/contracts";
 
 export const recallOptions = z
   .object({
-    /** Hits recalled at most (each with its exchange). */
-    k: z.number().int().positive().max(100).default(8),
+    /** Hits recalled at most (each with its exchange); unset: set by the budget recall has (autoK). */
+    k: z.number().int().positive().max(100).optional(),
     /** Share of the available budget recalled messages may take. */
     share: z.number().gt(0).lt(1).default(0.4),
     /** What to search for: the latest user turn, or the newest message. */
     query: z.enum(["last-user", "last-message"]).default("last-user"),
     /**
-     * How hits are ordered: "recall" — the question clauses of the message are the query, a
-     * larger pool of hits is reordered (tool output down, messages holding the asked-for answer
-     * type up, near-duplicates spread out: modules/search/recall-ranking.ts); "search" — the
-     * search's own order for the whole message (BM25, or BM25 + vectors fused).
+     * How hits are ordered: "recall" — the question clauses of the message are the query, tool
+     * output down; "cues" — also the English cue rules tuned on the generated eval (answer type,
+     * revisions, a hit matched by its own question down, near-duplicates spread out:
+     * modules/search/recall-ranking.ts); "search" — the search's own order for the whole message
+     * (BM25, or BM25 + vectors fused).
      */
-    ranking: z.enum(["recall", "search"]).default("recall"),
+    ranking: z.enum(["recall", "cues", "search"]).default("recall"),
   })
   .strict();
 export type RecallOptions = z.output<typeof recallOptions>;
+
+/**
+ * Switches for measuring what each part of recall earns (the eval's ablation rows); not config: a
+ * session's recall always runs with every part on (the default, `{}`).
+ */
+export interface RecallTuning {
+  /** Ranking rules of rankForRecall left out. */
+  readonly rankingOff?: readonly RankingRule[];
+  /** Ranking rules of rankForRecall added to those of the ranking. */
+  readonly rankingOn?: readonly RankingRule[];
+  /** No adaptive share: recall always gets `share` of the budget. */
+  readonly fixedShare?: boolean;
+  /** Hits without their neighbouring units. */
+  readonly noNeighbours?: boolean;
+  /** Hits with their nearest neighbours only (±1), never the wider ones. */
+  readonly narrow?: boolean;
+  /** Hits without their session's date header. */
+  readonly noHeaders?: boolean;
+  /** The whole message is the query, not its question clauses. */
+  readonly wholeMessage?: boolean;
+  /** The strategy's own index with these options instead of the context module's (ablation of index features). */
+  readonly index?: HistorySearchIndexOptions;
+}
+
+/** Hits asked for when `k` is unset: one per AUTO_K_TOKENS of the recall budget, within [8, 100]. */
+export const AUTO_K_TOKENS = 50;
+export function autoK(recallBudget: number): number {
+  return Math.max(8, Math.min(100, Math.round(recallBudget / AUTO_K_TOKENS)));
+}
 
 /** Share of the budget the output may fill (below the assembler's default compactThreshold). */
 export const RECALL_FILL = 0.85;
 /** A new plan fills this share of what RECALL_FILL allows; it is kept while the window grows into the rest. */
 export const RECALL_STEP = 0.8;
+/**
+ * Share of the budget a window may fill when the question reaches into the past (issue 19): up to
+ * just below the assembler's default compactThreshold (0.9). The 0.05 RECALL_FILL leaves is
+ * hysteresis for a plan kept while the history grows; a reaching-back plan is made for its
+ * question. What it gives up: request-only `extraMessages` (not seen by the pipeline) have 0.01 of
+ * the budget before the assembler cuts such a window, instead of 0.05.
+ */
+export const RECALL_FILL_BACK = 0.89;
+/** Share of the plan (RECALL_STEP × available) the exchange before a reaching-back question may keep. */
+export const RECALL_EXCHANGE = 1 / 16;
 
 /** Which units a window keeps besides the critical ones: every unit from `from` on, and `older` (recalled, a prompt). */
 interface Plan {
@@ -102,11 +153,14 @@ export class RecallStrategy implements CompactionStrategy {
   #units: HistoryUnits | undefined;
   #input: readonly Message[] = [];
   #transient: HistorySearchIndex | undefined;
-  #cache: { units: HistoryUnits["index"]; query: string; before: string | number; hits: RankedHit[] } | undefined;
+  #cache: { units: HistoryUnits["index"]; query: string; before: string | number; hits: RankedHit[]; wanted: number } | undefined;
   #sticky: (Plan & { index: HistoryUnits["index"]; query: string | undefined; available: number }) | undefined;
   readonly #marked = new WeakMap<Message, Message>();
 
-  constructor(readonly options: RecallOptions) {}
+  constructor(
+    readonly options: RecallOptions,
+    readonly tuning: RecallTuning = {},
+  ) {}
 
   async compact(messages: readonly Message[], context: CompactionContext): Promise<readonly Message[]> {
     const { counter, explain } = context;
@@ -126,7 +180,7 @@ export class RecallStrategy implements CompactionStrategy {
     const available = Math.max(0, Math.floor(context.budget * RECALL_FILL) - fixed);
     if (n === 0 || fitsWhole(units, tokensOf, available)) return [...messages];
     const query = this.#queryText(units);
-    const plan = this.#stickyPlan(units, query, tokensOf, available) ?? (await this.#plan(units, messages, query, tokensOf, available, context));
+    const plan = this.#stickyPlan(units, query, tokensOf, available) ?? (await this.#plan(units, messages, query, tokensOf, available, fixed, context));
     this.#sticky = { ...plan, index: units.index, query, available };
 
     const keep = new Uint8Array(n);
@@ -170,28 +224,76 @@ export class RecallStrategy implements CompactionStrategy {
     return sticky;
   }
 
-  /** A new plan: recent part, recall, then what recall left back to the recent part — filling STEP of the available budget. */
-  async #plan(units: HistoryUnits, messages: readonly Message[], query: string | undefined, tokensOf: (u: number) => number, available: number, context: CompactionContext): Promise<Plan> {
+  /**
+   * A new plan, filling STEP of the available budget: the recent part, recall, then what recall
+   * left back to the recent part. The recent part first takes (1 − share); when the query is a
+   * question whose best hit is older than that recent part (it reaches into the past), the recent
+   * part shrinks to the current turn and the exchange before it, and recall may take the rest.
+   */
+  async #plan(units: HistoryUnits, messages: readonly Message[], query: string | undefined, tokensOf: (u: number) => number, available: number, fixed: number, context: CompactionContext): Promise<Plan> {
     const n = units.length;
     const { explain } = context;
+    const tuning = this.tuning;
     const target = available * RECALL_STEP;
     // --- the recent part: newest units, contiguous, the current turn always --------------------
     const keep = new Uint8Array(n);
     for (const u of units.index.criticalUnits) keep[u] = 1;
-    const recentBudget = target * (1 - this.options.share);
-    let used = 0;
-    let cut = n;
-    for (let u = n - 1; u >= 0; u--) {
-      if (units.units[u]!.critical) continue;
-      const t = tokensOf(u);
-      if (used + t > recentBudget && cut < n) break;
-      used += t;
-      cut = u;
-      if (used > recentBudget) break; // the newest unit alone is over: kept anyway (the assembler truncates)
+    const recentCut = (budget: number): { cut: number; used: number } => {
+      let used = 0;
+      let cut = n;
+      for (let u = n - 1; u >= 0; u--) {
+        if (units.units[u]!.critical) continue;
+        const t = tokensOf(u);
+        if (used + t > budget && cut < n) break;
+        used += t;
+        cut = u;
+        if (used > budget) break; // the newest unit alone is over: kept anyway (the assembler truncates)
+      }
+      return { cut, used };
+    };
+    let { cut, used } = recentCut(target * (1 - this.options.share));
+    const starts = units.index.turnStarts;
+    // Where the current turn starts: hits are searched before it (the prompt is never a hit).
+    const currentTurn = starts.length > 0 ? starts[starts.length - 1]! : n;
+    const searchBefore = units.units[currentTurn]?.firstStored ?? messages.length;
+
+    // --- recall -------------------------------------------------------------------------------
+    const recalled = new Set<number>();
+    const reasons = new Map<number, string>();
+    const older: number[] = [];
+    let recallUsed = 0;
+    let searched = true;
+    let recallBudget = target * this.options.share;
+    // Candidates for the most recall may take (the available budget): one search, whatever the share turns out to be.
+    const found = query !== undefined && searchBefore > 0 ? await this.#hits(query, messages, searchBefore, context.search, units, available) : [];
+    searched = found !== undefined;
+    const hits = found ?? [];
+    const positionOf = positionLookup(messages);
+    const reachesBack = hits.length > 0 && !tuning.fixedShare && this.#reachesBack(query!, hits[0]!, positionOf, units, cut);
+    let widened = false;
+    if (reachesBack) {
+      // The question reaches into the past: the recent part is the current turn and the exchange
+      // before it — as much of that exchange, newest first, as fits RECALL_EXCHANGE of the plan
+      // (at small budgets every token the exchange takes is one recall cannot use).
+      const lastExchange = starts.length > 1 ? starts[starts.length - 2]! : currentTurn;
+      const minimal = recentCut(0);
+      let c = minimal.cut;
+      let u2 = minimal.used;
+      for (let u = c - 1; u >= lastExchange && u >= 0; u--) {
+        if (units.units[u]!.critical) continue;
+        const t = tokensOf(u);
+        if (u2 + t > target * RECALL_EXCHANGE) break;
+        u2 += t;
+        c = u;
+      }
+      if (c > cut) {
+        cut = c;
+        used = u2;
+        widened = true;
+      }
     }
     for (let u = cut; u < n; u++) keep[u] = 1;
     let firstRecent = units.units[cut]?.firstStored ?? messages.length;
-    const older: number[] = [];
     if (units.units[cut]?.kind !== "turn") {
       const prompt = units.turnBefore(cut);
       if (prompt !== undefined && !keep[prompt]) {
@@ -201,59 +303,71 @@ export class RecallStrategy implements CompactionStrategy {
         if (!units.units[prompt]!.critical) used += tokensOf(prompt);
       }
     }
-
-    // --- recall -------------------------------------------------------------------------------
-    const recalled = new Set<number>();
-    const reasons = new Map<number, string>();
-    let recallUsed = 0;
-    let searched = true;
-    if (query !== undefined && firstRecent > 0) {
-      const found = await this.#hits(query, messages, firstRecent, context.search, units);
-      searched = found !== undefined;
-      const hits = found ?? [];
-      const recallBudget = target * this.options.share;
+    // No hysteresis step for a question reaching back: the plan is made for this question (its
+    // recalled part changes with the next one anyway), so it may fill up to RECALL_FILL_BACK of the
+    // budget. Computed after the recent part is final (the prompt of a turn cut in its middle
+    // included), so the window never passes that bound.
+    if (widened) recallBudget = Math.max(0, Math.floor(context.budget * RECALL_FILL_BACK) - fixed - used);
+    if (firstRecent > 0 && hits.length > 0) {
+      const limit = this.options.k ?? Infinity;
       let picked = 0;
-      const positionOf = positionLookup(messages);
-      // Pass 1 — the hits themselves (each with the prompt of its turn), best first, up to k.
-      // Pass 2 — what answers them (the unit after a prompt or a tool group), best first, while
-      // the share lasts: a long reply to hit 1 must not crowd out hits 2 … k.
-      const answers: { unit: number; hitAt: number; why: string }[] = [];
+      const place = (x: number): boolean => {
+        if (keep[x] || units.units[x]!.critical) return true;
+        const cost = tokensOf(x);
+        if (recallUsed + cost > recallBudget) return false;
+        keep[x] = 1;
+        recalled.add(x);
+        recallUsed += cost;
+        return true;
+      };
+      // Pass 1 — the hits themselves (each with the prompt of its turn and its session's date
+      // header), best first, up to k. Pass 2 — their neighbours (the unit after, then the one
+      // before), best first, while the budget lasts: a long reply to hit 1 must not crowd out hits 2 … k.
+      const extras: { after: number; before: number; header: number | undefined; hitAt: number; why: string }[] = [];
       for (const { hit, notes } of hits) {
-        if (picked >= this.options.k) break;
+        if (picked >= limit) break;
         const p = positionOf(hit);
         if (p === undefined || p >= firstRecent) continue;
         const u = units.unitOf[p]!;
         if (u < 0 || keep[u]) continue;
         const unit = units.units[u]!;
-        const prompt = unit.kind === "turn" ? u : units.turnBefore(u);
-        if (prompt === undefined) continue;
-        const core = [...new Set([prompt, u])].filter((x) => !keep[x]);
+        // A tool group needs the prompt of its turn (what was being done); a plain message's
+        // context is its neighbours (pass 2).
+        const prompt = unit.kind === "turn" ? u : unit.kind === "group" ? units.turnBefore(u) : undefined;
+        const core = [...new Set(prompt === undefined ? [u] : [prompt, u])].filter((x) => !keep[x] && !units.units[x]!.critical);
         const coreCost = core.reduce((sum, x) => sum + tokensOf(x), 0);
         if (recallUsed + coreCost > recallBudget) continue;
-        for (const x of core) {
-          keep[x] = 1;
-          recalled.add(x);
-        }
-        recallUsed += coreCost;
+        for (const x of core) place(x);
         picked++;
         const why = explain.enabled ? `recalled for the query (${hit.terms?.length ? `terms ${hit.terms.join(", ")}; ` : ""}score ${hit.score.toFixed(3)}${notes.length ? `; ${notes.join(", ")}` : ""})` : "";
         if (explain.enabled) for (const x of core) for (const q of units.positions(x)) reasons.set(q, q === p ? why : `recalled with ${hit.id}, the hit of its exchange (${why})`);
-        if (u + 1 < cut && unit.kind !== "plain" && units.units[u + 1]!.kind !== "turn") answers.push({ unit: u + 1, hitAt: p, why });
+        const header = tuning.noHeaders ? undefined : headerBefore(units, u);
+        extras.push({ after: Math.max(u, prompt ?? u), before: Math.min(u, prompt ?? u), header, hitAt: p, why });
       }
-      for (const { unit, hitAt, why } of answers) {
-        if (keep[unit]) continue;
-        const cost = tokensOf(unit);
-        if (recallUsed + cost > recallBudget) continue;
-        keep[unit] = 1;
-        recalled.add(unit);
-        recallUsed += cost;
-        if (explain.enabled) for (const q of units.positions(unit)) reasons.set(q, `recalled with ${messageId(messages[hitAt]!, hitAt)}, the hit of its exchange (${why})`);
+      // Pass 2 — the neighbours (the unit after, then the one before); pass 3 — the session date
+      // headers (one per session); then, for a question reaching into the past and while the
+      // budget lasts, wider neighbours that are not tool groups (±2 … ±WIDE_NEIGHBOURS: a question
+      // the hits did not use the budget for is still about their conversation).
+      const neighbours = (radius: number) => {
+        for (const { after, before, hitAt, why } of extras) {
+          for (const x of [after + radius, before - radius]) {
+            // The wider context is the conversation around a hit, not tool output (which would
+            // also cost its counting: tool results are the long messages).
+            if (x < 0 || x >= cut || keep[x] || (radius > 1 && units.units[x]!.kind === "group") || !place(x)) continue;
+            if (explain.enabled) for (const q of units.positions(x)) reasons.set(q, `recalled with ${messageId(messages[hitAt]!, hitAt)}, a neighbour of the hit (${why})`);
+          }
+        }
+      };
+      if (!tuning.noNeighbours) neighbours(1);
+      for (const { header, hitAt, why } of extras) {
+        if (header === undefined || keep[header] || !place(header)) continue;
+        if (explain.enabled) for (const q of units.positions(header)) reasons.set(q, `recalled with ${messageId(messages[hitAt]!, hitAt)}: the date header of its session (${why})`);
       }
+      if (!tuning.noNeighbours && !tuning.narrow && reachesBack) for (let radius = 2; radius <= WIDE_NEIGHBOURS; radius++) neighbours(radius);
     }
 
     // --- what recall left goes back to the recent part: whole older turns while they fit -----
     let left = target - used - recallUsed;
-    const starts = units.index.turnStarts;
     let t = starts.length - 1;
     while (t >= 0 && starts[t]! >= cut) t--;
     let from = cut;
@@ -274,6 +388,18 @@ export class RecallStrategy implements CompactionStrategy {
     return { from, older: older.filter((u) => u < from), recalled, reasons, searched };
   }
 
+  /**
+   * True when the query asks something (a question clause, or a request to be reminded) and its
+   * best hit is older than where the default recent part starts: what it asks about is in the past.
+   */
+  #reachesBack(query: string, best: RankedHit, positionOf: (hit: SearchHit) => number | undefined, units: HistoryUnits, cut: number): boolean {
+    if (questionClauses(query).length === 0) return false;
+    const p = positionOf(best.hit);
+    if (p === undefined) return false;
+    const u = units.unitOf[p]!;
+    return u >= 0 && u < cut;
+  }
+
   #queryText(units: HistoryUnits): string | undefined {
     const messages = units.messages;
     if (this.options.query === "last-user") {
@@ -288,13 +414,15 @@ export class RecallStrategy implements CompactionStrategy {
 
   /** With ranking "recall": the question clauses of a message that asks something among other things. */
   #refine(text: string): string {
-    return this.options.ranking === "recall" ? recallQuery(text).text : text;
+    return this.options.ranking !== "search" && !this.tuning.wholeMessage ? recallQuery(text).text : text;
   }
 
-  /** Hits for the query before `firstRecent`, best first; undefined when the index is still catching up (not waited for). */
-  async #hits(query: string, messages: readonly Message[], firstRecent: number, search: HistorySearch | undefined, units: HistoryUnits): Promise<RankedHit[] | undefined> {
+  /** Hits for the query before `firstRecent`, best first (as many as `recallBudget` asks for); undefined when the index is still catching up (not waited for). */
+  async #hits(query: string, messages: readonly Message[], firstRecent: number, search: HistorySearch | undefined, units: HistoryUnits, recallBudget: number): Promise<RankedHit[] | undefined> {
     const id = messages[firstRecent]?.metadata?.id;
-    const source = search ?? (this.#transient ??= new HistorySearchIndex(() => this.#input, { module: this.name }));
+    if (this.tuning.index) search = undefined;
+    const source = search ?? (this.#transient ??= new HistorySearchIndex(() => this.#input, { module: this.name, ...this.tuning.index }));
+    const wanted = this.options.k !== undefined ? this.options.k * 3 : autoK(recallBudget);
     // Positions of the strategy's input are only meaningful to an index over that input.
     const before: string | number = search && typeof id === "string" ? id : firstRecent;
     // A large backlog (resume, replaced history): index in the background, this window goes without hits.
@@ -303,11 +431,30 @@ export class RecallStrategy implements CompactionStrategy {
       return undefined;
     }
     const cache = this.#cache;
-    if (cache && cache.units === units.index && cache.query === query && cache.before === before) return cache.hits;
-    const hits: RankedHit[] = await recallCandidates(source, query, this.options.k * 3, this.options.ranking, { before, filter: { role: ["user", "assistant", "tool"] } });
-    this.#cache = { units: units.index, query, before, hits };
+    if (cache && cache.units === units.index && cache.query === query && cache.before === before && cache.wanted >= wanted) return cache.hits;
+    const hits: RankedHit[] = await recallCandidates(source, query, wanted, this.options.ranking, { before, filter: { role: ["user", "assistant", "tool"] } }, { off: this.tuning.rankingOff, on: this.tuning.rankingOn });
+    this.#cache = { units: units.index, query, before, hits, wanted };
     return hits;
   }
+}
+
+/** Neighbours of a hit taken at most on each side when the budget lasts (±1 always first). */
+export const WIDE_NEIGHBOURS = 6;
+
+/** Per unit split: the nearest session date header at or before each unit (−1: none), filled as the units grow. */
+const headerTables = new WeakMap<HistoryUnits["index"], number[]>();
+
+/** The unit of the session date header nearest before unit `u` (modules/search/session-header.ts), if any. O(1) after the table covers `u`. */
+function headerBefore(units: HistoryUnits, u: number): number | undefined {
+  let table = headerTables.get(units.index);
+  if (!table) headerTables.set(units.index, (table = []));
+  for (let x = table.length; x < u; x++) {
+    const unit = units.units[x]!;
+    const prompt = unit.kind === "turn" ? unit.prompt : undefined;
+    table.push(prompt && prompt.stored >= 0 && isSessionHeader(units.messages[prompt.stored]!) ? x : x > 0 ? table[x - 1]! : -1);
+  }
+  const at = u > 0 ? table[u - 1]! : -1;
+  return at >= 0 ? at : undefined;
 }
 
 /** True when every unit fits `available` (walks back from the newest: O(window), not O(history)). */

@@ -16,6 +16,8 @@ import type { HistoryUnits } from "./history-units.js";
 
 export class SteppedCut {
   #firstId: string | undefined;
+  /** The unit #firstId was found at last time: checked first (units keep their index while the input grows). */
+  #hint: number | undefined;
 
   /** `fits(from, scale)`: what a cut at unit `from` keeps is within scale × the limit. Monotone in `from`. */
   decide(units: HistoryUnits, fits: (from: number, scale: number) => boolean, targetRatio: number): number {
@@ -24,16 +26,19 @@ export class SteppedCut {
       return 0;
     }
     if (this.#firstId !== undefined) {
-      const previous = units.unitWithFirstId(this.#firstId);
+      const previous = units.unitWithFirstId(this.#firstId, this.#hint);
+      this.#hint = previous;
       if (previous !== undefined && fits(previous, 1)) return previous;
     }
     const cut = lowestFitting(units.length, (from) => fits(from, targetRatio));
     this.#firstId = units.firstIdOf(cut);
+    this.#hint = cut;
     return cut;
   }
 
   forget(): void {
     this.#firstId = undefined;
+    this.#hint = undefined;
   }
 }
 

@@ -130,6 +130,29 @@ export class Unit {
     return this.#emitted!.synthetic;
   }
 
+  /**
+   * @internal HistoryIndex.truncate only: drops the members stored at or after `position` (never
+   * the first); a turn that loses its prompt is a run of notes again. Returns whether it did.
+   */
+  dropFrom(position: number): boolean {
+    let lostPrompt = false;
+    while (this.members.length > 1 && this.members[this.members.length - 1]!.stored >= position) {
+      this.members.pop();
+      if (this.#kind === "turn") lostPrompt = true;
+    }
+    if (lostPrompt) {
+      this.#kind = "plain";
+      this.#notes = true;
+    }
+    this.critical = this.members.some((m) => m.critical);
+    if (this.#answered !== undefined) {
+      this.#answered = new Set();
+      for (const m of this.members) if (m.result) for (const id of resultIdsOf(m.message)) this.#answered.add(id);
+    }
+    this.version++;
+    return lostPrompt;
+  }
+
   /** @internal HistoryIndex only. */
   addResult(member: Member, ids: readonly string[]): void {
     this.members.push(member);
@@ -157,6 +180,11 @@ export class HistoryIndex {
   onUnitChanged: (unit: number) => void = () => {};
   /** Call id → unit index of the most recent call with that id. */
   readonly #calls = new Map<string, number>();
+  /** Group → the call ids whose earlier mapping it replaced (restored when truncate removes it); sparse. */
+  readonly #replaced = new Map<number, Map<string, number>>();
+  /** Members added to an existing unit: stored index (ascending) and unit, for truncate. */
+  readonly #joinedAt: number[] = [];
+  readonly #joinedUnit: number[] = [];
 
   get length(): number {
     return this.stored.length;
@@ -171,7 +199,8 @@ export class HistoryIndex {
     }
     const critical = isCritical(message);
     let sent: Message | undefined = message;
-    if (message.role === "tool" || (message.role === "user" && Array.isArray(message.content) && message.content.some(isToolResultBlock))) {
+    // resultIdsOf, not the content: a lazily loaded message answers it from its facts, unparsed.
+    if (message.role === "tool" || (message.role === "user" && resultIdsOf(message).length > 0)) {
       sent = this.#attachResults(message, stored, critical);
       if (sent === undefined) return;
     }
@@ -180,12 +209,21 @@ export class HistoryIndex {
     const index = this.units.length;
     if (calls.length > 0) {
       this.units.push(new Unit("group", member, calls));
-      for (const call of calls) this.#calls.set(call.id, index);
+      for (const call of calls) {
+        const earlier = this.#calls.get(call.id);
+        if (earlier !== undefined) {
+          let replaced = this.#replaced.get(index);
+          if (!replaced) this.#replaced.set(index, (replaced = new Map()));
+          replaced.set(call.id, earlier);
+        }
+        this.#calls.set(call.id, index);
+      }
     } else if (hasTurnContent(sent)) {
       const run = this.units[index - 1];
       if (run?.isNoteRun) {
         // The notes stored right before this prompt belong to its turn: the run becomes the turn.
         run.joinRun(member, true);
+        this.#joined(stored, index - 1);
         this.turnStarts.push(index - 1);
         if (critical) insertSorted(this.criticalUnits, index - 1);
         this.onUnitChanged(index - 1);
@@ -197,6 +235,7 @@ export class HistoryIndex {
       const run = this.units[index - 1];
       if (run?.isNoteRun) {
         run.joinRun(member, false);
+        this.#joined(stored, index - 1);
         this.onUnitChanged(index - 1);
         return;
       }
@@ -245,8 +284,71 @@ export class HistoryIndex {
     const group = this.units[unit]!;
     const becameCritical = member.critical && !group.critical;
     group.addResult(member, ids);
+    this.#joined(member.stored, unit);
     if (becameCritical) insertSorted(this.criticalUnits, unit);
     this.onUnitChanged(unit);
+  }
+
+  #joined(stored: number, unit: number): void {
+    this.#joinedAt.push(stored);
+    this.#joinedUnit.push(unit);
+  }
+
+  /**
+   * Forgets the stored messages from `position` on, as if they had never been appended: O(what is
+   * removed). Units starting there go; earlier units lose their later members (a group its later
+   * results, a turn its prompt — it is a run of notes again); call pairing, turn starts, critical
+   * units, instructions and orphans are restored. `onUnitChanged` names the lowest unit that lost a
+   * member, then the new unit count when whole units went. Appending the same messages again gives the index it had.
+   */
+  truncate(position: number): void {
+    if (position >= this.stored.length) return;
+    const affected = new Set<number>();
+    const before = this.units.length;
+    while (this.#joinedAt.length > 0 && this.#joinedAt[this.#joinedAt.length - 1]! >= position) {
+      this.#joinedAt.pop();
+      affected.add(this.#joinedUnit.pop()!);
+    }
+    while (this.units.length > 0 && this.units[this.units.length - 1]!.firstStored >= position) {
+      const u = this.units.length - 1;
+      const unit = this.units.pop()!;
+      const replaced = this.#replaced.get(u);
+      for (const call of unit.calls) {
+        if (this.#calls.get(call.id) !== u) continue;
+        const earlier = replaced?.get(call.id);
+        if (earlier === undefined) this.#calls.delete(call.id);
+        else this.#calls.set(call.id, earlier);
+      }
+      this.#replaced.delete(u);
+    }
+    const n = this.units.length;
+    while (this.turnStarts.length > 0 && this.turnStarts[this.turnStarts.length - 1]! >= n) this.turnStarts.pop();
+    while (this.criticalUnits.length > 0 && this.criticalUnits[this.criticalUnits.length - 1]! >= n) this.criticalUnits.pop();
+    let lowest = Number.POSITIVE_INFINITY;
+    for (const u of affected) {
+      if (u >= n) continue;
+      const unit = this.units[u]!;
+      const wasCritical = unit.critical;
+      if (unit.dropFrom(position)) {
+        const at = lowerBound(this.turnStarts, u);
+        if (this.turnStarts[at] === u) this.turnStarts.splice(at, 1);
+      }
+      if (wasCritical && !unit.critical) {
+        const at = lowerBound(this.criticalUnits, u);
+        if (this.criticalUnits[at] === u) this.criticalUnits.splice(at, 1);
+      }
+      lowest = Math.min(lowest, u);
+    }
+    while (this.instructions.length > 0 && this.instructions[this.instructions.length - 1]! >= position) this.instructions.pop();
+    while (this.orphanAt.length > 0 && this.orphanAt[this.orphanAt.length - 1]! >= position) {
+      this.orphanAt.pop();
+      this.orphanIds.pop();
+    }
+    this.stored.length = position;
+    // A remaining unit that lost members, and the removed units (sums over them are gone): each
+    // reported, since a listener may keep sums below and above a point apart (token-ledger.ts).
+    if (Number.isFinite(lowest)) this.onUnitChanged(lowest);
+    if (n < before) this.onUnitChanged(n);
   }
 
   /** The group whose call `id` is still waiting for its result. */

@@ -13,7 +13,7 @@ export {
   type SyntheticKind,
 } from "./window-marks.js";
 export { truncateText, truncationMarker, TRUNCATION_MARKER_PATTERN, type TruncatedText } from "./truncate-text.js";
-export { HistoryIndex, type Unit } from "./history-index.js";
+export { HistoryIndex, lowerBound, type Unit } from "./history-index.js";
 export { freezeDeep, freezeNested, shallowCopy } from "./message-copy.js";
 export { callsOf, isCritical, isInstruction, isResultCarrier, isToolResultBlock } from "./message-shape.js";
 export { joinText, textLength } from "./truncate-message.js";

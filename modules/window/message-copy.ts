@@ -1,4 +1,5 @@
 import type { Message } from "@amplifier-ts/contracts";
+import { messageBody } from "@amplifier-ts/contracts";
 
 /**
  * Copy semantics of the context modules (documented in contracts/CONTEXT.md):
@@ -18,9 +19,11 @@ export function freezeDeep<T>(value: T): T {
 }
 
 export function shallowCopy(message: Message): Message {
-  freezeNested(message);
-  const copy = { ...message };
-  if (message.metadata) copy.metadata = { ...message.metadata };
+  // A lazily loaded message is copied from the plain object behind it (contracts messageBody).
+  const source = messageBody(message);
+  freezeNested(source);
+  const copy = { ...source };
+  if (source.metadata) copy.metadata = { ...source.metadata };
   return copy;
 }
 
@@ -31,6 +34,7 @@ export function shallowCopy(message: Message): Message {
  * getMessages — cheap afterwards, since a frozen value is skipped in O(1).
  */
 export function freezeNested(message: Message): Message {
-  for (const key of Object.keys(message)) freezeDeep((message as unknown as Record<string, unknown>)[key]);
+  const source = messageBody(message);
+  for (const key of Object.keys(source)) freezeDeep((source as unknown as Record<string, unknown>)[key]);
   return message;
 }

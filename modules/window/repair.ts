@@ -10,7 +10,7 @@
  * | a critical message in the first kept position that is not a user turn | a user placeholder `[earlier conversation omitted]` before it |
  */
 import type { ContentBlock, Message, ToolResultBlock } from "@amplifier-ts/contracts";
-import { idOf, isToolResultBlock, type CallRef } from "./message-shape.js";
+import { idOf, isToolResultBlock, resultIdsOf, type CallRef } from "./message-shape.js";
 import { INTERRUPTED_RESULT_TEXT, OMITTED_HISTORY_TEXT, freezeCreated, withMark } from "./window-marks.js";
 
 /** Synthetic results for `missing` calls of `call`, in the calls' style, frozen. */
@@ -63,11 +63,16 @@ export interface StrippedMessage {
  * Returns the message itself when every block is kept.
  */
 export function stripResultBlocks(message: Message, keep: (toolUseId: string) => boolean): StrippedMessage {
+  // `keep` is asked once per result block, in block order (resultIdsOf lists them so); when every
+  // block is kept the content is never read, so a lazily loaded message stays unparsed.
+  const verdicts = message.role === "user" ? resultIdsOf(message).map((id) => keep(id)) : undefined;
+  if (verdicts?.every(Boolean)) return { message, removed: [] };
   if (!Array.isArray(message.content)) return { message, removed: [] };
   const kept: ContentBlock[] = [];
   const removed: string[] = [];
+  let next = 0;
   for (const block of message.content) {
-    if (isToolResultBlock(block) && !keep(block.tool_use_id)) removed.push(block.tool_use_id);
+    if (isToolResultBlock(block) && !(verdicts ? verdicts[next++] : keep(block.tool_use_id))) removed.push(block.tool_use_id);
     else kept.push(block);
   }
   if (removed.length === 0) return { message, removed };

@@ -157,6 +157,23 @@ export class TokenLedger {
     return base;
   }
 
+  /**
+   * The index was truncated (HistoryIndex.truncate; its onUnitChanged already invalidated the
+   * sums from the lowest changed unit): sums anchored at a unit that is gone start afresh, and
+   * removed instructions are uncounted. Cached unit and message counts stay.
+   */
+  afterTruncate(): void {
+    if (this.#anchor > this.#index.units.length) {
+      this.#anchor = -1;
+      this.#up = [];
+      this.#down = [];
+    }
+    if (this.#instructionCount > this.#index.instructions.length) {
+      this.#instructionCount = 0;
+      this.#instructionTokens = 0;
+    }
+  }
+
   /** Forget sums that depend on unit `u` (its tokens or criticality changed). */
   invalidateFrom(u: number): void {
     if (this.#anchor < 0) return;

@@ -86,6 +86,28 @@ export class WindowAssembler {
     this.#index.append(message);
   }
 
+  /**
+   * Forget the stored messages from `position` on (a compaction pipeline rewrote its output
+   * there; the caller appends the new ones): O(what is removed + the next window's recount). The
+   * previous cut is kept while its unit remains, so the window's prefix holds.
+   */
+  truncate(position: number): void {
+    if (position >= this.#index.length) return;
+    this.#index.truncate(position);
+    for (const ledger of this.#ledgers.values()) ledger.afterTruncate();
+    if (this.#previousCut !== undefined && this.#previousCut >= this.#index.units.length) this.#previousCut = undefined;
+    this.#sticky = undefined;
+  }
+
+  /** How many leading stored messages are the very objects `messages` starts with (reference comparison, O(that many)). */
+  sharedPrefix(messages: readonly Message[]): number {
+    const stored = this.#index.stored;
+    const n = Math.min(stored.length, messages.length);
+    let i = 0;
+    while (i < n && stored[i] === messages[i]) i++;
+    return i;
+  }
+
   /** Replace the whole history (setMessages, clearRun, resume). Forgets counts and the cut. */
   reset(messages: readonly Message[]): void {
     this.#index = new HistoryIndex();

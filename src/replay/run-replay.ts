@@ -11,8 +11,12 @@ import { ReplayCache, type ReplayCacheSummary, type ReplayCacheTurn } from "./ca
 import { prefixKept } from "./prefix-kept.js";
 
 export interface ReplayOptions {
-  /** Path of a JSONL transcript: one Message per line. */
+  /** Path of a JSONL transcript: one Message per line (its name only, when `messages` are given). */
   transcript: string;
+  /** The conversation itself, instead of reading `transcript` (messages without metadata.id get `line-<n>`). */
+  messages?: Message[];
+  /** Explain every turn: each turn's `window` is what `explainLastWindow()` returned (for the Inspector). */
+  explainAll?: boolean;
   /** Model to count with and size the budget from (default gpt-4o). */
   model?: string;
   /** Fixed token budget per request (default: the model's window − max output − safety margin). */
@@ -51,6 +55,8 @@ export interface ReplayTurn {
    * module reconciles counts (`recordUsage`): counted vs billed input and the factor after it.
    */
   usage?: { counted: number; billed: number; ratio?: number; factor: number; accepted: boolean };
+  /** With `explainAll`: what `context.explainLastWindow()` returned for this turn (undefined when the module has none). */
+  window?: unknown;
 }
 
 export interface ReplaySummary {
@@ -96,7 +102,7 @@ type ExplainingContext = ContextManager & {
  */
 export async function runReplay(options: ReplayOptions): Promise<ReplayResult> {
   options.signal?.throwIfAborted();
-  const { messages, lines } = await readTranscript(options.transcript);
+  const { messages, lines } = options.messages === undefined ? await readTranscript(options.transcript) : withIds(options.messages);
   const model = options.model ?? "gpt-4o";
   const info = getModelInfo(model);
   const provider: Provider = {
@@ -140,7 +146,7 @@ export async function runReplay(options: ReplayOptions): Promise<ReplayResult> {
       options.signal?.throwIfAborted();
       const message = messages[i]!;
       if (message.role === "assistant") {
-        const explainThis = options.explainTurn === turns.length + 1;
+        const explainThis = options.explainAll === true || options.explainTurn === turns.length + 1;
         const started = performance.now();
         const window = await context.getMessagesForRequest(options.budget, provider, { explain: explainThis });
         const ms = performance.now() - started;
@@ -173,7 +179,8 @@ export async function runReplay(options: ReplayOptions): Promise<ReplayResult> {
           const record = await context.recordUsage({ inputTokens: billed });
           if (record) turn.usage = { counted: record.counted, billed: record.billed, ...(record.ratio === undefined ? {} : { ratio: record.ratio }), factor: record.factor, accepted: record.accepted };
         }
-        if (explainThis) {
+        if (options.explainAll === true && typeof context.explainLastWindow === "function") turn.window = context.explainLastWindow();
+        if (options.explainTurn === turn.turn) {
           explainSupported = typeof context.explainLastWindow === "function";
           explain = explainSupported ? context.explainLastWindow!() : undefined;
         }
@@ -214,11 +221,17 @@ function lastReport(context: ExplainingContext): { budget?: unknown; truncated?:
   return typeof last?.report === "object" && last.report !== null ? last.report : undefined;
 }
 
+/** Given messages as a transcript: a message without metadata.id gets `line-<n>` (a copy; as readTranscript). */
+function withIds(given: readonly Message[]): { messages: Message[]; lines: number[] } {
+  const messages = given.map((m, i) => (typeof m.metadata?.id === "string" && m.metadata.id !== "" ? m : { ...m, metadata: { ...m.metadata, id: `line-${i + 1}` } }));
+  return { messages, lines: messages.map((_, i) => i + 1) };
+}
+
 /**
  * One message per non-blank line. Messages without `metadata.id` get `line-<n>` (a context manager
  * would assign one anyway; replay needs it to tell stored messages from synthetic ones).
  */
-async function readTranscript(path: string): Promise<{ messages: Message[]; lines: number[] }> {
+export async function readTranscript(path: string): Promise<{ messages: Message[]; lines: number[] }> {
   let text: string;
   try {
     text = await readFile(path, "utf8");

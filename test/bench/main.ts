@@ -6,7 +6,7 @@
  *
  * Options:
  *   --quick            smaller sizes and fewer turns (a smoke run; not reference figures)
- *   --only <ids>       run only these scenarios (comma-separated ids: agent-loop, resume, memory, langchain, replay, pipelines, recall, stores-postgres, stores-redis, stores-turn, agent-memory)
+ *   --only <ids>       run only these scenarios (comma-separated ids: agent-loop, resume, memory, langchain, peers, replay, pipelines, recall, stores-postgres, stores-redis, stores-turn, agent-memory, stores-fleet, agent-stores)
  *   --out <file>       where to write the report
  *   --list             print the scenario ids and exit
  * A full run (no --quick, no --only) writes BENCHMARKS.md; any other run writes
@@ -30,19 +30,24 @@ import { hasGc } from "./measure.js";
 import { memoryChild, memoryScenario } from "./memory.js";
 import { renderReport, type ReportInput } from "./report.js";
 import { pipelinesScenario } from "./pipelines.js";
+import { peersChild, peersScenario } from "./peers.js";
 import { recallScenario } from "./recall.js";
 import { replayScenario } from "./replay.js";
 import { resumeChild, resumeScenario } from "./resume.js";
+import { agentStoresScenario } from "./agent-stores.js";
 import { postgresStoreScenario } from "./stores-postgres.js";
 import { redisStoreScenario, storesTurnScenario } from "./stores-redis.js";
+import { fleetChild, fleetScenario } from "./stores-fleet.js";
 import type { BenchContext, BenchOptions, Scenario } from "./scenario.js";
 
-export const SCENARIOS: readonly Scenario[] = [agentLoopScenario, resumeScenario, memoryScenario, langchainScenario, replayScenario, pipelinesScenario, recallScenario, postgresStoreScenario, redisStoreScenario, storesTurnScenario, agentMemoryScenario];
+export const SCENARIOS: readonly Scenario[] = [agentLoopScenario, resumeScenario, memoryScenario, langchainScenario, peersScenario, replayScenario, pipelinesScenario, recallScenario, postgresStoreScenario, redisStoreScenario, storesTurnScenario, agentMemoryScenario, fleetScenario, agentStoresScenario];
 
 const CHILDREN: Record<string, (args: string[]) => Promise<void>> = {
   resume: resumeChild,
+  peers: peersChild,
   memory: memoryChild,
   "agent-memory": agentMemoryChild,
+  "stores-fleet": fleetChild,
 };
 
 function optionsFor(quick: boolean): BenchOptions {

@@ -4,6 +4,7 @@ export interface Distribution {
   n: number;
   median: number;
   p90: number;
+  p95: number;
   p99: number;
   mean: number;
   min: number;
@@ -24,6 +25,7 @@ export function distribution(samples: readonly number[]): Distribution {
     n: sorted.length,
     median: percentile(sorted, 0.5),
     p90: percentile(sorted, 0.9),
+    p95: percentile(sorted, 0.95),
     p99: percentile(sorted, 0.99),
     mean: sorted.length ? sum / sorted.length : Number.NaN,
     min: sorted[0] ?? Number.NaN,

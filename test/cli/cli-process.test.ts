@@ -33,7 +33,8 @@ describe("amplifier-ts as a process", () => {
     const stderr = await readFile(join(dir, "cli-stderr.txt"), "utf8");
     expect(stderr).not.toContain("EPIPE");
     expect(exit).toBe("exit=0");
-    // The command ran to its end: the session's lock was released.
+    // The command ran to its end: the session's lock was released, and a command that only reads
+    // wrote nothing beside the file (no sidecar index: the store is opened readOnly).
     expect((await readdir(join(dir, "store"))).sort()).toEqual(["big.jsonl"]);
   });
 
@@ -48,6 +49,14 @@ describe("amplifier-ts as a process", () => {
     await writeFile(join(dir, "amplifier.config.json"), JSON.stringify({ session: { context: { module: "context-persistent" } } }));
     const { stdout } = await run(process.execPath, [MAIN, "validate"], { cwd: dir });
     expect(stdout).toMatch(/context-persistent\s+context\s+builtin\s+ok/);
+    expect(await readdir(dir)).toEqual(["amplifier.config.json"]);
+  });
+
+  it("validate leaves no folders behind (a file blob store of the stores section: its folder is made by the first upload)", async () => {
+    const config = { session: { context: { module: "context-persistent" } }, stores: { blobs: { module: "store-blobs", config: { type: "file", path: "blobs" } } } };
+    await writeFile(join(dir, "amplifier.config.json"), JSON.stringify(config));
+    const { stdout } = await run(process.execPath, [MAIN, "validate"], { cwd: dir });
+    expect(stdout).toMatch(/store-blobs\s+stores:blobs\s+builtin\s+ok/);
     expect(await readdir(dir)).toEqual(["amplifier.config.json"]);
   });
 });

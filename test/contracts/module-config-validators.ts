@@ -1,4 +1,5 @@
 import { memoryLocalConfigSchema, memoryPostgresConfigSchema, memoryRedisConfigSchema } from "../../contracts/memory/memory-schemas.js";
+import { storeBlobsConfigSchema, storeGraphConfigSchema, storeTasksConfigSchema, storeVectorsConfigSchema } from "../../contracts/stores/store-schemas.js";
 import type { ZodType } from "zod";
 import { contextOptionsSchema } from "../../modules/context-manager/context-options.js";
 import { persistentOptionsSchema } from "../../modules/context-persistent/persistent-options.js";
@@ -17,4 +18,8 @@ export const MODULE_CONFIG_VALIDATORS: Record<string, ZodType> = {
   "modules/memory-local.config": memoryLocalConfigSchema,
   "modules/memory-postgres.config": memoryPostgresConfigSchema,
   "modules/memory-redis.config": memoryRedisConfigSchema,
+  "modules/store-blobs.config": storeBlobsConfigSchema,
+  "modules/store-graph.config": storeGraphConfigSchema,
+  "modules/store-tasks.config": storeTasksConfigSchema,
+  "modules/store-vectors.config": storeVectorsConfigSchema,
 };

@@ -29,7 +29,7 @@ const distEntries = (): string[] => [
 describe("package.json", () => {
   it("is an ES module package named amplifier-ts whose exports point at built JS with types next to it (source only under the 'source' condition)", () => {
     expect(manifest.name).toBe("amplifier-ts");
-    for (const subpath of [".", "./testing", "./modules/context-simple", "./modules/context-persistent", "./modules/strategies", "./modules/summarizers", "./modules/search", "./modules/stores"]) {
+    for (const subpath of [".", "./testing", "./modules/context-simple", "./modules/context-persistent", "./modules/strategies", "./modules/summarizers", "./modules/search", "./modules/stores", "./stores"]) {
       const target = manifest.exports[subpath];
       expect(target, subpath).toMatchObject({ source: expect.stringMatching(/^\.\/src\/.*\.ts$/), types: expect.stringMatching(/^\.\/dist\/.*\.d\.ts$/), default: expect.stringMatching(/^\.\/dist\/.*\.js$/) });
       const { types, default: js } = target as { types: string; default: string };
@@ -80,6 +80,15 @@ describe("after the build", () => {
     expect(keys.summarizers).toEqual(expect.arrayContaining(["ExtractiveSummarizer", "ProviderSummarizer"]));
     expect(keys.search?.length).toBeGreaterThan(0);
     for (const m of [keys.simple!, keys.persistent!]) expect(m).toEqual(expect.arrayContaining(["mount", "meta"]));
+  });
+
+  it("amplifier-ts/stores (built) builds every store type; amplifier-ts/testing carries the store suites", async () => {
+    const stores = (await import(pathToFileURL(join(ROOT, "dist/stores.js")).href)) as typeof import("../../src/stores.js");
+    const made = [stores.createBlobStore({ type: "file" }), stores.createGraphStore({ type: "postgres" }), stores.createTaskStore({ type: "memory" }), stores.createHistoryStore({ type: "memory" })];
+    expect(made.map((s) => s.kind)).toEqual(["file", "postgres", "memory", "memory"]);
+    for (const store of made.slice(0, 3)) await (store as { disconnect(): Promise<void> }).disconnect();
+    const testing = (await import(pathToFileURL(join(ROOT, "dist/testing.js")).href)) as Record<string, unknown>;
+    for (const suite of ["describeBlobStoreContract", "describeGraphStoreContract", "describeTaskStoreContract"]) expect(typeof testing[suite], suite).toBe("function");
   });
 
   it("amplifier-ts/testing exports describeContextManagerContract", async () => {

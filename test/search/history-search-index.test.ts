@@ -125,7 +125,22 @@ describe("HistorySearchIndex", () => {
     expect((await index.search("durian"))[0]!.index).toBe(0);
     holder.current = [];
     expect(await index.search("durian")).toEqual([]);
-    expect(index.stats.rebuilds).toBe(3);
+    // The first replacement kept its first message: only the tail was taken out (a rewind).
+    expect(index.stats).toMatchObject({ rebuilds: 2, rewinds: 1 });
+  });
+
+  it("a replaced tail is taken out of the index: hits, ids and term frequencies as if built afresh", async () => {
+    const base = Array.from({ length: 40 }, (_, i) => msg(i % 2 ? "assistant" : "user", `filler ${i} common words here`, { metadata: { id: `m${i}` } }));
+    const holder = { current: [...base, msg("user", "what about the zebra crossing?", { metadata: { id: "q1" } })] };
+    const { index } = indexOver(holder);
+    expect((await index.search("zebra"))[0]!.id).toBe("q1");
+    holder.current = [...base, msg("user", "and the yak?", { metadata: { id: "q2" } })];
+    expect(await index.search("zebra")).toEqual([]);
+    expect((await index.search("yak"))[0]!.id).toBe("q2");
+    expect(await index.search("crossing", { before: "q1" })).toEqual([]);
+    const fresh = indexOver({ current: holder.current }).index;
+    expect((await index.search("filler common yak", { k: 50 })).map((h) => [h.id, h.score])).toEqual((await fresh.search("filler common yak", { k: 50 })).map((h) => [h.id, h.score]));
+    expect(index.stats).toMatchObject({ indexed: 41, rebuilds: 0, rewinds: 1 });
   });
 
   it("catches up on a large backlog in time slices and finds messages of every chunk", async () => {

@@ -29,6 +29,10 @@ import { mount } from "../../modules/context-simple/index.js";
 // built on?" names no choice verb, until a "which …" question with no other kind counted as
 // asking for a decision. The fintech team, blind after that: 5 of 6 with k 3 (6 of 6 with k 8) —
 // "What queue do payouts run on?" likewise, until "what <noun> <auxiliary> …" did too.
+// Issue 19: on conversations people wrote (REALTALK, BENCHMARKS.md) the cue rules moved nothing,
+// so the default ranking no longer applies them; they are `ranking: "cues"`, which this test
+// keeps to its k 3. The default config (k set by the budget, hits with their neighbours, the
+// share adapting to a question about the past) must bring every fact back as well.
 
 interface Fact {
   id: string;
@@ -461,11 +465,11 @@ describe.each([
   ["a game studio", GAME_TEAM],
   ["a fintech team", FINTECH_TEAM],
 ] as const)("recall on a hand-written session of %s (outside the eval's generator)", (team, facts) => {
-  it("brings each fact back into a 2k-token window (k 3) when it is asked about ~100 turns later", async () => {
+  it("brings each fact back into a 2k-token window (ranking \"cues\" at k 3, and the default config) when it is asked about ~100 turns later", async () => {
     const { messages, questions } = session(facts);
     const byId = new Map(questions.map((q) => [q.id, q]));
-    for (const strategies of [[], [{ use: "recall", k: 3 }]] as const) {
-      const coordinator = new Coordinator({ sessionId: `natural-${team.replace(/\W+/g, "-")}-${strategies.length}` });
+    for (const strategies of [[], [{ use: "recall", k: 3, ranking: "cues" }], [{ use: "recall" }]] as const) {
+      const coordinator = new Coordinator({ sessionId: `natural-${team.replace(/\W+/g, "-")}-${strategies.length}-${JSON.stringify(strategies).length}` });
       const context = (await mount(coordinator, { strategies: strategies as never })) as HistoryContextManager;
       const found: Record<string, boolean> = {};
       try {

@@ -46,7 +46,7 @@ describe("JsonlStore rewrites (replace, clear, clearRun) are atomic", () => {
     const { messages, recovered } = await storeFor().open("s");
     expect(messages.map((m) => m.metadata?.seq)).toEqual(["old0", "old1", "old2"]);
     expect(recovered).toBeUndefined();
-    expect((await readdir(temp.dir)).sort()).toEqual(["s.jsonl", "s.lock"]);
+    expect((await readdir(temp.dir)).sort()).toEqual(["s.jsonl", "s.jsonl.index", "s.lock"]);
   });
 
   it("replace writes the new history in place of the old, readable by the next instance, mode 0600", async () => {
@@ -58,7 +58,7 @@ describe("JsonlStore rewrites (replace, clear, clearRun) are atomic", () => {
     const file = join(temp.dir, "s.jsonl");
     expect((await readFile(file, "utf8")).trim().split("\n").map((l) => (JSON.parse(l) as { content: string }).content)).toEqual(["x", "y"]);
     expect((await stat(file)).mode & 0o777).toBe(0o600);
-    expect((await readdir(temp.dir)).sort()).toEqual(["s.jsonl"]);
+    expect((await readdir(temp.dir)).sort()).toEqual(["s.jsonl", "s.jsonl.index"]);
     expect(texts(await storeFor().read("s"))).toEqual(["x", "y"]);
   });
 

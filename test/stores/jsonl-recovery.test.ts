@@ -147,7 +147,7 @@ describe("JsonlStore recovery of damaged session files", () => {
     await writeFile(join(temp.dir, ".s.jsonl.tmp-123-0123456789ab"), `${line("half-written")}\n`);
     await writeFile(join(temp.dir, ".other.jsonl.tmp-1-0123456789ab"), "keep: another session's");
     expect(texts((await storeFor().open("s")).messages)).toEqual(["a"]);
-    expect((await readdir(temp.dir)).sort()).toEqual([".other.jsonl.tmp-1-0123456789ab", "s.jsonl", "s.lock"]);
+    expect((await readdir(temp.dir)).sort()).toEqual([".other.jsonl.tmp-1-0123456789ab", "s.jsonl", "s.jsonl.index", "s.lock"]);
   });
 
   it("reads the file once: later calls are served from what was loaded", async () => {

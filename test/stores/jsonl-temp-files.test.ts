@@ -66,7 +66,7 @@ describe("JsonlStore temp files never touch another session", () => {
 
     const reopened = storeFor();
     expect((await reopened.open("s")).messages.map((m) => m.content)).toEqual(["a"]);
-    expect((await readdir(temp.dir)).sort()).toEqual([...foreign, "s.jsonl", "s.lock"].sort());
+    expect((await readdir(temp.dir)).sort()).toEqual([...foreign, "s.jsonl", "s.jsonl.index", "s.lock"].sort());
 
     await reopened.replace("s", [msg("b")]);
     const left = await readdir(temp.dir);

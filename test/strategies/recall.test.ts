@@ -4,7 +4,7 @@ import type { HistorySearch, SearchOptions } from "../../contracts/search.js";
 import { checkWindowInvariants } from "../../testing/index.js";
 import { getTokenCounter } from "../../core/tokens/index.js";
 import { HistoryContextManager } from "../../modules/context-manager/history-context-manager.js";
-import { RECALL_FILL, RECALL_STEP } from "../../modules/strategies/recall.js";
+import { autoK, RECALL_EXCHANGE, RECALL_FILL, RECALL_FILL_BACK, RECALL_STEP } from "../../modules/strategies/recall.js";
 import { createStrategy } from "../../modules/strategies/registry.js";
 import { assistant, contextFor, ids, openaiGroup, system, user } from "./helpers.js";
 
@@ -28,15 +28,19 @@ describe("recall", () => {
     const history = [sys, ...filler(5, "a"), question, answer, ...filler(40, "b"), prompt];
     const out = await createStrategy({ use: "recall" }).compact(history, contextFor(BUDGET));
     expect(out[0]).toBe(sys);
-    expect(ids(out.slice(1, 3))).toEqual(ids([question, answer]));
-    expect(recalledIds(out)).toEqual(ids([question, answer]));
+    // The hit and the reply after it, then its wider neighbours while the budget lasts (issue 19),
+    // all in stored order right after the system message.
+    const recalled = recalledIds(out);
+    expect(recalled).toEqual(expect.arrayContaining(ids([question, answer])));
+    expect(ids(out.slice(1, 1 + recalled.length))).toEqual(recalled);
+    expect(recalled.indexOf(answer.metadata!.id)).toBe(recalled.indexOf(question.metadata!.id) + 1);
     expect(out.at(-1)).toBe(prompt);
     expect(prompt.metadata?.recalled).toBeUndefined();
     // The recalled copies carry the stored content; the stored messages are not marked.
-    expect(out[1]).toMatchObject({ content: question.content });
+    expect(out.find((m) => m.metadata?.id === question.metadata!.id)).toMatchObject({ content: question.content, metadata: { recalled: true } });
     expect(question.metadata?.recalled).toBeUndefined();
     // Then the recent window, contiguous and in stored order.
-    const recent = out.slice(3);
+    const recent = out.slice(1 + recalled.length);
     const start = history.indexOf(recent[0]!);
     expect(recent).toEqual(history.slice(start));
     expect(checkWindowInvariants(history, out.map((m) => ({ ...m })), { budget: BUDGET, counter })).toEqual([]);
@@ -66,15 +70,18 @@ describe("recall", () => {
     const prompt = user("How many replicas in eu-west-3?");
     const history = [...filler(3, "a"), ask, ...group, done, ...filler(40, "b"), prompt];
     const out = await createStrategy({ use: "recall" }).compact(history, contextFor(BUDGET));
-    expect(ids(out.slice(0, 5))).toEqual(ids([ask, ...group, done]));
-    // (Other hits may follow: filler "b3" shares the term "3" with "eu-west-3".)
-    expect(recalledIds(out).slice(0, 5)).toEqual(ids([ask, ...group, done]));
+    // The group with the prompt of its turn and the reply after it, in stored order (neighbours
+    // and other hits around them: filler "b3" shares the term "3" with "eu-west-3").
+    const recalled = recalledIds(out);
+    const at = recalled.indexOf(ask.metadata!.id);
+    expect(at).toBeGreaterThanOrEqual(0);
+    expect(recalled.slice(at, at + 5)).toEqual(ids([ask, ...group, done]));
     expect(checkWindowInvariants(history, out.map((m) => ({ ...m })), { budget: BUDGET, counter })).toEqual([]);
   });
 
-  it("keeps recalled messages within `share` of the available budget and at most k hits", async () => {
-    const facts = Array.from({ length: 12 }, (_, i) => [user(`fact ${i}: the walrus password is W${i}`), assistant(`walrus password W${i} stored`)]).flat();
-    const prompt = user("remind me of the walrus password");
+  it("keeps recalled messages within `share` of the available budget and at most k hits when the message asks nothing", async () => {
+    const facts = Array.from({ length: 12 }, (_, i) => [user(`fact ${i}: the walrus password is W${i}`), assistant(`walrus password W${i} stored`), ...filler(2, `w${i}-`)]).flat();
+    const prompt = user("Use the walrus password for the deploy.");
     const history = [...facts, ...filler(60), prompt];
     const context = contextFor(BUDGET);
     const available = BUDGET * RECALL_FILL - counter.replyPriming;
@@ -84,8 +91,13 @@ describe("recall", () => {
       expect(recalled.length).toBeGreaterThan(0);
       expect(tokens(recalled)).toBeLessThanOrEqual(share * available);
     }
+    // k 2: two hits (here the statement of fact 0 and its reply, the best two) and their ±1
+    // neighbours (filler around them) — no other fact; k 6 brings more facts back.
+    const walrus = (out: readonly Message[]) => out.filter((m) => m.metadata?.recalled === true && String(m.content).includes("walrus")).length;
     const two = await createStrategy({ use: "recall", share: 0.5, k: 2 }).compact(history, context);
-    expect(recalledIds(two)).toHaveLength(4); // 2 hits, each with its answer
+    expect(walrus(two)).toBeGreaterThanOrEqual(2);
+    expect(walrus(two)).toBeLessThanOrEqual(4);
+    expect(walrus(await createStrategy({ use: "recall", share: 0.5, k: 6 }).compact(history, context))).toBeGreaterThan(walrus(two));
   });
 
   it("gives what recall leaves unused back to the recent window", async () => {
@@ -111,7 +123,7 @@ describe("recall", () => {
     expect(calls).toHaveLength(1);
     expect(calls[0]!.query).toBe("when does the kiwi key rotate?");
     expect(typeof calls[0]!.options?.before).toBe("string");
-    expect(recalledIds(out)).toEqual(ids([old, history[1]!]));
+    expect(recalledIds(out).slice(0, 2)).toEqual(ids([old, history[1]!]));
     // Same query, same recent part, the history unchanged (or only grown): the hits are reused.
     expect(ids(await recall.compact(history, { ...contextFor(BUDGET), search }))).toEqual(ids(out));
     expect(calls).toHaveLength(1);
@@ -130,7 +142,7 @@ describe("recall", () => {
     const second = await recall.compact(grown, contextFor(BUDGET));
     expect(second.slice(0, first.length)).toEqual(first);
     first.forEach((m, i) => expect(second[i]).toBe(m));
-    expect(recalledIds(second)).toEqual(ids([fact, history[1]!]));
+    expect(recalledIds(second).slice(0, 2)).toEqual(ids([fact, history[1]!]));
     // A new prompt: a new plan.
     const third = await recall.compact([...grown, assistant("done"), user("thanks, and the weather?")], contextFor(BUDGET));
     expect(recalledIds(third)).not.toEqual(recalledIds(second));
@@ -158,7 +170,7 @@ describe("recall", () => {
     const recall = createStrategy({ use: "recall" });
     expect(recalledIds(await recall.compact(history, { ...contextFor(BUDGET), search }))).toEqual([]);
     ready = true;
-    expect(recalledIds(await recall.compact(history, { ...contextFor(BUDGET), search }))).toEqual(ids([fact, history[1]!]));
+    expect(recalledIds(await recall.compact(history, { ...contextFor(BUDGET), search })).slice(0, 2)).toEqual(ids([fact, history[1]!]));
   });
 
   it("query \"last-message\" searches for the newest message (a tool result in an agent loop)", async () => {
@@ -188,25 +200,28 @@ describe("recall", () => {
     expect(calls).toEqual(["where does the heron cluster run?", prompt.content]);
   });
 
-  it("ranking \"recall\" asks the search for a larger pool and reorders it: a statement holding a name beats a request on the same topic", async () => {
+  it("ranking \"cues\" asks the search for a larger pool and reorders it: a statement holding a name beats a request on the same topic", async () => {
     const asked: (number | undefined)[] = [];
     const request = user("please tidy the walrus module");
     const statement = user("Ingrid Costa owns the walrus module now.");
-    const history = [request, assistant("tidied"), statement, assistant("noted"), ...filler(40), user("who owns the walrus module?")];
+    // Far enough apart that one is never the other's neighbour.
+    const history = [request, assistant("tidied"), ...filler(10, "gap"), statement, assistant("noted"), ...filler(40), user("who owns the walrus module?")];
     const search: HistorySearch = {
       search: (_query, options) => {
         asked.push(options?.k);
         return [
           { id: request.metadata!.id as string, index: 0, score: 2, message: request, terms: ["walrus", "modul"] },
-          { id: statement.metadata!.id as string, index: 2, score: 1.5, message: statement, terms: ["walrus", "modul"] },
+          { id: statement.metadata!.id as string, index: 22, score: 1.5, message: statement, terms: ["walrus", "modul"] },
         ];
       },
     };
-    const byRecall = await createStrategy({ use: "recall", k: 1 }).compact(history, { ...contextFor(BUDGET), search });
+    const byRecall = await createStrategy({ use: "recall", k: 1, ranking: "cues" }).compact(history, { ...contextFor(BUDGET), search });
     const bySearch = await createStrategy({ use: "recall", k: 1, ranking: "search" }).compact(history, { ...contextFor(BUDGET), search });
     expect(asked).toEqual([80, 3]);
-    expect(recalledIds(byRecall)[0]).toBe(statement.metadata!.id);
-    expect(recalledIds(bySearch)[0]).toBe(request.metadata!.id);
+    expect(recalledIds(byRecall)).toContain(statement.metadata!.id);
+    expect(recalledIds(byRecall)).not.toContain(request.metadata!.id);
+    expect(recalledIds(bySearch)).toContain(request.metadata!.id);
+    expect(recalledIds(bySearch)).not.toContain(statement.metadata!.id);
   });
 
   it("places every hit before the replies answering them: a long reply to the best hit does not crowd out the next hits", async () => {
@@ -227,6 +242,72 @@ describe("recall", () => {
     expect(recalled).toContain(first.metadata!.id);
     expect(recalled).toContain(second.metadata!.id);
     expect(recalled).not.toContain(longReply.metadata!.id); // it does not fit what the hits left
+  });
+
+  it("a question reaching into the past gets the budget the recent turns do not need; the prompt and the last exchange stay (issue 19)", async () => {
+    const facts = Array.from({ length: 30 }, (_, i) => [user(`note ${i}: the heron key is H${i}`), assistant(`heron key H${i} noted`)]).flat();
+    const lastAsk = user("ok, next chore please");
+    const lastReply = assistant("next chore done");
+    const question = user("What was the heron key?");
+    const history = [...facts, ...filler(40), lastAsk, lastReply, question];
+    const available = Math.floor(BUDGET * RECALL_FILL) - counter.replyPriming;
+    const out = await createStrategy({ use: "recall", share: 0.2 }).compact(history, contextFor(BUDGET));
+    const recalled = out.filter((m) => m.metadata?.recalled === true);
+    expect(tokens(recalled)).toBeGreaterThan(1.5 * 0.2 * RECALL_STEP * available); // far beyond share 0.2
+    // The plan is made for this question: it may use the slack up to RECALL_FILL_BACK, never beyond.
+    expect(tokens(out) + counter.replyPriming).toBeLessThanOrEqual(Math.floor(BUDGET * RECALL_FILL_BACK));
+    expect(out.slice(-3)).toEqual([lastAsk, lastReply, question]);
+    // Asking nothing (a request): the share holds.
+    const request = await createStrategy({ use: "recall", share: 0.2 }).compact([...history.slice(0, -1), user("Rotate the heron key.")], contextFor(BUDGET));
+    expect(tokens(request.filter((m) => m.metadata?.recalled === true))).toBeLessThanOrEqual(0.2 * RECALL_STEP * available);
+    // A question whose best hit is recent (current work): the share holds too.
+    const recent = [...facts, ...filler(40), user("the osprey build failed on step 4"), assistant("osprey step 4 fails on a lint error"), user("Why does the osprey build fail?")];
+    const aboutNow = await createStrategy({ use: "recall", share: 0.2 }).compact(recent, contextFor(BUDGET));
+    expect(tokens(aboutNow.filter((m) => m.metadata?.recalled === true))).toBeLessThanOrEqual(0.2 * RECALL_STEP * available);
+  });
+
+  it("a question reaching into the past keeps of a long last exchange only its newest messages within RECALL_EXCHANGE of the plan, and stays within RECALL_FILL_BACK", async () => {
+    const facts = Array.from({ length: 60 }, (_, i) => [user(`note ${i}: the heron key is H${i}, on the card in the drawer of the old oak desk by the window`), assistant(`heron key H${i} noted, with the card, the drawer and the oak desk by the window`)]).flat();
+    const lastAsk = user("ok, next chore please");
+    const replies = Array.from({ length: 6 }, (_, i) => assistant(`part ${i} of the long answer about the routine chores of the week, with every step spelled out`));
+    const question = user("What was the heron key?");
+    const history = [...facts, ...filler(40), lastAsk, ...replies, question];
+    const available = Math.floor(BUDGET * RECALL_FILL) - counter.replyPriming;
+    const out = await createStrategy({ use: "recall" }).compact(history, contextFor(BUDGET));
+    expect(tokens(out) + counter.replyPriming).toBeLessThanOrEqual(Math.floor(BUDGET * RECALL_FILL_BACK));
+    const recentReplies = out.filter((m) => replies.includes(m));
+    expect(recentReplies.length).toBeGreaterThan(0);
+    expect(recentReplies.length).toBeLessThan(replies.length);
+    expect(recentReplies).toEqual(replies.slice(-recentReplies.length)); // the newest ones, contiguous
+    expect(tokens(recentReplies)).toBeLessThanOrEqual(RECALL_EXCHANGE * RECALL_STEP * available);
+    expect(out.at(-1)).toBe(question);
+    expect(recalledIds(out).length).toBeGreaterThan(0);
+    expect(checkWindowInvariants(history, out.map((m) => ({ ...m })), { budget: BUDGET, counter })).toEqual([]);
+  });
+
+  it("brings a hit back with its neighbours and its session's date header (issue 19)", async () => {
+    const header = user("[Session 2 · Friday 29 December 2023]");
+    const before = user("how was the trip?");
+    const hit = assistant("We hiked up to the pelican lighthouse, it was windy.");
+    const after = user("sounds lovely");
+    const history = [user("[Session 1 · Monday 25 December 2023]"), ...filler(5, "s1"), header, ...filler(10, "s2"), before, hit, after, ...filler(40, "s3"), user("Which lighthouse did we go to?")];
+    const out = await createStrategy({ use: "recall" }).compact(history, contextFor(BUDGET));
+    expect(recalledIds(out)).toEqual(expect.arrayContaining(ids([header, before, hit, after])));
+    expect(recalledIds(out)).not.toContain(history[0]!.metadata!.id); // another session's header
+    const narrow = await createStrategy({ use: "recall", k: 1 }).compact(history, contextFor(BUDGET));
+    expect(recalledIds(narrow)).toEqual(expect.arrayContaining(ids([header, hit])));
+  });
+
+  it("k unset: the hits asked for are set by the budget (autoK), k set: k × 3", async () => {
+    expect(autoK(100)).toBe(8);
+    expect(autoK(2_000)).toBe(40);
+    expect(autoK(1e6)).toBe(100);
+    const asked: (number | undefined)[] = [];
+    const search: HistorySearch = { search: (_q, options) => (asked.push(options?.k), []) };
+    const history = [...filler(60), user("which port?")];
+    await createStrategy({ use: "recall", ranking: "search" }).compact(history, { ...contextFor(BUDGET), search });
+    await createStrategy({ use: "recall", ranking: "search", k: 4 }).compact(history, { ...contextFor(BUDGET), search });
+    expect(asked).toEqual([autoK(Math.floor(BUDGET * RECALL_FILL) - counter.replyPriming), 12]);
   });
 
   it("validates its options strictly: unknown option with a hint, bad values with the path", () => {

@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
  * a second of work when nothing changed). Tests themselves import the packages' TypeScript source
  * (the "source" export condition), but child processes they start — kill -9 writers, the CLI
  * binary, packed-package checks — run Node on the built dist/ of each workspace package, as users do.
+ * Then the Inspector's page bundle (esbuild, well under a second).
  */
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -16,4 +17,7 @@ export default function buildPackages(): void {
   if (build.status !== 0) {
     throw new Error(`tsc -b tsconfig.build.json failed (status ${build.status}):\n${build.stdout}${build.stderr}${build.error ?? ""}`);
   }
+  // The Inspector's page bundle (modules/inspector/dist/assets), as `npm run build` makes it.
+  const bundle = spawnSync(process.execPath, ["modules/inspector/build-ui.mjs"], { cwd: ROOT, encoding: "utf8", timeout: 120_000 });
+  if (bundle.status !== 0) throw new Error(`modules/inspector/build-ui.mjs failed (status ${bundle.status}):\n${bundle.stdout}${bundle.stderr}${bundle.error ?? ""}`);
 }

@@ -30,6 +30,10 @@ export interface ContextPersistentConfig {
    */
   model?: string;
   /**
+   * The agent whose history this is: with a store, the session is kept under (agentId, sessionId), so agents sharing a store and a session id never see each other's messages. 1-128 characters of [A-Za-z0-9._-], no leading dot, no '..'. Default "default" (the history of stores written before agents).
+   */
+  agentId?: string;
+  /**
    * permanent: kept; run: a run's messages are cleared when it ends; none: never persisted.
    */
   retention?: "permanent" | "run" | "none";

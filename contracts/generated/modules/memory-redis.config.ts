@@ -22,7 +22,7 @@ export interface MemoryRedisConfig {
    */
   maxEventsPerSession?: number;
   /**
-   * redis://host:port[/db]. Default AMPLIFIER_REDIS_URL, else redis://127.0.0.1:6379.
+   * redis://host:port[/db], or redis+cluster://host:port,host:port for a Redis Cluster (every key of the memory in one slot). Default AMPLIFIER_REDIS_URL, else redis://127.0.0.1:6379.
    */
   url?: string;
   /**

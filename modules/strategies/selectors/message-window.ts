@@ -27,8 +27,10 @@
 import { z } from "zod";
 import type { CompactionContext, CompactionStrategy } from "@amplifier-ts/contracts";
 import type { Message } from "@amplifier-ts/contracts";
-import { HistoryUnits, messageId } from "../history-units.js";
-import { SteppedCut, suffixSums } from "../stepped-cut.js";
+import { messageId, SplitInput } from "../history-units.js";
+import { SteppedCut } from "../stepped-cut.js";
+import { CutOutput, tailRule } from "../cut-output.js";
+import { ArraySource, PrefixSums, type IncrementalStrategy, type LogStep, type MessageSource } from "../message-log.js";
 import { defineStrategy } from "@amplifier-ts/contracts";
 
 export const messageWindowOptions = z
@@ -39,24 +41,39 @@ export const messageWindowOptions = z
   .strict();
 export type MessageWindowOptions = z.output<typeof messageWindowOptions>;
 
-export class MessageWindowSelector implements CompactionStrategy {
+export class MessageWindowSelector implements CompactionStrategy, IncrementalStrategy {
   readonly name = "message-window";
-  /** The split of the previous input, extended while the history only grows (HistoryUnits.extend). */
-  #units: HistoryUnits | undefined;
+  /** The split of the input, grown with it (SplitInput): O(new messages) per request. */
+  readonly #input = new SplitInput();
+  readonly #arrays = new ArraySource();
+  #sums = new PrefixSums();
   readonly #cut = new SteppedCut();
+  readonly #out = new CutOutput();
 
   constructor(readonly options: MessageWindowOptions) {}
 
   compact(messages: readonly Message[], context: CompactionContext): Message[] {
+    return this.compactLog(this.#arrays.set(messages), context).output.items.slice();
+  }
+
+  resetLog(): void {
+    this.#input.reset();
+    this.#out.reset();
+  }
+
+  compactLog(input: MessageSource, context: CompactionContext): LogStep {
     const { n, targetRatio } = this.options;
-    const units = (this.#units = HistoryUnits.extend(this.#units, messages));
-    const sums = suffixSums(units, () => 1);
-    const limit = (scale: number) => (scale === 1 ? n : Math.max(1, Math.floor(scale * n)));
-    const cut = this.#cut.decide(units, (from, scale) => sums[from]! <= limit(scale), targetRatio);
-    if (cut === 0) return [...messages];
     const { explain } = context;
+    const { units, from, rebuilt } = this.#input.sync(input, explain.enabled);
+    if (rebuilt) this.#sums = new PrefixSums();
+    else this.#sums.invalidateFrom(units.lowestChanged);
+    const sums = this.#sums;
+    sums.update(units.length, (u) => (units.units[u]!.critical ? 0 : 1));
+    const limit = (scale: number) => (scale === 1 ? n : Math.max(1, Math.floor(scale * n)));
+    const cut = this.#cut.decide(units, (f, scale) => sums.suffix(f) <= limit(scale), targetRatio);
     const reason = explain.enabled ? `outside the ${n} most recent user/assistant messages` : "";
-    return units.keepFrom(cut, explain.enabled ? (m, i) => explain.record(messageId(m, i), "dropped", this.name, reason) : undefined);
+    this.#out.update(units, tailRule(units, cut), from, explain.enabled ? (m, i) => explain.record(messageId(m, i), "dropped", this.name, reason) : undefined);
+    return { output: this.#out.log, changed: !this.#out.isIdentity };
   }
 }
 

@@ -22,8 +22,10 @@
 import { z } from "zod";
 import type { CompactionContext, CompactionStrategy } from "@amplifier-ts/contracts";
 import type { Message } from "@amplifier-ts/contracts";
-import { HistoryUnits, messageId } from "../history-units.js";
-import { SteppedCut, suffixSums } from "../stepped-cut.js";
+import { messageId, SplitInput } from "../history-units.js";
+import { SteppedCut } from "../stepped-cut.js";
+import { CutOutput, tailRule } from "../cut-output.js";
+import { ArraySource, PrefixSums, type IncrementalStrategy, type LogStep, type MessageSource } from "../message-log.js";
 import { defineStrategy } from "@amplifier-ts/contracts";
 
 export const tokenWindowOptions = z
@@ -34,28 +36,47 @@ export const tokenWindowOptions = z
   .strict();
 export type TokenWindowOptions = z.output<typeof tokenWindowOptions>;
 
-export class TokenWindowSelector implements CompactionStrategy {
+export class TokenWindowSelector implements CompactionStrategy, IncrementalStrategy {
   readonly name = "token-window";
-  /** The split of the previous input, extended while the history only grows (HistoryUnits.extend). */
-  #units: HistoryUnits | undefined;
+  /** The split of the input, grown with it (SplitInput): O(new messages) per request. */
+  readonly #input = new SplitInput();
+  readonly #arrays = new ArraySource();
+  #sums = new PrefixSums();
+  #counter: CompactionContext["counter"] | undefined;
   readonly #cut = new SteppedCut();
+  readonly #out = new CutOutput();
 
   constructor(readonly options: TokenWindowOptions) {}
 
   compact(messages: readonly Message[], context: CompactionContext): Message[] {
+    return this.compactLog(this.#arrays.set(messages), context).output.items.slice();
+  }
+
+  resetLog(): void {
+    this.#input.reset();
+    this.#out.reset();
+  }
+
+  compactLog(input: MessageSource, context: CompactionContext): LogStep {
     const { maxTokens, targetRatio } = this.options;
     const { counter, explain } = context;
-    const units = (this.#units = HistoryUnits.extend(this.#units, messages));
-    const sums = suffixSums(units, (u) => {
+    const { units, from, rebuilt } = this.#input.sync(input, explain.enabled);
+    if (rebuilt || counter !== this.#counter) this.#sums = new PrefixSums();
+    else this.#sums.invalidateFrom(units.lowestChanged);
+    this.#counter = counter;
+    const sums = this.#sums;
+    const messages = units.messages;
+    sums.update(units.length, (u) => {
+      if (units.units[u]!.critical) return 0;
       let tokens = 0;
       for (const i of units.positions(u)) tokens += counter.countMessage(messages[i]!);
       return tokens;
     });
     // A suffix sum only grows going back, so the lowest fitting start is where the walk back stops.
-    const cut = this.#cut.decide(units, (from, scale) => sums[from]! <= scale * maxTokens, targetRatio);
-    if (cut === 0) return [...messages];
+    const cut = this.#cut.decide(units, (f, scale) => sums.suffix(f) <= scale * maxTokens, targetRatio);
     const reason = explain.enabled ? `older than the most recent ${maxTokens} tokens of conversation` : "";
-    return units.keepFrom(cut, explain.enabled ? (m, i) => explain.record(messageId(m, i), "dropped", this.name, reason) : undefined);
+    this.#out.update(units, tailRule(units, cut), from, explain.enabled ? (m, i) => explain.record(messageId(m, i), "dropped", this.name, reason) : undefined);
+    return { output: this.#out.log, changed: !this.#out.isIdentity };
   }
 }
 

@@ -10,7 +10,7 @@
  * - The cut snaps forward to a user turn when there is one at or after it ("keep turns").
  */
 import type { Message } from "@amplifier-ts/contracts";
-import { isInstruction } from "@amplifier-ts/window";
+import { isInstruction, lowerBound } from "@amplifier-ts/window";
 import { HistoryUnits, INSTRUCTION, ORPHAN, messageId } from "../history-units.js";
 
 export interface OldPart {
@@ -22,8 +22,9 @@ export interface OldPart {
 
 /** The first turn start at or after unit `cut`, else `cut`. */
 export function snapToTurn(units: HistoryUnits, cut: number): number {
-  for (const t of units.index.turnStarts) if (t >= cut) return t;
-  return cut;
+  const starts = units.index.turnStarts;
+  const k = lowerBound(starts, cut);
+  return k < starts.length ? starts[k]! : cut;
 }
 
 /** `cut`, but never past the last user turn: the question being answered is never summarised away. */

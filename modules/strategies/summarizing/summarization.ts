@@ -23,8 +23,9 @@
 import { z } from "zod";
 import type { CompactionContext, CompactionStrategy, Summarizer } from "@amplifier-ts/contracts";
 import type { Message } from "@amplifier-ts/contracts";
-import { HistoryUnits } from "../history-units.js";
-import { SteppedCut, suffixSums } from "../stepped-cut.js";
+import { SplitInput, type HistoryUnits } from "../history-units.js";
+import { SteppedCut } from "../stepped-cut.js";
+import { ArraySource, differs, MessageLog, PrefixSums, type IncrementalStrategy, type LogStep, type MessageSource } from "../message-log.js";
 import { defineStrategy, type StrategyDeps } from "@amplifier-ts/contracts";
 import { keepLastTurn, oldPart, replaceRange, snapToTurn, unitTokens } from "./old-part.js";
 import { isSummaryMessage, makeSummaryMessage, summarizeOld, summaryTextOf } from "./summary-message.js";
@@ -52,7 +53,7 @@ interface LastSummary {
   readonly message: Message;
 }
 
-export class SummarizationCompaction implements CompactionStrategy {
+export class SummarizationCompaction implements CompactionStrategy, IncrementalStrategy {
   readonly name = "summarization";
   readonly #cut = new SteppedCut();
   #last: LastSummary | undefined;
@@ -63,14 +64,59 @@ export class SummarizationCompaction implements CompactionStrategy {
   ) {}
 
   async compact(messages: readonly Message[], context: CompactionContext): Promise<Message[]> {
+    return (await this.compactLog(this.#arrays.set(messages), context)).output.items.slice();
+  }
+
+  resetLog(): void {
+    this.#input.reset();
+    this.#kept = undefined;
+  }
+
+  readonly #arrays = new ArraySource();
+  readonly #input = new SplitInput();
+  #sums = new PrefixSums();
+  #counter: CompactionContext["counter"] | undefined;
+  readonly #out = new MessageLog();
+  /** The last output's cut and input length, while it can be extended by appending (a summary or "unchanged"). */
+  #kept: { cut: number; inputLength: number; changed: boolean } | undefined;
+
+  /**
+   * While the input only grows, the cut stays and no unit before it changes, the old part — and so
+   * the summary — is what it was: the output is the previous one plus the new messages, O(new).
+   * Otherwise the old part is computed again (O(history), only when the cut moves).
+   */
+  async compactLog(input: MessageSource, context: CompactionContext): Promise<LogStep> {
     const { recentTokenBudget, minOldTokens, targetRatio } = this.options;
-    const { counter } = context;
-    const units = new HistoryUnits(messages);
-    const sums = suffixSums(units, unitTokens(units, (m) => counter.countMessage(m)));
-    const decided = this.#cut.decide(units, (from, scale) => sums[from]! <= scale * recentTokenBudget, targetRatio);
+    const { counter, explain } = context;
+    const { units, from, rebuilt } = this.#input.sync(input, explain.enabled);
+    if (rebuilt || counter !== this.#counter) this.#sums = new PrefixSums();
+    else this.#sums.invalidateFrom(units.lowestChanged);
+    this.#counter = counter;
+    const sums = this.#sums;
+    const messages = units.messages;
+    sums.update(units.length, (u) => (units.units[u]!.critical ? 0 : unitTokens(units, (m) => counter.countMessage(m))(u)));
+    const decided = this.#cut.decide(units, (f, scale) => sums.suffix(f) <= scale * recentTokenBudget, targetRatio);
     const cut = decided === 0 ? 0 : keepLastTurn(units, snapToTurn(units, decided));
+    const kept = this.#kept;
+    // A cut past the last unit has no fixed boundary (orphans appended later are old): not extended.
+    if (kept && !rebuilt && kept.cut === cut && cut < units.length && kept.inputLength === from && !(units.lowestChanged < cut)) {
+      for (let i = from; i < messages.length; i++) this.#out.append(messages[i]!);
+      kept.inputLength = messages.length;
+      return { output: this.#out, changed: kept.changed };
+    }
+    this.#kept = undefined;
+    const result = await this.#compute(units, cut, messages, context, minOldTokens);
+    this.#out.reset(result.messages);
+    const changed = differs(messages, result.messages);
+    if (result.extendable && cut < units.length) this.#kept = { cut, inputLength: messages.length, changed };
+    return { output: this.#out, changed };
+  }
+
+  async #compute(units: HistoryUnits, cut: number, messages: readonly Message[], context: CompactionContext, minOldTokens: number): Promise<{ messages: Message[]; extendable: boolean }> {
+    const { recentTokenBudget } = this.options;
+    const { counter } = context;
     const old = oldPart(units, cut);
-    if (old.messages.length === 0 || counter.countMessages(old.messages) < minOldTokens) return [...messages];
+    if (old.messages.length === 0 || counter.countMessages(old.messages) < minOldTokens) return { messages: [...messages], extendable: true };
 
     const summary = await this.#summary(old.messages, old.ids, context);
     const remove = new Set(old.positions);
@@ -79,14 +125,15 @@ export class SummarizationCompaction implements CompactionStrategy {
       const id = String(summary.message.metadata?.id);
       const reason = explain.enabled ? `older than the most recent ${recentTokenBudget} tokens; summarized into ${id}` : "";
       old.ids.forEach((messageId, k) => old.messages[k] !== summary.message && explain.record(messageId, "summarized", this.name, reason));
-      return replaceRange(messages, remove, summary.message);
+      return { messages: replaceRange(messages, remove, summary.message), extendable: true };
     }
     // Fallback: drop the old part, but keep a summary the history already has.
     const kept = isSummaryMessage(old.messages[0]) ? old.messages[0] : undefined;
     if (kept) remove.delete(old.positions[0]!);
     const reason = explain.enabled ? `older than the most recent ${recentTokenBudget} tokens; dropped because the summarizer failed: ${summary.reason}` : "";
     old.ids.forEach((messageId, k) => old.messages[k] !== kept && explain.record(messageId, "dropped", this.name, reason));
-    return replaceRange(messages, remove, undefined);
+    // Not extended: the next request asks the summarizer again.
+    return { messages: replaceRange(messages, remove, undefined), extendable: false };
   }
 
   async #summary(old: readonly Message[], oldIds: readonly string[], context: CompactionContext): Promise<{ ok: true; message: Message } | { ok: false; reason: string }> {

@@ -22,8 +22,9 @@ import { z } from "zod";
 import type { CompactionContext, CompactionStrategy } from "@amplifier-ts/contracts";
 import type { Message } from "@amplifier-ts/contracts";
 import { getModelInfo } from "@amplifier-ts/core";
+import { isInstruction } from "@amplifier-ts/window";
 import { HistoryUnits, messageId } from "../history-units.js";
-import { RunningTokens } from "../running-tokens.js";
+import { ArraySource, differs, HistorySource, LogCursor, MessageLog, RunningSourceTokens, type IncrementalStrategy, type LogStep, type MessageSource } from "../message-log.js";
 import { lowestFitting, suffixSums } from "../stepped-cut.js";
 import { defineStrategy, type StrategyDeps } from "@amplifier-ts/contracts";
 import { insertAfterInstructions, keepLastTurn, oldPart, snapToTurn, unitTokens } from "./old-part.js";
@@ -47,7 +48,7 @@ export interface SummarizingDeps extends SummarizerDeps {
   readonly onCheckpoint?: (message: Message) => void | Promise<void>;
 }
 
-export class SummarizingContext implements CompactionStrategy {
+export class SummarizingContext implements CompactionStrategy, IncrementalStrategy {
   readonly name = "summarizing";
   #checkpoint: Message | undefined;
   #verified: { checkpoint: Message; messages: readonly Message[] } | undefined;
@@ -63,51 +64,85 @@ export class SummarizingContext implements CompactionStrategy {
   }
 
   async compact(messages: readonly Message[], context: CompactionContext): Promise<Message[]> {
+    return (await this.compactLog(this.#arrays.set(messages), context)).output.items.slice();
+  }
+
+  resetLog(): void {
+    this.#last = undefined;
+    this.#cursor.reset();
+  }
+
+  readonly #arrays = new ArraySource();
+  readonly #cursor = new LogCursor();
+  /** The input without stored checkpoints, and the view (the output), kept between requests. */
+  readonly #history = new MessageLog();
+  readonly #view = new MessageLog();
+  readonly #running = new RunningSourceTokens();
+
+  async compactLog(input: MessageSource, context: CompactionContext): Promise<LogStep> {
     const { counter, explain } = context;
     const window = this.options.contextWindow ?? getModelInfo(counter.model)?.contextWindow ?? context.budget;
     const trigger = this.options.threshold * window;
+    const messages = input.items;
     // While the input only grows (the usual agent loop), the previous call's history, checkpoint,
     // view and token total are extended with the new messages: O(new) instead of O(history).
+    const from = this.#cursor.next(input);
     const last = this.#last;
-    const added = last && counter === last.counter && extendsSnapshot(messages, last.input) ? messages.slice(last.input.length) : undefined;
-    let history: Message[];
+    const grown = last !== undefined && counter === last.counter && from === last.inputLength;
+    const historyLog = this.#history;
     let stored: Checkpoint | undefined;
-    if (last && added) {
-      const addedHistory = added.filter((m) => !isCheckpoint(m));
-      history = addedHistory.length ? last.history.concat(addedHistory) : last.history;
+    let added: readonly Message[] = [];
+    if (last && grown) {
+      added = messages.slice(from);
+      for (const m of added) if (!isCheckpoint(m)) historyLog.append(m);
       stored = latestCheckpoint(added) ?? last.stored;
     } else {
-      history = messages.filter((m) => !isCheckpoint(m));
+      historyLog.reset(messages.filter((m) => !isCheckpoint(m)));
       stored = latestCheckpoint(messages);
     }
-    const checkpoint = this.#adopt(stored, history, last && added ? { last, added } : undefined);
-    const covered = new Set(checkpoint?.metadata.summary.covers ?? []);
-    let view: Message[];
-    if (last && added && last.checkpoint === checkpoint) {
-      const start = last.history.length;
-      view = last.view.concat(history.slice(start).filter((m, k) => !covered.has(messageId(m, start + k))));
+    const history = historyLog.items;
+    const checkpoint = this.#adopt(stored, history, last && grown ? { last, added } : undefined);
+    const covered = coveredIds(checkpoint);
+    const viewLog = this.#view;
+    if (last && grown && last.checkpoint === checkpoint) {
+      for (let k = last.historyLength; k < history.length; k++) {
+        const m = history[k]!;
+        if (covered.has(messageId(m, k))) continue;
+        // The checkpoint sits after the LEADING instructions (withCheckpoint). While it is the view's
+        // last message, everything before it is an instruction: a new instruction joins that leading
+        // run, so the checkpoint moves after it (as a recompute would place it).
+        if (checkpoint && isInstruction(m) && viewLog.items[viewLog.length - 1] === checkpoint) {
+          viewLog.truncate(viewLog.length - 1);
+          viewLog.append(m);
+          viewLog.append(checkpoint);
+        } else {
+          viewLog.append(m);
+        }
+      }
     } else {
-      view = withCheckpoint(history, covered, checkpoint);
+      viewLog.reset(withCheckpoint(history, covered, checkpoint));
     }
-    const running = last && added ? last.running : new RunningTokens();
-    const remember = (v: Message[], c: Checkpoint | undefined) => {
-      this.#last = { input: messages.slice(), counter, history, stored, checkpoint: c, view: v, running };
+    const remember = (c: Checkpoint | undefined) => {
+      this.#last = { inputLength: messages.length, counter, historyLength: history.length, stored, checkpoint: c };
     };
-    if (running.measure(view, counter) <= trigger) {
-      remember(view, checkpoint);
-      return this.#explained(view.slice(), history, covered, checkpoint, explain);
+    const step = (c: Checkpoint | undefined): LogStep => ({ output: viewLog, changed: c !== undefined || viewLog.length !== messages.length });
+    if (this.#running.measure(viewLog, counter) <= trigger) {
+      remember(checkpoint);
+      this.#explained(history, covered, checkpoint, explain);
+      return step(checkpoint);
     }
 
     // Past the threshold: the recent part is what fits recentRatio × window, from the newest end.
     const units = new HistoryUnits(history);
     const sums = suffixSums(units, unitTokens(units, (m) => counter.countMessage(m)));
     const recentBudget = this.options.recentRatio * window;
-    const cut = keepLastTurn(units, snapToTurn(units, lowestFitting(units.length, (from) => sums[from]! <= recentBudget)));
+    const cut = keepLastTurn(units, snapToTurn(units, lowestFitting(units.length, (f) => sums[f]! <= recentBudget)));
     const old = oldPart(units, cut);
     const freshPositions = old.positions.filter((_, k) => !covered.has(old.ids[k]!));
     if (freshPositions.length === 0) {
-      remember(view, checkpoint);
-      return this.#explained(view.slice(), history, covered, checkpoint, explain);
+      remember(checkpoint);
+      this.#explained(history, covered, checkpoint, explain);
+      return step(checkpoint);
     }
     const fresh = freshPositions.map((i) => history[i]!);
     const freshIds = freshPositions.map((i) => messageId(history[i]!, i));
@@ -115,11 +150,13 @@ export class SummarizingContext implements CompactionStrategy {
     const { summarizer, outcome } = await summarizeOld(this.name, fresh, checkpoint, context, { summarizer: this.deps.summarizer, ...this.options });
     if (!outcome.ok) {
       // The next request tries again from scratch: nothing of this one is remembered.
-      this.#last = undefined;
+      this.resetLog();
       const reason = explain.enabled ? `past ${this.options.threshold} × ${window} tokens; dropped because the summarizer failed: ${outcome.reason}` : "";
       freshIds.forEach((id) => explain.record(id, "dropped", this.name, reason));
       const dropped = new Set(freshIds);
-      return this.#explained(withCheckpoint(history, covered, checkpoint, dropped), history, covered, checkpoint, explain);
+      const out = withCheckpoint(history, covered, checkpoint, dropped);
+      this.#explained(history, covered, checkpoint, explain);
+      return { output: new HistorySource(out), changed: differs(messages, out) };
     }
     const covers = [...covered, ...freshIds];
     const byId = new Map(history.map((m, i) => [messageId(m, i), m] as const));
@@ -132,10 +169,11 @@ export class SummarizingContext implements CompactionStrategy {
     } catch {
       // Best effort (see the table above): the checkpoint still serves this instance.
     }
-    const nextCovered = new Set(next.metadata.summary.covers);
-    const nextView = withCheckpoint(history, nextCovered, next);
-    remember(nextView, next);
-    return this.#explained(nextView.slice(), history, nextCovered, next, explain);
+    const nextCovered = coveredIds(next);
+    viewLog.reset(withCheckpoint(history, nextCovered, next));
+    remember(next);
+    this.#explained(history, nextCovered, next, explain);
+    return step(next);
   }
 
   #last: SummarizingState | undefined;
@@ -179,7 +217,7 @@ export class SummarizingContext implements CompactionStrategy {
     return true;
   }
 
-  #explained(window: Message[], history: readonly Message[], covered: ReadonlySet<string>, checkpoint: Message | undefined, explain: CompactionContext["explain"]): Message[] {
+  #explained(history: readonly Message[], covered: ReadonlySet<string>, checkpoint: Message | undefined, explain: CompactionContext["explain"]): void {
     if (explain.enabled && checkpoint) {
       const reason = `covered by checkpoint ${String(checkpoint.metadata?.id)} (computed once, reused)`;
       history.forEach((m, i) => {
@@ -187,26 +225,29 @@ export class SummarizingContext implements CompactionStrategy {
         if (covered.has(id)) explain.record(id, "summarized", this.name, reason);
       });
     }
-    return window;
   }
 }
 
-/** What one call leaves for the next (the fast path while the input only grows). */
+/** What one call leaves for the next (the fast path while the input only grows); the history and view are the instance's logs. */
 interface SummarizingState {
-  input: readonly Message[];
+  inputLength: number;
   counter: CompactionContext["counter"];
-  history: Message[];
+  historyLength: number;
   stored: Checkpoint | undefined;
   checkpoint: Checkpoint | undefined;
-  view: Message[];
-  running: RunningTokens;
 }
 
-/** True when `messages` starts with exactly the objects of `snapshot` (reference comparison). */
-function extendsSnapshot(messages: readonly Message[], snapshot: readonly Message[]): boolean {
-  if (messages.length < snapshot.length) return false;
-  for (let i = snapshot.length - 1; i >= 0; i--) if (messages[i] !== snapshot[i]) return false;
-  return true;
+/** The ids a checkpoint covers, as a set built once per checkpoint (covers grow with the history). */
+const coveredSets = new WeakMap<Message, ReadonlySet<string>>();
+const NONE: ReadonlySet<string> = new Set();
+function coveredIds(checkpoint: Checkpoint | undefined): ReadonlySet<string> {
+  if (!checkpoint) return NONE;
+  let set = coveredSets.get(checkpoint);
+  if (!set) {
+    set = new Set(checkpoint.metadata.summary.covers);
+    coveredSets.set(checkpoint, set);
+  }
+  return set;
 }
 
 /** The last summarizing checkpoint among `messages`. */
@@ -217,7 +258,7 @@ function latestCheckpoint(messages: readonly Message[]): Checkpoint | undefined 
 
 function reusesCoveredId(added: readonly Message[], checkpoint: Checkpoint): boolean {
   if (added.length === 0) return false;
-  const covers = new Set(checkpoint.metadata.summary.covers);
+  const covers = coveredIds(checkpoint);
   return added.some((m) => typeof m.metadata?.id === "string" && covers.has(m.metadata.id));
 }
 

@@ -12,8 +12,10 @@
 import { z } from "zod";
 import type { CompactionContext, CompactionStrategy } from "@amplifier-ts/contracts";
 import type { Message } from "@amplifier-ts/contracts";
-import { HistoryUnits, messageId } from "../history-units.js";
-import { SteppedCut, suffixSums } from "../stepped-cut.js";
+import { messageId, SplitInput } from "../history-units.js";
+import { SteppedCut } from "../stepped-cut.js";
+import { CutOutput, type KeepRule } from "../cut-output.js";
+import { ArraySource, PrefixSums, type IncrementalStrategy, type LogStep, type MessageSource } from "../message-log.js";
 import { defineStrategy } from "@amplifier-ts/contracts";
 
 export const selectiveToolCallOptions = z
@@ -24,27 +26,41 @@ export const selectiveToolCallOptions = z
   .strict();
 export type SelectiveToolCallOptions = z.output<typeof selectiveToolCallOptions>;
 
-export class SelectiveToolCallCompaction implements CompactionStrategy {
+export class SelectiveToolCallCompaction implements CompactionStrategy, IncrementalStrategy {
   readonly name = "selective-tool-call";
-  /** The split of the previous input, extended while the history only grows (HistoryUnits.extend). */
-  #units: HistoryUnits | undefined;
+  /** The split of the input, grown with it (SplitInput): O(new messages) per request. */
+  readonly #input = new SplitInput();
+  readonly #arrays = new ArraySource();
+  #groups = new PrefixSums();
   readonly #cut = new SteppedCut();
+  /** Everything but the old groups: a moved cut rewrites the output from the first group it drops (near the end). */
+  readonly #out = new CutOutput();
 
   constructor(readonly options: SelectiveToolCallOptions) {}
 
   compact(messages: readonly Message[], context: CompactionContext): Message[] {
+    return this.compactLog(this.#arrays.set(messages), context).output.items.slice();
+  }
+
+  resetLog(): void {
+    this.#input.reset();
+    this.#out.reset();
+  }
+
+  compactLog(input: MessageSource, context: CompactionContext): LogStep {
     const { keepRecentGroups, targetRatio } = this.options;
-    const units = (this.#units = HistoryUnits.extend(this.#units, messages));
-    const isGroup = (u: number) => units.units[u]!.kind === "group";
-    const sums = suffixSums(units, (u) => (isGroup(u) ? 1 : 0));
-    const limit = (scale: number) => (scale === 1 ? keepRecentGroups : Math.floor(scale * keepRecentGroups));
-    const cut = this.#cut.decide(units, (from, scale) => sums[from]! <= limit(scale), targetRatio);
-    if (cut === 0) return [...messages];
-    const keep = new Uint8Array(units.length);
-    for (let u = 0; u < units.length; u++) keep[u] = u >= cut || !isGroup(u) || units.units[u]!.critical ? 1 : 0;
     const { explain } = context;
+    const { units, from, rebuilt } = this.#input.sync(input, explain.enabled);
+    if (rebuilt) this.#groups = new PrefixSums();
+    else this.#groups.invalidateFrom(units.lowestChanged);
+    const sums = this.#groups;
+    sums.update(units.length, (u) => (units.units[u]!.kind === "group" && !units.units[u]!.critical ? 1 : 0));
+    const limit = (scale: number) => (scale === 1 ? keepRecentGroups : Math.floor(scale * keepRecentGroups));
+    const cut = this.#cut.decide(units, (f, scale) => sums.suffix(f) <= limit(scale), targetRatio);
     const reason = explain.enabled ? `tool call older than the ${keepRecentGroups} most recent tool groups` : "";
-    return units.select(keep, 0, explain.enabled ? (m, i) => explain.record(messageId(m, i), "dropped", this.name, reason) : undefined);
+    const rule: KeepRule = cut === 0 ? { kind: "all" } : { kind: "groups", cut };
+    this.#out.update(units, rule, from, explain.enabled ? (m, i) => explain.record(messageId(m, i), "dropped", this.name, reason) : undefined);
+    return { output: this.#out.log, changed: !this.#out.isIdentity };
   }
 }
 

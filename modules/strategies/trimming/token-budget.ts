@@ -20,10 +20,11 @@ import type { CompactionContext, CompactionStrategy } from "@amplifier-ts/contra
 import type { Message } from "@amplifier-ts/contracts";
 import { createError } from "@amplifier-ts/contracts";
 import { getModelInfo } from "@amplifier-ts/core";
-import { HistoryUnits, INSTRUCTION, messageId } from "../history-units.js";
+import { messageId, SplitInput } from "../history-units.js";
 import { describeFailure } from "../pipeline.js";
-import { RunningTokens } from "../running-tokens.js";
-import { SteppedCut, suffixSums } from "../stepped-cut.js";
+import { SteppedCut } from "../stepped-cut.js";
+import { CutOutput, tailRule } from "../cut-output.js";
+import { ArraySource, PrefixSums, RunningSourceTokens, runStep, type IncrementalStrategy, type LogStep, type MessageSource } from "../message-log.js";
 import { defineStrategy } from "@amplifier-ts/contracts";
 
 export const tokenBudgetOptions = z
@@ -38,7 +39,7 @@ export const tokenBudgetOptions = z
   .refine((o) => o.budget === undefined || o.model === undefined, { message: "give budget or model, not both", path: ["model"] });
 export type TokenBudgetOptions = z.output<typeof tokenBudgetOptions>;
 
-export class TokenBudgetCompaction implements CompactionStrategy {
+export class TokenBudgetCompaction implements CompactionStrategy, IncrementalStrategy {
   readonly name = "token-budget";
   readonly #cut = new SteppedCut();
   readonly #modelWindow: number | undefined;
@@ -57,48 +58,72 @@ export class TokenBudgetCompaction implements CompactionStrategy {
   }
 
   /** One running total for the input and one per child's output: each usually extends its previous value. */
-  readonly #measures: RunningTokens[] = [];
+  readonly #measures: RunningSourceTokens[] = [];
+  readonly #arrays = new ArraySource();
+  /** Without children: the split of the input and its token sums, grown with it. */
+  readonly #split = new SplitInput();
+  #sums = new PrefixSums();
+  #counter: CompactionContext["counter"] | undefined;
+  readonly #out = new CutOutput();
 
   async compact(messages: readonly Message[], context: CompactionContext): Promise<readonly Message[]> {
+    return (await this.compactLog(this.#arrays.set(messages), context)).output.items.slice();
+  }
+
+  resetLog(): void {
+    this.#split.reset();
+    this.#out.reset();
+    this.#measures.length = 0;
+  }
+
+  async compactLog(input: MessageSource, context: CompactionContext): Promise<LogStep> {
     const limit = this.limit(context.budget);
-    const measure = (ms: readonly Message[], slot: number) => requestTokens(ms, context, (this.#measures[slot] ??= new RunningTokens()));
-    if (measure(messages, 0) <= limit) return [...messages];
-    if (this.children.length === 0) return this.#dropOldest(messages, limit, context);
-    let current: readonly Message[] = messages;
+    // Only "does it fit?" is asked: counting stops once a source is known to be over the limit.
+    const measure = (source: MessageSource, slot: number) => requestTokens(source, context, (this.#measures[slot] ??= new RunningSourceTokens()), limit);
+    if (measure(input, 0) <= limit) return { output: input, changed: false };
+    if (this.children.length === 0) return this.#dropOldest(input, limit, context);
+    let current: MessageSource = input;
+    let changed = false;
     for (let i = 0; i < this.children.length; i++) {
       const child = this.children[i]!;
       try {
-        current = await child.compact(current, context);
+        const step = await runStep(child, current, context);
+        current = step.output;
+        changed ||= step.changed;
       } catch (error) {
         if (context.signal?.aborted) throw error;
         await context.hooks?.emit("context:strategy_failed", describeFailure({ strategy: child.name, index: i, error }));
         continue;
       }
-      if (measure(current, i + 1) <= limit) return current;
+      if (measure(current, i + 1) <= limit) return { output: current, changed };
     }
-    return current;
+    return { output: current, changed };
   }
 
-  #dropOldest(messages: readonly Message[], limit: number, context: CompactionContext): Message[] {
-    const { counter } = context;
-    const units = new HistoryUnits(messages);
+  #dropOldest(input: MessageSource, limit: number, context: CompactionContext): LogStep {
+    const { counter, explain } = context;
+    const { units, from, rebuilt } = this.#split.sync(input, explain.enabled);
+    if (rebuilt || counter !== this.#counter) this.#sums = new PrefixSums();
+    else this.#sums.invalidateFrom(units.lowestChanged);
+    this.#counter = counter;
+    const messages = units.messages;
+    const { instructions, criticalUnits } = units.index;
     let fixed = counter.replyPriming + (context.tools?.length ? counter.countTools(context.tools) : 0);
-    messages.forEach((m, i) => {
-      const u = units.unitOf[i]!;
-      if (u === INSTRUCTION || (u >= 0 && units.units[u]!.critical)) fixed += counter.countMessage(m);
-    });
-    const sums = suffixSums(units, (u) => units.positions(u).reduce((n, i) => n + counter.countMessage(messages[i]!), 0));
-    const cut = this.#cut.decide(units, (from, scale) => fixed + sums[from]! <= Math.floor(scale * limit), this.options.targetRatio);
-    if (cut === 0) return [...messages];
-    const { explain } = context;
+    for (const i of instructions) fixed += counter.countMessage(messages[i]!);
+    for (const u of criticalUnits) for (const i of units.positions(u)) fixed += counter.countMessage(messages[i]!);
+    const sums = this.#sums;
+    sums.update(units.length, (u) => (units.units[u]!.critical ? 0 : units.positions(u).reduce((n, i) => n + counter.countMessage(messages[i]!), 0)));
+    const cut = this.#cut.decide(units, (f, scale) => fixed + sums.suffix(f) <= Math.floor(scale * limit), this.options.targetRatio);
     const reason = explain.enabled ? `oldest messages dropped to fit ${limit} tokens` : "";
-    return units.keepFrom(cut, explain.enabled ? (m, i) => explain.record(messageId(m, i), "dropped", this.name, reason) : undefined);
+    this.#out.update(units, tailRule(units, cut), from, explain.enabled ? (m, i) => explain.record(messageId(m, i), "dropped", this.name, reason) : undefined);
+    return { output: this.#out.log, changed: !this.#out.isIdentity };
   }
 }
 
-function requestTokens(messages: readonly Message[], context: CompactionContext, running: RunningTokens): number {
+function requestTokens(source: MessageSource, context: CompactionContext, running: RunningSourceTokens, limit: number): number {
   const { counter, tools } = context;
-  return running.measure(messages, counter) + counter.replyPriming + (tools?.length ? counter.countTools(tools) : 0);
+  const overhead = counter.replyPriming + (tools?.length ? counter.countTools(tools) : 0);
+  return running.measure(source, counter, limit - overhead) + overhead;
 }
 
 export const tokenBudgetStrategy = defineStrategy({

@@ -22,37 +22,50 @@ import { isCritical, isToolResultBlock } from "@amplifier-ts/window";
 import { joinText } from "@amplifier-ts/window";
 import { truncationMarker } from "@amplifier-ts/window";
 import { freezeCreated, withMark } from "@amplifier-ts/window";
-import { HistoryUnits, messageId } from "../history-units.js";
+import { messageId, SplitInput, type HistoryUnits } from "../history-units.js";
+import { ArraySource, MessageLog, type IncrementalStrategy, type LogStep, type MessageSource } from "../message-log.js";
 import { defineStrategy } from "@amplifier-ts/contracts";
 
 export const toolResultCompactionOptions = z.object({ maxChars: z.number().int().positive().default(500) }).strict();
 export type ToolResultCompactionOptions = z.output<typeof toolResultCompactionOptions>;
 
-export class ToolResultCompaction implements CompactionStrategy {
+export class ToolResultCompaction implements CompactionStrategy, IncrementalStrategy {
   readonly name = "tool-result-compaction";
-  /** The split of the previous input, extended while the history only grows (HistoryUnits.extend). */
-  #units: HistoryUnits | undefined;
+  /** The split of the input, grown with it (SplitInput): O(new messages) per request. */
+  readonly #input = new SplitInput();
+  readonly #arrays = new ArraySource();
   /** input message → its copy, and the paired result ids the copy was made for. */
   readonly #copies = new WeakMap<Message, { copy: Message; paired: string }>();
+  /** Output position i holds input position i (shortened or not): a result's pairing is fixed when it is stored. */
+  readonly #out = new MessageLog();
+  /** Positions whose output is a shortened copy, ascending. */
+  readonly #shortened: number[] = [];
 
   constructor(readonly options: ToolResultCompactionOptions) {}
 
   compact(messages: readonly Message[], context: CompactionContext): Message[] {
-    const { explain } = context;
-    const before = this.#units;
-    const units = (this.#units = HistoryUnits.extend(this.#units, messages));
-    // A result's pairing is fixed when it is stored, so when the input only grew, the copies of
-    // the old part are what they were: reuse them and shorten only the new messages (O(new)).
-    const previous = this.#output;
-    const reuse = !explain.enabled && previous !== undefined && before !== undefined && units.index === before.index && previous.input === before.messages;
-    const from = reuse ? previous.output.length : 0;
-    const output = reuse ? previous.output.slice() : [];
-    for (let i = from; i < messages.length; i++) output.push(this.#compactAt(units, messages[i]!, i, context));
-    this.#output = { input: units.messages, output };
-    return output.slice();
+    return this.compactLog(this.#arrays.set(messages), context).output.items.slice();
   }
 
-  #output: { input: readonly Message[]; output: Message[] } | undefined;
+  resetLog(): void {
+    this.#input.reset();
+  }
+
+  compactLog(input: MessageSource, context: CompactionContext): LogStep {
+    const { units, from } = this.#input.sync(input, context.explain.enabled);
+    const out = this.#out;
+    out.truncate(from);
+    const shortened = this.#shortened;
+    while (shortened.length > 0 && shortened[shortened.length - 1]! >= from) shortened.pop();
+    const messages = units.messages;
+    for (let i = from; i < messages.length; i++) {
+      const message = messages[i]!;
+      const copy = this.#compactAt(units, message, i, context);
+      if (copy !== message) shortened.push(i);
+      out.append(copy);
+    }
+    return { output: out, changed: shortened.length > 0 };
+  }
 
   #compactAt(units: HistoryUnits, message: Message, i: number, { explain }: CompactionContext): Message {
     const u = units.unitOf[i]!;

@@ -14,8 +14,10 @@ import { z } from "zod";
 import type { CompactionContext, CompactionStrategy } from "@amplifier-ts/contracts";
 import type { Message } from "@amplifier-ts/contracts";
 import { textLength } from "@amplifier-ts/window";
-import { HistoryUnits, messageId } from "../history-units.js";
-import { SteppedCut, suffixSums } from "../stepped-cut.js";
+import { messageId, SplitInput } from "../history-units.js";
+import { SteppedCut } from "../stepped-cut.js";
+import { CutOutput, tailRule } from "../cut-output.js";
+import { ArraySource, PrefixSums, type IncrementalStrategy, type LogStep, type MessageSource } from "../message-log.js";
 import { defineStrategy } from "@amplifier-ts/contracts";
 
 export const truncationOptions = z
@@ -27,26 +29,49 @@ export const truncationOptions = z
   .strict();
 export type TruncationOptions = z.output<typeof truncationOptions>;
 
-export class TruncationCompaction implements CompactionStrategy {
+export class TruncationCompaction implements CompactionStrategy, IncrementalStrategy {
   readonly name = "truncation";
-  /** The split of the previous input, extended while the history only grows (HistoryUnits.extend). */
-  #units: HistoryUnits | undefined;
+  /** The split of the input, grown with it (SplitInput): O(new messages) per request. */
+  readonly #input = new SplitInput();
+  readonly #arrays = new ArraySource();
+  #count = new PrefixSums();
+  #chars = new PrefixSums();
   readonly #cut = new SteppedCut();
+  readonly #out = new CutOutput();
 
   constructor(readonly options: TruncationOptions) {}
 
   compact(messages: readonly Message[], context: CompactionContext): Message[] {
+    return this.compactLog(this.#arrays.set(messages), context).output.items.slice();
+  }
+
+  resetLog(): void {
+    this.#input.reset();
+    this.#out.reset();
+  }
+
+  compactLog(input: MessageSource, context: CompactionContext): LogStep {
     const { maxMessages = Infinity, maxChars = Infinity, targetRatio } = this.options;
-    if (maxMessages === Infinity && maxChars === Infinity) return [...messages];
-    const units = (this.#units = HistoryUnits.extend(this.#units, messages));
-    const count = suffixSums(units, (u) => units.size(u));
-    const chars = suffixSums(units, (u) => units.positions(u).reduce((n, i) => n + textLength(messages[i]!), 0));
-    const fits = (from: number, scale: number) => count[from]! <= Math.floor(scale * maxMessages) && chars[from]! <= Math.floor(scale * maxChars);
-    const cut = this.#cut.decide(units, fits, targetRatio);
-    if (cut === 0) return [...messages];
+    if (maxMessages === Infinity && maxChars === Infinity) return { output: input, changed: false };
     const { explain } = context;
+    const { units, from, rebuilt } = this.#input.sync(input, explain.enabled);
+    if (rebuilt) {
+      this.#count = new PrefixSums();
+      this.#chars = new PrefixSums();
+    } else {
+      this.#count.invalidateFrom(units.lowestChanged);
+      this.#chars.invalidateFrom(units.lowestChanged);
+    }
+    const count = this.#count;
+    const chars = this.#chars;
+    const messages = units.messages;
+    count.update(units.length, (u) => (units.units[u]!.critical ? 0 : units.size(u)));
+    chars.update(units.length, (u) => (units.units[u]!.critical ? 0 : units.positions(u).reduce((n, i) => n + textLength(messages[i]!), 0)));
+    const fits = (f: number, scale: number) => count.suffix(f) <= Math.floor(scale * maxMessages) && chars.suffix(f) <= Math.floor(scale * maxChars);
+    const cut = this.#cut.decide(units, fits, targetRatio);
     const reason = explain.enabled ? `oldest messages dropped to stay within ${describeLimits(this.options)}` : "";
-    return units.keepFrom(cut, explain.enabled ? (m, i) => explain.record(messageId(m, i), "dropped", this.name, reason) : undefined);
+    this.#out.update(units, tailRule(units, cut), from, explain.enabled ? (m, i) => explain.record(messageId(m, i), "dropped", this.name, reason) : undefined);
+    return { output: this.#out.log, changed: !this.#out.isIdentity };
   }
 }
 

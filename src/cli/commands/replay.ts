@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import { isAmplifierError } from "@amplifier-ts/contracts";
 import { formatReplay, formatReplayJson, ALL_ROWS_UP_TO, DEFAULT_EVERY } from "../../replay/format-replay.js";
 import { createProgressBar, type ProgressStream } from "../../replay/progress-bar.js";
+import { writeHtmlReport } from "../../replay/html-report.js";
 import { runReplay, type ReplayResult } from "../../replay/run-replay.js";
 import { CliUsageError, type CliCommand, type CliInvocation } from "../command.js";
 
@@ -33,6 +34,7 @@ export const replayCommand: CliCommand = {
     "  amplifier-ts replay session.jsonl --budget 32000 --explain 120",
     "  amplifier-ts replay session.jsonl --json | jq .summary",
     "  amplifier-ts replay session.jsonl --cache --every 25",
+    "  amplifier-ts replay session.jsonl --html report.html   # the Inspector's views in one file",
   ].join("\n"),
   arguments: [{ name: "transcript.jsonl", description: "Recorded conversation: one JSON message per line", optional: false }],
   options: {
@@ -43,6 +45,7 @@ export const replayCommand: CliCommand = {
     explain: { type: "string", placeholder: "turn", description: "Show that turn's per-message decisions (kept, truncated, dropped …) as a table" },
     every: { type: "string", placeholder: "n", description: "Print every n-th turn row and the last (the summary covers all turns)" },
     cache: { type: "boolean", description: "Simulate the provider's prompt cache: cached input per turn, hit rate, cost at list prices, against a naive tail window" },
+    html: { type: "string", placeholder: "file", description: "Also write the Inspector's views (timeline, every turn's window, charts) as one self-contained HTML file" },
   },
   run: replay,
 };
@@ -58,6 +61,8 @@ async function replay({ positionals, values, io }: CliInvocation): Promise<numbe
     throw new CliUsageError("--model expects a model name, e.g. --model gpt-4o");
   }
   const json = values.json === true;
+  const html = values.html;
+  if (html !== undefined && (typeof html !== "string" || html.trim() === "")) throw new CliUsageError("--html expects a file to write, e.g. --html report.html");
 
   const transcript = resolve(io.cwd, given);
   const problem = await fileProblem(transcript);
@@ -79,7 +84,17 @@ async function replay({ positionals, values, io }: CliInvocation): Promise<numbe
 
   let result: ReplayResult;
   try {
-    result = await runReplay({
+    if (typeof html === "string") {
+      // The report explains every turn: one replay serves the file and the tables below.
+      result = await writeHtmlReport(transcript, resolve(io.cwd, html), {
+        ...(model === undefined ? {} : { model: model as string }),
+        ...(budget === undefined ? {} : { budget }),
+        ...(config === undefined ? {} : { config }),
+        ...(values.cache === true ? { cache: true } : {}),
+        ...(explainTurn === undefined ? {} : { explainTurn }),
+      });
+      io.stderr.write(`wrote ${html}: the Inspector's views of ${result.summary.turns} turns in one file\n`);
+    } else result = await runReplay({
       transcript,
       ...(model === undefined ? {} : { model: model as string }),
       ...(budget === undefined ? {} : { budget }),

@@ -5,7 +5,7 @@ import { stringify } from "safe-stable-stringify";
 import type { Message } from "@amplifier-ts/contracts";
 import type { HistoryStore } from "@amplifier-ts/contracts";
 import { createHistoryStore } from "../../modules/stores.js";
-import { parseStoreUrl } from "@amplifier-ts/stores";
+import { forAgent, isValidAgentId, parseStoreUrl } from "@amplifier-ts/stores";
 import { didYouMean } from "@amplifier-ts/core";
 import { createError, isAmplifierError, validateMessage } from "@amplifier-ts/contracts";
 import { CliUsageError, type CliCommand, type CliInvocation } from "../command.js";
@@ -13,11 +13,14 @@ import { formatTable } from "../format-table.js";
 
 const DEFAULT_STORE = ".amplifier/sessions";
 const ACTIONS = ["list", "show", "export", "import", "delete"] as const;
+const READ_ONLY_ACTIONS: ReadonlySet<string> = new Set(["list", "show", "export"]);
 type Action = (typeof ACTIONS)[number];
 
 /**
- * `amplifier-ts sessions list|show|export|import|delete --store <url>`: look at and move the
- * sessions a HistoryStore holds (modules/stores/store-url.ts names the stores).
+ * `amplifier-ts sessions list|show|export|import|delete --store <url> [--agent <id>]`: look at
+ * and move the sessions a HistoryStore holds (modules/stores/store-url.ts names the stores). Every
+ * action works on one agent's sessions (HistoryStore contract v2): `--agent`, else the default
+ * agent — the sessions of stores written before agents. `export --to` copies into the same agent.
  *
  * | action | does |
  * |---|---|
@@ -39,7 +42,7 @@ export const sessionsCommand: CliCommand = {
   description: [
     "Works on the sessions of a history store, named by --store (default .amplifier/sessions, the",
     "embedded JSONL folder): postgres://…[?schema=s&table=t], redis://…[?keyPrefix=p], jsonl:<folder>",
-    "or a folder path.",
+    "or a folder path. Every action works on one agent's sessions: --agent <id>, else the default agent.",
     "",
     "  list                                  sessions with message counts, sizes, last change",
     "  show <session> [--format jsonl]       one session, as a table or as JSONL",
@@ -50,6 +53,7 @@ export const sessionsCommand: CliCommand = {
     "",
     "Examples:",
     "  amplifier-ts sessions list",
+    "  amplifier-ts sessions list --agent planner",
     "  amplifier-ts sessions export --all --to postgres://127.0.0.1:5432/test",
     "  amplifier-ts sessions export s1 --store postgres://127.0.0.1/test --to jsonl:backup",
   ].join("\n"),
@@ -59,6 +63,7 @@ export const sessionsCommand: CliCommand = {
   ],
   options: {
     store: { type: "string", placeholder: "url", description: `The store to work on (default ${DEFAULT_STORE})` },
+    agent: { type: "string", placeholder: "id", description: "The agent whose sessions to work on (default: the default agent, \"default\"); export --to writes to the same agent" },
     to: { type: "string", placeholder: "url", description: "export: copy into this store instead of printing JSONL" },
     all: { type: "boolean", description: "export --to: every session of the store" },
     out: { type: "string", placeholder: "file", description: "export: write the JSONL here instead of stdout" },
@@ -78,7 +83,9 @@ async function sessions(invocation: CliInvocation): Promise<number> {
     const hint = didYouMean(action, ACTIONS);
     throw new CliUsageError(`unknown action "${action}"${hint ? `; ${hint}` : ""} (expected one of ${ACTIONS.join(", ")})`);
   }
-  const store = openStore(stringOption(values.store) ?? DEFAULT_STORE, io.cwd, "--store");
+  const agent = agentOption(values.agent);
+  // list, show and export only read --store: opening a session then writes nothing beside its file (no sidecar index).
+  const store = openStore(stringOption(values.store) ?? DEFAULT_STORE, io.cwd, "--store", agent, READ_ONLY_ACTIONS.has(action));
   try {
     return await ACTION_RUNNERS[action as Action](store, invocation);
   } catch (error) {
@@ -91,10 +98,11 @@ async function sessions(invocation: CliInvocation): Promise<number> {
 }
 
 const ACTION_RUNNERS: Record<Action, (store: HistoryStore, invocation: CliInvocation) => Promise<number>> = {
-  async list(store, { io }) {
+  async list(store, { io, values }) {
     const sessions = await store.listSessions();
     io.stdout.write(formatTable(["SESSION", "MESSAGES", "BYTES", "UPDATED"], sessions.map((s) => [s.sessionId, String(s.count), s.bytes === undefined ? "-" : String(s.bytes), s.updatedAt ?? "-"])));
-    io.stderr.write(`${sessions.length} session${sessions.length === 1 ? "" : "s"} in ${store.kind}\n`);
+    const agent = agentOption(values.agent);
+    io.stderr.write(`${sessions.length} session${sessions.length === 1 ? "" : "s"}${agent === undefined ? "" : ` of agent ${agent}`} in ${store.kind}\n`);
     return 0;
   },
 
@@ -133,7 +141,7 @@ const ACTION_RUNNERS: Record<Action, (store: HistoryStore, invocation: CliInvoca
     }
     if (stringOption(values.out) !== undefined) throw new CliUsageError("--out writes a file; --to copies into a store: give one");
     const ids = all ? (await store.listSessions()).map((s) => s.sessionId) : [required(positionals[1], "export <session> --to <url>")];
-    const target = openStore(to, io.cwd, "--to");
+    const target = openStore(to, io.cwd, "--to", agentOption(values.agent));
     try {
       const rows: string[][] = [];
       let failed = false;
@@ -217,9 +225,12 @@ export function contentHash(messages: readonly Message[]): string {
   return hash.digest("hex");
 }
 
-function openStore(url: string, cwd: string, option: string): HistoryStore {
+/** The store the url names; with an agent, that agent's view of it (forAgent). */
+function openStore(url: string, cwd: string, option: string, agent: string | undefined, readOnly = false): HistoryStore {
   try {
-    return createHistoryStore(parseStoreUrl(url, cwd));
+    const config = parseStoreUrl(url, cwd);
+    const store = createHistoryStore(readOnly && config.type === "jsonl" ? { ...config, readOnly } : config);
+    return agent === undefined ? store : forAgent(store, agent);
   } catch (error) {
     if (isAmplifierError(error)) throw new CliUsageError(`${option} ${url}: ${error.message}${error.details?.expected ? ` (expected ${String(error.details.expected)})` : ""}`);
     throw error;
@@ -292,6 +303,13 @@ function missing(io: CliInvocation["io"], store: HistoryStore, sessionId: string
 function required(value: string | undefined, usage: string): string {
   if (value === undefined || value === "") throw new CliUsageError(`missing an argument: amplifier-ts sessions ${usage}`);
   return value;
+}
+
+/** --agent, checked before any store is opened. */
+function agentOption(value: string | boolean | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === "string" && isValidAgentId(value)) return value;
+  throw new CliUsageError(`--agent ${String(value)}: expected an agent id of 1-128 characters of [A-Za-z0-9._-], not starting with a dot, without '..'`);
 }
 
 function stringOption(value: string | boolean | undefined): string | undefined {

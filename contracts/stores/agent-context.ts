@@ -1,0 +1,16 @@
+/**
+ * Who is running: the agents/context seed's four ContextVars (current_thread_id,
+ * current_agent_id, current_agent_label, current_parent_agent_id) as one value. The kernel keeps
+ * it in an AsyncLocalStorage (`runWithAgentContext` / `currentAgentContext` in @amplifier-ts/core),
+ * set by the orchestrator's run so tools deep in the call stack read it without being passed it.
+ */
+export interface AgentContext {
+  /** The conversation (the seed's thread id). */
+  conversationId: string;
+  /** Which agent's board, blobs and history. */
+  agentId: string;
+  /** Human-readable name of the agent. */
+  label?: string;
+  /** Set for a sub-agent: the agent that delegated to it. */
+  parentAgentId?: string;
+}

@@ -1,0 +1,136 @@
+/**
+ * What the Inspector's page reads: the JSON its data endpoints answer and the self-contained
+ * report embeds. One shape for both, so the page renders a served session and a report alike.
+ *
+ * | shape | produced by | holds |
+ * |---|---|---|
+ * | `InspectorSessionSummary` | the server's session list | counts and last activity of one session of one source |
+ * | `InspectorSession` | the server's session route, the report | the session's messages as `MessageView`s, its memory events, its analysis |
+ * | `SessionAnalysis` | an analyzer (the umbrella's replay, `analyzeSession`) | per turn: the window's numbers and why each stored message was kept or not |
+ *
+ * Every string in these shapes is untrusted content (a message, a tool's output, a reason): the
+ * page renders it as text, never as markup.
+ */
+import type { MemoryEventJson } from "@amplifier-ts/contracts";
+
+/** One session of one source, as the session list shows it. */
+export interface InspectorSessionSummary {
+  /** The source's name ("jsonl", "postgres", "live" …): a session id is unique within its source. */
+  source: string;
+  sessionId: string;
+  messages: number;
+  /** Memory events of the session (0 when the server has no memory). */
+  events: number;
+  /** ISO-8601 time of the newest message or event, when known. */
+  lastActivity?: string;
+  /** An in-process session whose new turns are pushed (server-sent events). */
+  live: boolean;
+}
+
+/** A tool call as the timeline shows it. */
+export interface ToolCallView {
+  id: string;
+  name: string;
+  /** The arguments as JSON text. */
+  arguments: string;
+}
+
+/** A stored message reduced to what the page shows (built on the server: messageViews()). */
+export interface MessageView {
+  /** Position in the stored history. */
+  index: number;
+  id?: string;
+  role: string;
+  /** Tool name (tool messages) or author name. */
+  name?: string;
+  timestamp?: string;
+  /** Text, thinking and tool result text, in content order, as plain text. */
+  text: string;
+  toolCalls: ToolCallView[];
+  /** Ids of the calls this message answers (tool messages, tool_result blocks). */
+  resultFor: string[];
+  /** Images the message holds (never loaded: the page shows the count). */
+  images: number;
+  /** A hook turn note (`metadata.scope: "turn"`). */
+  note: boolean;
+  ephemeral: boolean;
+  critical: boolean;
+  /** A summary message: the ids it covers. */
+  summaryOf?: string[];
+  /** What the message costs alone (countMessage), when an analysis counted it. */
+  tokens?: number;
+}
+
+/** The decision vocabulary of a window: explain's decisions, plus "recalled" (kept by a strategy that brought it in). */
+export type WindowDecisionKind = "kept" | "truncated" | "summarized" | "recalled" | "dropped";
+
+/** Consecutive stored messages [from, to) with one decision, strategy and reason (run-length: a turn's explanation stays small). */
+export interface DecisionRun {
+  from: number;
+  to: number;
+  decision: WindowDecisionKind;
+  /** The strategy that decided: a pipeline strategy's name, "window" (the assembler) or "pipeline". */
+  strategy: string;
+  reason: string;
+}
+
+/** One model call of the session: the window built before an assistant message. */
+export interface AnalyzedTurn {
+  turn: number;
+  /** Index of the assistant message the call produced. */
+  messageIndex: number;
+  historyMessages: number;
+  historyTokens: number;
+  windowMessages: number;
+  windowTokens: number;
+  budget: number;
+  /** Share (0-1) of the previous window's tokens that start this window unchanged. */
+  prefixKept: number;
+  /** Window tokens of system/developer instructions. */
+  instructionTokens: number;
+  /** Window tokens of the kept conversation (messages, notes, summaries, synthetic results, reply priming). */
+  historyKeptTokens: number;
+  /** Window tokens of tool definitions. */
+  toolTokens: number;
+  /** Cached input of the call: billed (`metadata.usage`) or simulated (replay --cache). */
+  cache?: { inputTokens: number; cachedTokens: number; billed: boolean };
+  /** Why each stored message (0 … historyMessages-1) is or is not in the window; absent when the module offers no explain. */
+  decisions?: DecisionRun[];
+  /** Tokens a truncated message costs in this window, by stored index. */
+  truncatedTokens?: Record<number, number>;
+}
+
+export interface SessionAnalysis {
+  module: string;
+  model: string;
+  turns: AnalyzedTurn[];
+}
+
+/** One session as the page shows it. */
+export interface InspectorSession {
+  source: string;
+  sessionId: string;
+  live: boolean;
+  messages: MessageView[];
+  events: MemoryEventJson[];
+  analysis?: SessionAnalysis;
+  /** Why there is no analysis (no analyzer, or it failed): shown instead of the turn views. */
+  analysisError?: string;
+  /** The analysis was left out (asked for without it): the page fetches it next (SessionAnalysisResult). */
+  analysisPending?: boolean;
+}
+
+/** A session's analysis on its own (the page asks for it after the messages, which come fast). */
+export interface SessionAnalysisResult {
+  analysis?: SessionAnalysis;
+  analysisError?: string;
+  /** What each message costs alone, by position. */
+  tokens?: number[];
+}
+
+/** What the self-contained report embeds. */
+export interface InspectorReport {
+  title: string;
+  generatedAt: string;
+  session: InspectorSession;
+}

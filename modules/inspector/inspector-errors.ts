@@ -1,0 +1,7 @@
+import { defineErrorCodes } from "@amplifier-ts/contracts";
+
+/** The Inspector's own error codes (contracts/ERRORS.md). */
+export const inspectorErrors = defineErrorCodes("INSPECTOR", {
+  ASSETS_MISSING: "The Inspector page's bundle (dist/assets) has not been built",
+  UNKNOWN_SESSION: "No source of the Inspector holds this session",
+});

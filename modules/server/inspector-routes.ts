@@ -1,0 +1,127 @@
+/**
+ * The Inspector's routes on the server (fastify):
+ *
+ * | route | answers | token |
+ * |---|---|---|
+ * | GET / | the page: a shell without data, its script and style from /inspector/assets/, under the CSP `INSPECTOR_CSP`; `/?token=` logs in (token-guard.ts) | needed |
+ * | GET /inspector/assets/inspector.js, .css | the page's bundle (built at build time; no CDN) | needed |
+ * | GET /inspector/api/sessions | `{ sessions }`: every session of every source and of the memory | needed |
+ * | GET /inspector/api/session?source=&id=&analysis= | the session: messages, memory events and (unless `analysis=false`: then `analysisPending`) the analysis; 404 INSPECTOR/UNKNOWN_SESSION | needed |
+ * | GET /inspector/api/analysis?source=&id= | `{ analysis, tokens }` or `{ analysisError }`: the session's windows (computed once per content, then cached) | needed |
+ * | GET /inspector/api/live?source=&id= | text/event-stream: `event: changed` with `{ messages }` when the session changes; a `: ping` comment every 15 s | needed |
+ *
+ * With a token (token-guard.ts), every route above wants it — the page and its code too: a browser
+ * opens `/?token=<token>` once, gets a session cookie and a redirect to `/`, and the page's data
+ * requests (the live stream included) carry the cookie; scripts may send `Authorization: Bearer`.
+ *
+ * Bound to a loopback address, the Inspector answers only requests whose Host names a loopback
+ * address (127.x, localhost, ::1): a web page whose name an attacker re-points at 127.0.0.1 (DNS
+ * rebinding) gets 403 instead of the sessions (checked before the token, so no login either).
+ * Bound to another address, the token guards it.
+ */
+import type { FastifyInstance, FastifyReply } from "fastify";
+import { createInspector, INSPECTOR_CSP, inspectorAssets, inspectorErrors, inspectorPageHtml, type InspectorOptions } from "@amplifier-ts/inspector";
+
+const SECURITY_HEADERS = {
+  "content-security-policy": INSPECTOR_CSP,
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "no-referrer",
+  "x-frame-options": "DENY",
+  "cache-control": "no-store",
+};
+
+const sessionQuery = {
+  type: "object",
+  properties: { source: { type: "string", minLength: 1 }, id: { type: "string", minLength: 1 } },
+  required: ["source", "id"],
+  additionalProperties: false,
+} as const;
+
+const sessionViewQuery = {
+  ...sessionQuery,
+  properties: { ...sessionQuery.properties, analysis: { type: "boolean", default: true } },
+} as const;
+
+const PING_MS = 15_000;
+
+/** On a loopback bind, refuses (403) Inspector requests for another host name. Registered before the token guard. */
+export function registerInspectorHostCheck(app: FastifyInstance, boundHost: string): void {
+  if (!isLoopbackHost(boundHost)) return;
+  app.addHook("onRequest", async (request, reply) => {
+    const path = request.url.split("?")[0]!;
+    if (path !== "/" && !path.startsWith("/inspector/")) return;
+    if (!isLoopbackHost(hostnameOf(request.headers.host ?? ""))) {
+      return reply.code(403).send({ statusCode: 403, error: "Forbidden", code: "FORBIDDEN_HOST", message: "the Inspector on a loopback address answers requests for 127.0.0.1, localhost or [::1] only" });
+    }
+  });
+}
+
+export function registerInspectorRoutes(app: FastifyInstance, options: InspectorOptions): void {
+  const inspector = createInspector(options);
+  /** Open live streams: ended before the server closes (it would otherwise wait for them). */
+  const streams = new Set<() => void>();
+  app.addHook("preClose", async () => {
+    for (const end of [...streams]) end();
+  });
+
+  app.get("/", async (_request, reply) => {
+    inspectorAssets(); // INSPECTOR/ASSETS_MISSING now rather than a blank page
+    return reply.headers(SECURITY_HEADERS).type("text/html; charset=utf-8").send(inspectorPageHtml());
+  });
+  app.get("/inspector/assets/inspector.js", async (_request, reply) => reply.headers(SECURITY_HEADERS).type("text/javascript; charset=utf-8").send(inspectorAssets().js));
+  app.get("/inspector/assets/inspector.css", async (_request, reply) => reply.headers(SECURITY_HEADERS).type("text/css; charset=utf-8").send(inspectorAssets().css));
+
+  app.get("/inspector/api/sessions", async (_request, reply) => reply.headers(SECURITY_HEADERS).send({ sessions: await inspector.listSessions() }));
+
+  const unknownSession = (error: unknown, reply: FastifyReply) => {
+    if (!inspectorErrors.is(error, "UNKNOWN_SESSION")) throw error;
+    return reply.code(404).send({ statusCode: 404, error: "Not Found", code: error.code, message: error.message });
+  };
+
+  app.get<{ Querystring: { source: string; id: string; analysis: boolean } }>("/inspector/api/session", { schema: { querystring: sessionViewQuery } }, async (request, reply) => {
+    try {
+      return reply.headers(SECURITY_HEADERS).send(await inspector.session(request.query.source, request.query.id, { analysis: request.query.analysis }));
+    } catch (error) {
+      return unknownSession(error, reply);
+    }
+  });
+
+  app.get<{ Querystring: { source: string; id: string } }>("/inspector/api/analysis", { schema: { querystring: sessionQuery } }, async (request, reply) => {
+    try {
+      return reply.headers(SECURITY_HEADERS).send(await inspector.analysis(request.query.source, request.query.id));
+    } catch (error) {
+      return unknownSession(error, reply);
+    }
+  });
+
+  app.get<{ Querystring: { source: string; id: string } }>("/inspector/api/live", { schema: { querystring: sessionQuery } }, (request, reply) => {
+    reply.hijack();
+    const raw = reply.raw;
+    raw.writeHead(200, { ...SECURITY_HEADERS, "content-type": "text/event-stream; charset=utf-8", connection: "keep-alive" });
+    raw.write(": live\n\n");
+    const stop = inspector.follow(request.query.source, request.query.id, (messages) => raw.write(`event: changed\ndata: ${JSON.stringify({ messages })}\n\n`));
+    const ping = setInterval(() => raw.write(": ping\n\n"), PING_MS);
+    ping.unref();
+    const end = () => {
+      if (!streams.delete(end)) return;
+      clearInterval(ping);
+      stop();
+      raw.end();
+    };
+    streams.add(end);
+    request.raw.on("close", end);
+  });
+}
+
+// ---- private helpers ----
+
+function isLoopbackHost(host: string): boolean {
+  return host === "localhost" || host === "::1" || host === "[::1]" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+/** "127.0.0.1:8000" → "127.0.0.1", "[::1]:8000" → "[::1]", "localhost" → "localhost". */
+function hostnameOf(header: string): string {
+  const value = header.trim().toLowerCase();
+  if (value.startsWith("[")) return value.slice(0, value.indexOf("]") + 1);
+  return value.split(":")[0]!;
+}

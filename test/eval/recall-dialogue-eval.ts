@@ -1,0 +1,227 @@
+/**
+ * The recall eval on conversations people wrote (issue 19): REALTALK (test/eval/realtalk.ts), its
+ * development split by default. For each question the history is the whole conversation (session
+ * date headers, both speakers' messages with their names) and the question as the newest user
+ * message; the window for each budget is requested from context-simple (gpt-4o counting), and the
+ * question is answerable when EVERY evidence message (metadata.id = dia_id) is in it.
+ *
+ * Methods:
+ * - recent — the recent window alone (no strategy);
+ * - recall — `{ "use": "recall" }`, the default config;
+ * - bm25 — the baseline: a plain BM25 fill of the whole budget (the same index, the question's
+ *   words as the query, no question-clause cut, no reranking), best hit first, each hit with the
+ *   message before and after it, while the next group fits; the question last. Not a strategy of
+ *   ours: computed here, counted with the same counter, up to the budget (the context module's
+ *   windows stay below 0.85 × budget: the baseline gets more room than the default has);
+ * - embedder — recall with the hashed test embedder fused in (test/eval/hashed-embedder.ts);
+ * - ablations — recall with one rule, cue lexicon or feature removed (RecallTuning), each a row.
+ */
+import type { Message } from "../../contracts/generated/message.js";
+import { EMBEDDER_CAPABILITY } from "../../contracts/search.js";
+import { STRATEGIES_CAPABILITY, defineStrategy } from "../../contracts/strategy-definition.js";
+import { Coordinator } from "../../core/coordinator.js";
+import { getTokenCounter } from "../../core/tokens/token-counter.js";
+import type { HistoryContextManager } from "../../modules/context-manager/history-context-manager.js";
+import { mount } from "../../modules/context-simple/index.js";
+import { HistorySearchIndex } from "../../modules/search/history-search-index.js";
+import { RecallStrategy, recallOptions, type RecallTuning } from "../../modules/strategies/recall.js";
+import { hashedEmbedder } from "./hashed-embedder.js";
+import { historyFor, type DialogueConversation, type DialogueQuestion, type Split } from "./realtalk.js";
+
+export const DIALOGUE_BUDGETS = [2_000, 4_000, 8_000] as const;
+
+export interface DialogueMethod {
+  id: string;
+  label: string;
+  /** A context-module pipeline, or the BM25 baseline computed by the harness. */
+  kind: "pipeline" | "bm25";
+  strategies?: unknown[];
+  embedder?: boolean;
+  /** Recall with this tuning (an ablation): registered as the strategy "recall-tuned". */
+  tuning?: RecallTuning;
+}
+
+export const DIALOGUE_METHODS: readonly DialogueMethod[] = [
+  { id: "recent", label: "recent window (no recall)", kind: "pipeline", strategies: [] },
+  { id: "bm25", label: "baseline: BM25 fill of the whole budget, hits ±1 message", kind: "bm25" },
+  { id: "recall", label: "recall, default config (`{ \"use\": \"recall\" }`)", kind: "pipeline", strategies: [{ use: "recall" }] },
+  { id: "embedder", label: "recall + hashed test embedder (RRF)", kind: "pipeline", strategies: [{ use: "recall" }], embedder: true },
+];
+
+/** One row per rule, lexicon or feature of recall, removed alone. */
+export const DIALOGUE_ABLATIONS: readonly DialogueMethod[] = [
+  { id: "no-tool-output", label: "− tool output down (the one ranking rule of the default)", kind: "pipeline", tuning: { rankingOff: ["tool-output"] } },
+  ...(["question-only", "answer-type", "revision", "diversity"] as const).map(
+    (rule): DialogueMethod => ({ id: `with-${rule}`, label: `+ cue rule ${rule}`, kind: "pipeline", tuning: { rankingOn: [rule] } }),
+  ),
+  { id: "cues", label: "+ every cue rule (ranking \"cues\", the generator-tuned ranking)", kind: "pipeline", strategies: [{ use: "recall", ranking: "cues" }] },
+  { id: "search", label: "− question clauses and tool weight (ranking \"search\")", kind: "pipeline", strategies: [{ use: "recall", ranking: "search" }] },
+  { id: "whole-message", label: "− question clauses (the whole message is the query)", kind: "pipeline", tuning: { wholeMessage: true } },
+  { id: "fixed-share", label: "− adaptive share (recall always 0.4 of 0.8 × available)", kind: "pipeline", tuning: { fixedShare: true } },
+  { id: "no-neighbours", label: "− neighbouring units", kind: "pipeline", tuning: { noNeighbours: true } },
+  { id: "narrow", label: "− wider neighbours (±2 … ±6 while the budget lasts)", kind: "pipeline", tuning: { narrow: true } },
+  { id: "no-headers", label: "− session date headers", kind: "pipeline", tuning: { noHeaders: true } },
+  { id: "no-speakers", label: "− speaker names in the index", kind: "pipeline", tuning: { index: { speakers: false } } },
+  { id: "k8", label: "− k set by the budget (k 8)", kind: "pipeline", strategies: [{ use: "recall", k: 8 }] },
+];
+
+export interface DialogueResult {
+  id: string;
+  category: number;
+  split: Split;
+  /** Budget → every evidence message in the window. */
+  ok: Record<number, boolean>;
+}
+
+export interface DialogueOutcome {
+  method: string;
+  results: DialogueResult[];
+  msPerWindow: number;
+}
+
+/** BM25 + neighbours: the baseline window for one question (ids of the messages in it). */
+export async function bm25Window(index: HistorySearchIndex, history: readonly Message[], budget: number): Promise<Set<string | undefined>> {
+  const counter = getTokenCounter("gpt-4o");
+  const question = history[history.length - 1]!;
+  const before = history.length - 1;
+  let used = counter.replyPriming + counter.countMessage(question);
+  const inWindow = new Set<number>([before]);
+  const hits = await index.search(String(question.content ?? ""), { k: before, before, filter: { role: ["user", "assistant"] } });
+  for (const hit of hits) {
+    const group = [hit.index - 1, hit.index, hit.index + 1].filter((p) => p >= 0 && p < before && !inWindow.has(p));
+    if (group.length === 0) continue;
+    const cost = group.reduce((sum, p) => sum + counter.countMessage(history[p]!), 0);
+    if (used + cost > budget) continue;
+    used += cost;
+    for (const p of group) inWindow.add(p);
+  }
+  return new Set([...inWindow].map((p) => history[p]!.metadata?.id as string | undefined));
+}
+
+/** Runs one method over the questions of one conversation, at every budget. */
+export async function evaluateDialogue(
+  conversation: DialogueConversation,
+  questions: readonly DialogueQuestion[],
+  method: DialogueMethod,
+  budgets: readonly number[] = DIALOGUE_BUDGETS,
+): Promise<DialogueOutcome> {
+  const results: DialogueResult[] = [];
+  let windowMs = 0;
+  let windows = 0;
+  if (method.kind === "bm25") {
+    let history: Message[] = [];
+    // Plain BM25: the same index and tokenizer, without the speaker names recall's index adds.
+    const index = new HistorySearchIndex(() => history, { speakers: false });
+    for (const q of questions) {
+      history = historyFor(conversation, q);
+      const ok: Record<number, boolean> = {};
+      for (const budget of budgets) {
+        const t0 = performance.now();
+        const ids = await bm25Window(index, history, budget);
+        windowMs += performance.now() - t0;
+        windows++;
+        ok[budget] = q.evidence.every((id) => ids.has(id));
+      }
+      results.push({ id: q.id, category: q.category, split: q.split, ok });
+    }
+    return { method: method.label, results, msPerWindow: windows ? windowMs / windows : 0 };
+  }
+  const coordinator = new Coordinator({ sessionId: `dialogue-${conversation.name}` });
+  if (method.embedder) coordinator.registerCapability(EMBEDDER_CAPABILITY, hashedEmbedder);
+  let strategies = method.strategies ?? [];
+  if (method.tuning) {
+    const tuning = method.tuning;
+    coordinator.registerCapability(STRATEGIES_CAPABILITY, [
+      defineStrategy({ name: "recall-tuned", description: "recall with a tuning (eval ablation)", optionsSchema: recallOptions, create: (options) => new RecallStrategy(options, tuning) }),
+    ]);
+    strategies = [{ use: "recall-tuned" }];
+  }
+  const context = (await mount(coordinator, { strategies: strategies as never })) as HistoryContextManager;
+  try {
+    for (const q of questions) {
+      await context.setMessages(historyFor(conversation, q));
+      await context.searchIndex.catchUp();
+      const ok: Record<number, boolean> = {};
+      for (const budget of budgets) {
+        const t0 = performance.now();
+        const window = await context.getMessagesForRequest(budget);
+        windowMs += performance.now() - t0;
+        windows++;
+        const ids = new Set(window.map((m) => m.metadata?.id));
+        ok[budget] = q.evidence.every((id) => ids.has(id));
+      }
+      results.push({ id: q.id, category: q.category, split: q.split, ok });
+    }
+  } finally {
+    await coordinator.cleanup();
+  }
+  return { method: method.label, results, msPerWindow: windows ? windowMs / windows : 0 };
+}
+
+export interface DialogueRun {
+  split: Split;
+  budgets: number[];
+  conversations: { name: string; messages: number; sessions: number; questions: number; dropped: number }[];
+  outcomes: DialogueOutcome[];
+  seconds: number;
+}
+
+export async function runDialogueEval(
+  conversations: readonly DialogueConversation[],
+  options: { split: Split; methods: readonly DialogueMethod[]; budgets?: readonly number[]; log?: (line: string) => void },
+): Promise<DialogueRun> {
+  const started = performance.now();
+  const budgets = [...(options.budgets ?? DIALOGUE_BUDGETS)];
+  const outcomes: DialogueOutcome[] = options.methods.map((m) => ({ method: m.label, results: [], msPerWindow: 0 }));
+  const conversationsOut: DialogueRun["conversations"] = [];
+  for (const conversation of conversations) {
+    const questions = conversation.questions.filter((q) => q.split === options.split);
+    conversationsOut.push({ name: conversation.name, messages: conversation.messages.length, sessions: conversation.sessions, questions: questions.length, dropped: conversation.dropped });
+    for (const [i, method] of options.methods.entries()) {
+      const o = await evaluateDialogue(conversation, questions, method, budgets);
+      const total = outcomes[i]!;
+      const before = total.results.length;
+      total.results.push(...o.results);
+      total.msPerWindow = (total.msPerWindow * before + o.msPerWindow * o.results.length) / Math.max(1, total.results.length);
+      options.log?.(`[dialogue] ${conversation.name} · ${method.label}: ${budgets.map((b) => `${o.results.filter((r) => r.ok[b]).length}/${o.results.length}`).join(" · ")}`);
+    }
+  }
+  return { split: options.split, budgets, conversations: conversationsOut, outcomes, seconds: (performance.now() - started) / 1000 };
+}
+
+const pct = (a: number, b: number) => (b === 0 ? "—" : `${((100 * a) / b).toFixed(1)} %`);
+
+export function dialogueRate(run: DialogueRun, method: string, budget: number): number {
+  const rs = run.outcomes.find((o) => o.method === method)?.results ?? [];
+  return rs.filter((r) => r.ok[budget]).length / Math.max(1, rs.length);
+}
+
+/** Rows: methods; columns: budgets (share of questions with all evidence in the window). */
+export function renderDialogueTable(run: DialogueRun, baseline?: string): string {
+  const k = (b: number) => `${b / 1000}k`;
+  const lines = [`| method | ${run.budgets.map((b) => `${k(b)} tokens`).join(" | ")} |`, `|---|${run.budgets.map(() => "---").join("|")}|`];
+  for (const o of run.outcomes) {
+    const cells = run.budgets.map((b) => {
+      const a = o.results.filter((r) => r.ok[b]).length;
+      const delta = baseline && o.method !== baseline ? ` (${signed(100 * (dialogueRate(run, o.method, b) - dialogueRate(run, baseline, b)))} vs baseline)` : "";
+      return `**${pct(a, o.results.length)}** (${a}/${o.results.length})${delta}`;
+    });
+    lines.push(`| ${o.method} | ${cells.join(" | ")} |`);
+  }
+  return lines.join("\n");
+}
+
+/** Per category (1 fact, 2 date, 3 inference) at one budget. */
+export function renderDialogueCategories(run: DialogueRun, budget: number): string {
+  const names: Record<number, string> = { 1: "fact", 2: "date", 3: "inference" };
+  const cats = [...new Set(run.outcomes.flatMap((o) => o.results.map((r) => r.category)))].sort();
+  const lines = [`| method (at ${budget / 1000}k) | ${cats.map((c) => `${names[c] ?? c} (n = ${run.outcomes[0]?.results.filter((r) => r.category === c).length ?? 0})`).join(" | ")} |`, `|---|${cats.map(() => "---").join("|")}|`];
+  for (const o of run.outcomes) {
+    lines.push(`| ${o.method} | ${cats.map((c) => { const rs = o.results.filter((r) => r.category === c); return pct(rs.filter((r) => r.ok[budget]).length, rs.length); }).join(" | ")} |`);
+  }
+  return lines.join("\n");
+}
+
+function signed(x: number): string {
+  return `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(1)}`;
+}
