@@ -18,6 +18,7 @@
 import { createRequire } from "node:module";
 import { createError } from "@amplifier-ts/contracts";
 import type { Tokenizer } from "@amplifier-ts/contracts";
+import { createAsciiPieceCounter } from "./ascii-piece-counter.js";
 
 /** The encodings the built-in tokenizer provides. */
 export type TiktokenEncodingName = "cl100k_base" | "o200k_base";
@@ -74,12 +75,16 @@ function createLazyTokenizer(encoding: TiktokenEncodingName): Tokenizer {
       });
     }
   };
+  // Long ASCII segments are cut into tiktoken's own pieces here and counted piece by piece, from
+  // a cache (ascii-piece-counter.ts): the same count, several times faster on tool output.
+  const pieces = createAsciiPieceCounter(encoding, encodeLength);
+  const countSegment = pieces === undefined ? encodeLength : (segment: string): number => pieces.count(segment) ?? encodeLength(segment);
   return {
     encoding,
     count(text: string): number {
       if (text.length === 0) return 0;
       encoder ??= loadEncoder(encoding);
-      return text.length <= MAX_RUN ? encodeLength(text) : countInRuns(text, encodeLength);
+      return text.length <= MAX_RUN ? encodeLength(text) : countInRuns(text, countSegment);
     },
   };
 }
