@@ -75,7 +75,7 @@ export {
   type ModuleErrorCode,
   type ModuleErrors,
 } from "./errors.js";
-export { EMBEDDER_CAPABILITY, type Embedder, type HistorySearch, type MetadataFilter, type MetadataValue, type SearchFilter, type SearchHit, type SearchOptions, type VectorDocument, type VectorHit, type VectorQueryOptions, type VectorStore, type VectorWriteOptions } from "./search.js";
+export { EMBEDDER_CAPABILITY, type Embedder, type HistorySearch, type MetadataFilter, type MetadataValue, type SearchFeedback, type SearchFilter, type SearchHit, type SearchOptions, type VectorDocument, type VectorHit, type VectorQueryOptions, type VectorStore, type VectorWriteOptions } from "./search.js";
 export * from "./messages/index.js";
 export * from "./memory/index.js";
 export * from "./stores/index.js";

@@ -69,6 +69,22 @@ export interface SearchOptions {
   readonly before?: number | string;
   /** Attach up to this many stored messages on each side of each hit (`hit.neighbours`). Default 0. */
   readonly neighbours?: number;
+  /**
+   * Pseudo-relevance feedback (lexical ranking): the query is searched once, then again with the
+   * telling terms of its best `docs` hits added at `weight` of a query term (RM3-style). Unset: one
+   * pass. A search that does not support it ignores it.
+   */
+  readonly feedback?: SearchFeedback;
+}
+
+/** Pseudo-relevance feedback of a search (SearchOptions.feedback). */
+export interface SearchFeedback {
+  /** Hits of the first pass the expansion terms come from. Default 5. */
+  readonly docs?: number;
+  /** Expansion terms added at most. Default 10. */
+  readonly terms?: number;
+  /** Weight of the best expansion term against a query term (1); the others in proportion. Default 0.5. */
+  readonly weight?: number;
 }
 
 export interface SearchHit {

@@ -26,7 +26,7 @@
  */
 import MiniSearch from "minisearch";
 import type { Message } from "@amplifier-ts/contracts";
-import type { Embedder, SearchFilter, SearchHit, SearchOptions, VectorStore } from "@amplifier-ts/contracts";
+import type { Embedder, SearchFeedback, SearchFilter, SearchHit, SearchOptions, VectorStore } from "@amplifier-ts/contracts";
 import { createError } from "@amplifier-ts/contracts";
 import { InMemoryVectorStore } from "./in-memory-vector-store.js";
 import { recordCallNames, searchableParts, searchableText, toolNamesOf } from "./message-text.js";
@@ -111,16 +111,63 @@ export class HistorySearchIndex {
     if (k === 0) return [];
     const limit = this.#limitFor(options.before);
     const accept = this.#acceptor(options.filter, limit);
-    const lexical = this.#mini
-      .search(this.#queryTerms(query).join(" "), { filter: (r) => accept(r.id as number) })
-      // minisearch multiplies a document's BM25 sum by how many query terms it matched; undone:
-      // that factor lets a message matching several common words ("now", "again", "up") outrank
-      // one matching the query's rare, telling word.
-      .map((r) => ({ position: r.id as number, score: r.score / Math.max(1, r.queryTerms.length), terms: r.queryTerms }))
-      .sort((a, b) => b.score - a.score || a.position - b.position);
+    const terms = this.#queryTerms(query);
+    let lexical = this.#lexical(terms, accept);
+    if (options.feedback && lexical.length > 0) {
+      const expansion = this.#expansion(terms, lexical, options.feedback);
+      if (expansion.size > 0) lexical = this.#lexical([...terms, ...expansion.keys()], accept, expansion);
+    }
     let ranked: { position: number; score: number; terms?: string[] }[] = lexical.slice(0, this.#embedder ? Math.max(k * 4, 50) : k);
     if (this.#embedder) ranked = await this.#fuse(query, ranked, accept, k);
     return ranked.slice(0, k).map(({ position, score, terms }) => this.#hit(position, score, terms, neighbours));
+  }
+
+  /** BM25 over `terms` (each weighted 1, or its `weights` entry), best first. */
+  #lexical(terms: readonly string[], accept: (p: number) => boolean, weights?: ReadonlyMap<string, number>): { position: number; score: number; terms: string[] }[] {
+    return (
+      this.#mini
+        .search(terms.join(" "), { filter: (r) => accept(r.id as number), ...(weights ? { boostTerm: (term: string) => weights.get(term) ?? 1 } : {}) })
+        // minisearch multiplies a document's BM25 sum by how many query terms it matched; undone:
+        // that factor lets a message matching several common words ("now", "again", "up") outrank
+        // one matching the query's rare, telling word.
+        .map((r) => ({ position: r.id as number, score: r.score / Math.max(1, r.queryTerms.length), terms: r.queryTerms }))
+        .sort((a, b) => b.score - a.score || a.position - b.position)
+    );
+  }
+
+  /**
+   * Pseudo-relevance feedback (RM3-style, SearchOptions.feedback): the terms of the first pass's
+   * best `docs` hits, each weighted Σ over those hits of p(hit) × p(term | hit) × idf(term) —
+   * p(hit) its share of their scores, p(term | hit) 1 / its distinct terms — leaving out the query's
+   * own terms, terms of one message only (they add nothing but that message) and terms in more than
+   * COMMON_SHARE of the messages. The best `terms` are returned with weights scaled so the best is
+   * `weight` (a query term weighs 1).
+   */
+  #expansion(queryTerms: readonly string[], lexical: readonly { position: number; score: number }[], feedback: SearchFeedback): Map<string, number> {
+    const docs = lexical.slice(0, Math.max(0, feedback.docs ?? FEEDBACK_DOCS));
+    const total = docs.reduce((sum, d) => sum + d.score, 0);
+    const out = new Map<string, number>();
+    if (total <= 0) return out;
+    const n = this.#indexed.length;
+    const common = Math.max(COMMON_MIN_DOCS, n * COMMON_SHARE);
+    const own = new Set(queryTerms);
+    const weights = new Map<string, number>();
+    for (const d of docs) {
+      const parts = this.#parts(this.#indexed[d.position]!);
+      const terms = new Set([...tokenize(parts.prose), ...tokenize(parts.code)]);
+      const share = d.score / total / Math.max(1, terms.size);
+      for (const term of terms) {
+        if (own.has(term)) continue;
+        const df = this.#documentFrequency.get(term) ?? 0;
+        if (df < 2 || df > common) continue;
+        weights.set(term, (weights.get(term) ?? 0) + share * Math.log(1 + (n - df + 0.5) / (df + 0.5)));
+      }
+    }
+    const best = [...weights].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, Math.max(0, feedback.terms ?? FEEDBACK_TERMS));
+    const top = best[0]?.[1] ?? 0;
+    const weight = feedback.weight ?? FEEDBACK_WEIGHT;
+    for (const [term, w] of best) out.set(term, (weight * w) / top);
+    return out;
   }
 
   /**
@@ -360,6 +407,10 @@ const SMALL_BACKLOG = 256;
 /** Query terms in more than this share of the messages are dropped (see #queryTerms). */
 const COMMON_SHARE = 0.2;
 const COMMON_MIN_DOCS = 50;
+/** Pseudo-relevance feedback defaults (SearchFeedback): hits the expansion comes from, terms added, weight of the best one. */
+export const FEEDBACK_DOCS = 5;
+export const FEEDBACK_TERMS = 10;
+export const FEEDBACK_WEIGHT = 0.5;
 /** Weight of the code field (tool calls, tool results, code blocks) against prose (1). */
 const CODE_BOOST = 0.5;
 

@@ -64,7 +64,7 @@
 import { z } from "zod";
 import type { CompactionContext, CompactionStrategy } from "@amplifier-ts/contracts";
 import type { Message } from "@amplifier-ts/contracts";
-import type { HistorySearch, SearchHit } from "@amplifier-ts/contracts";
+import type { HistorySearch, SearchFeedback, SearchHit } from "@amplifier-ts/contracts";
 import { HistorySearchIndex, isSessionHeader, questionClauses, type HistorySearchIndexOptions } from "@amplifier-ts/search";
 import { searchableText } from "@amplifier-ts/search";
 import { recallQuery } from "@amplifier-ts/search";
@@ -111,6 +111,10 @@ export interface RecallTuning {
   readonly noHeaders?: boolean;
   /** The whole message is the query, not its question clauses. */
   readonly wholeMessage?: boolean;
+  /** Every new prompt gets a new plan, even a request, or a question whose best hits the window holds (before the prompt-cache fix of issue 19). */
+  readonly replanEveryPrompt?: boolean;
+  /** Pseudo-relevance feedback for the search (overrides the `feedback` option; `false`: none). */
+  readonly feedback?: SearchFeedback | false;
   /** The strategy's own index with these options instead of the context module's (ablation of index features). */
   readonly index?: HistorySearchIndexOptions;
 }
@@ -180,7 +184,10 @@ export class RecallStrategy implements CompactionStrategy {
     const available = Math.max(0, Math.floor(context.budget * RECALL_FILL) - fixed);
     if (n === 0 || fitsWhole(units, tokensOf, available)) return [...messages];
     const query = this.#queryText(units);
-    const plan = this.#stickyPlan(units, query, tokensOf, available) ?? (await this.#plan(units, messages, query, tokensOf, available, fixed, context));
+    const plan =
+      this.#stickyPlan(units, query, tokensOf, available) ??
+      (await this.#stickyForNewPrompt(units, messages, query, tokensOf, available, context)) ??
+      (await this.#plan(units, messages, query, tokensOf, available, fixed, context));
     this.#sticky = { ...plan, index: units.index, query, available };
 
     const keep = new Uint8Array(n);
@@ -212,8 +219,45 @@ export class RecallStrategy implements CompactionStrategy {
    * prompt cache, stay put) and no search is made.
    */
   #stickyPlan(units: HistoryUnits, query: string | undefined, tokensOf: (u: number) => number, available: number): Plan | undefined {
+    return this.#sticky?.query === query ? this.#stillFits(units, tokensOf, available) : undefined;
+  }
+
+  /**
+   * A new prompt keeps the previous plan (its window still fits, the history only grew) unless it
+   * asks for something that window does not hold (issue 19: agent sessions must not pay for
+   * recall). Each new plan moves the recent part's start and swaps recalled messages right after
+   * the instructions, so the provider's cached prefix ends at the instructions; in an agent
+   * session most prompts are requests about the current work, which the recent part already
+   * holds. So: a request (no question clause, recall-query.ts) keeps the plan without a search; a
+   * question keeps it when its best STICKY_HITS hits are all in the window already (recent,
+   * recalled or critical); otherwise — a question reaching for something the window lacks — it
+   * gets a new plan. With `tuning.replanEveryPrompt` every new prompt is planned anew (before).
+   */
+  async #stickyForNewPrompt(units: HistoryUnits, messages: readonly Message[], query: string | undefined, tokensOf: (u: number) => number, available: number, context: CompactionContext): Promise<Plan | undefined> {
+    if (this.tuning.replanEveryPrompt || query === undefined) return undefined;
+    const sticky = this.#stillFits(units, tokensOf, available);
+    if (!sticky) return undefined;
+    if (questionClauses(query).length === 0) return sticky;
+    const before = searchBoundary(units, messages);
+    if (before === 0) return sticky;
+    const hits = await this.#hits(query, messages, before, context.search, units, available);
+    // The index is catching up: a new plan would be made without hits anyway.
+    if (hits === undefined) return sticky;
+    const positionOf = positionLookup(messages);
+    const older = new Set(sticky.older);
+    for (const { hit } of hits.slice(0, STICKY_HITS)) {
+      const p = positionOf(hit);
+      const u = p === undefined ? -1 : units.unitOf[p]!;
+      if (u < 0) continue; // an instruction: always in the window
+      if (u < sticky.from && !older.has(u) && !units.units[u]!.critical) return undefined;
+    }
+    return sticky;
+  }
+
+  /** The previous plan, when it was made over this history (it only grew since), for this budget, and its window still fits `available`. */
+  #stillFits(units: HistoryUnits, tokensOf: (u: number) => number, available: number): Plan | undefined {
     const sticky = this.#sticky;
-    if (!sticky || !sticky.searched || sticky.index !== units.index || sticky.query !== query || sticky.available !== available || sticky.from >= units.length) return undefined;
+    if (!sticky || !sticky.searched || sticky.index !== units.index || sticky.available !== available || sticky.from >= units.length) return undefined;
     let total = 0;
     for (const u of sticky.older) if (!units.units[u]!.critical) total += tokensOf(u);
     for (let u = units.length - 1; u >= sticky.from; u--) {
@@ -253,9 +297,8 @@ export class RecallStrategy implements CompactionStrategy {
     };
     let { cut, used } = recentCut(target * (1 - this.options.share));
     const starts = units.index.turnStarts;
-    // Where the current turn starts: hits are searched before it (the prompt is never a hit).
     const currentTurn = starts.length > 0 ? starts[starts.length - 1]! : n;
-    const searchBefore = units.units[currentTurn]?.firstStored ?? messages.length;
+    const searchBefore = searchBoundary(units, messages);
 
     // --- recall -------------------------------------------------------------------------------
     const recalled = new Set<number>();
@@ -432,11 +475,22 @@ export class RecallStrategy implements CompactionStrategy {
     }
     const cache = this.#cache;
     if (cache && cache.units === units.index && cache.query === query && cache.before === before && cache.wanted >= wanted) return cache.hits;
-    const hits: RankedHit[] = await recallCandidates(source, query, wanted, this.options.ranking, { before, filter: { role: ["user", "assistant", "tool"] } }, { off: this.tuning.rankingOff, on: this.tuning.rankingOn });
+    const feedback = this.tuning.feedback ?? undefined;
+    const hits: RankedHit[] = await recallCandidates(source, query, wanted, this.options.ranking, { before, filter: { role: ["user", "assistant", "tool"] }, ...(feedback ? { feedback } : {}) }, { off: this.tuning.rankingOff, on: this.tuning.rankingOn });
     this.#cache = { units: units.index, query, before, hits, wanted };
     return hits;
   }
 }
+
+/** Where the current turn starts: hits are searched before it (the prompt is never a hit). */
+function searchBoundary(units: HistoryUnits, messages: readonly Message[]): number {
+  const starts = units.index.turnStarts;
+  const currentTurn = starts.length > 0 ? starts[starts.length - 1]! : units.length;
+  return units.units[currentTurn]?.firstStored ?? messages.length;
+}
+
+/** Hits of a new prompt's question that must already be in the window for the previous plan to be kept (#stickyForNewPrompt). */
+export const STICKY_HITS = 3;
 
 /** Neighbours of a hit taken at most on each side when the budget lasts (±1 always first). */
 export const WIDE_NEIGHBOURS = 6;

@@ -4,7 +4,8 @@ import type { HistorySearch, SearchOptions } from "../../contracts/search.js";
 import { checkWindowInvariants } from "../../testing/index.js";
 import { getTokenCounter } from "../../core/tokens/index.js";
 import { HistoryContextManager } from "../../modules/context-manager/history-context-manager.js";
-import { autoK, RECALL_EXCHANGE, RECALL_FILL, RECALL_FILL_BACK, RECALL_STEP } from "../../modules/strategies/recall.js";
+import { HistorySearchIndex } from "../../modules/search/history-search-index.js";
+import { autoK, RECALL_EXCHANGE, RECALL_FILL, RECALL_FILL_BACK, RECALL_STEP, RecallStrategy, recallOptions } from "../../modules/strategies/recall.js";
 import { createStrategy } from "../../modules/strategies/registry.js";
 import { assistant, contextFor, ids, openaiGroup, system, user } from "./helpers.js";
 
@@ -143,9 +144,47 @@ describe("recall", () => {
     expect(second.slice(0, first.length)).toEqual(first);
     first.forEach((m, i) => expect(second[i]).toBe(m));
     expect(recalledIds(second).slice(0, 2)).toEqual(ids([fact, history[1]!]));
-    // A new prompt: a new plan.
-    const third = await recall.compact([...grown, assistant("done"), user("thanks, and the weather?")], contextFor(BUDGET));
-    expect(recalledIds(third)).not.toEqual(recalledIds(second));
+    // A new prompt: the next test.
+  });
+
+  it("a new prompt keeps the plan (and the provider's cached prefix) unless it asks for something the window lacks (issue 19)", async () => {
+    const otter = user("the otter server runs on host pluto-9");
+    const walrus = user("the walrus job runs on host saturn-4");
+    const history = [walrus, assistant("noted"), ...filler(20, "p"), otter, assistant("ok"), ...filler(40), user("which host runs the otter server?")];
+    const calls: string[] = [];
+    let current: readonly Message[] = history;
+    const index = new HistorySearchIndex(() => current);
+    const search: HistorySearch = {
+      search: (query, options) => {
+        calls.push(query);
+        return index.search(query, options);
+      },
+    };
+    const recall = createStrategy({ use: "recall" });
+    const first = await recall.compact(history, { ...contextFor(BUDGET), search });
+    expect(recalledIds(first)).toContain(otter.metadata!.id);
+    const prefix = (out: readonly Message[]) => out.slice(0, first.length - 1); // all but the prompt
+    // A request (no question clause): the plan stays, no search.
+    current = [...history, assistant("pluto-9"), user("Restart the otter server please.")];
+    const request = await recall.compact(current, { ...contextFor(BUDGET), search });
+    expect(calls).toHaveLength(1);
+    prefix(first).forEach((m, i) => expect(request[i]).toBe(m));
+    // A question whose best hits the window holds: searched, the plan stays.
+    current = [...current, assistant("restarted"), user("is the otter server on pluto-9 still?")];
+    const same = await recall.compact(current, { ...contextFor(BUDGET), search });
+    expect(calls).toHaveLength(2);
+    prefix(first).forEach((m, i) => expect(same[i]).toBe(m));
+    // A question reaching for what the window lacks: a new plan with it.
+    current = [...current, assistant("yes"), user("which host runs the walrus job?")];
+    const other = await recall.compact(current, { ...contextFor(BUDGET), search });
+    expect(calls).toHaveLength(3);
+    expect(recalledIds(other)).toContain(walrus.metadata!.id);
+    expect(checkWindowInvariants(current, other.map((m) => ({ ...m })), { budget: BUDGET, counter })).toEqual([]);
+    // Before the fix (replanEveryPrompt): every new prompt re-planned, the request too.
+    const eager = new RecallStrategy(recallOptions.parse({}), { replanEveryPrompt: true });
+    const a = await eager.compact(history, contextFor(BUDGET));
+    const b = await eager.compact([...history, assistant("pluto-9"), user("Restart the otter server please.")], contextFor(BUDGET));
+    expect(ids(b.slice(0, a.length - 1))).not.toEqual(ids(a.slice(0, a.length - 1)));
   });
 
   it("does not wait for an index that is catching up on a large backlog: no hits this window, warm() called", async () => {
