@@ -6,9 +6,9 @@
  * then BPE merges each piece on its own. So the count of a text is the sum of the counts of its
  * pieces, and a piece seen before need not be encoded again. Tool output, code and logs repeat
  * their pieces endlessly: a 30,000-character tool result holds a few hundred distinct pieces.
- * tiktoken's own splitting (a backtracking regex engine inside the WASM) is the slow part — about
- * 10 ms for such a result on the bench machine; V8's regex engine cuts the same text in a tenth
- * of that, and cached pieces cost a Map lookup.
+ * tiktoken's own splitting (a backtracking regex engine inside the WASM) is the slow part — 13 ms
+ * or more for such a result on the bench machine. Here a scanner over character codes cuts the
+ * same pieces (ascii-pieces.ts) and cached pieces cost a Map lookup.
  *
  * | when                                    | how the text is counted                                |
  * |-----------------------------------------|--------------------------------------------------------|
@@ -17,45 +17,16 @@
  * | ASCII, long enough                       | cut here into the encoding's pieces; each piece's count from the cache, or tiktoken's count of that piece alone |
  *
  * Only ASCII: there each of the encoding's character classes (`\p{L}`, `\p{N}`, `\s`, the case
- * classes) is a fixed, small set that V8 and tiktoken's Rust regex agree on, so the pieces — and
- * the count — are exactly tiktoken's (test/tokens/ascii-piece-counter.test.ts checks it against
- * tiktoken on random and realistic text). Outside ASCII the two engines' Unicode tables and
- * whitespace definitions differ in places; such text is never cut here.
+ * classes) is a fixed, small set, so the pieces — and the count — are exactly tiktoken's
+ * (test/tokens/ascii-piece-counter.test.ts checks it against tiktoken on random and realistic
+ * text). Outside ASCII, Unicode tables and whitespace definitions make that a larger claim; such
+ * text is never cut here.
  *
  * The cache holds at most MAX_CACHED_PIECES pieces per encoding (pieces longer than
  * MAX_CACHED_PIECE_LENGTH are counted but not kept); when full it is emptied and fills again with
  * what the session repeats.
  */
-
-/** The ASCII form of each encoding's pre-tokenizer pattern (sticky: the split walks it with lastIndex). */
-const CONTRACTIONS = "(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])";
-const SPACE = "[\\t\\n\\v\\f\\r ]";
-const NOT_SPACE_LETTER_DIGIT = "[^\\t\\n\\v\\f\\r A-Za-z0-9]";
-const NOT_SPACE = "[^\\t\\n\\v\\f\\r ]";
-const ASCII_PATTERNS = {
-  // cl100k_base: (?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+
-  cl100k_base: new RegExp(
-    [CONTRACTIONS, "[^\\r\\nA-Za-z0-9]?[A-Za-z]+", "[0-9]{1,3}", ` ?${NOT_SPACE_LETTER_DIGIT}+[\\r\\n]*`, `${SPACE}*[\\r\\n]+`, `${SPACE}+(?!${NOT_SPACE})`, `${SPACE}+`].join("|"),
-    "y",
-  ),
-  // o200k_base: upper-then-lower and upper-only words (with an optional leading non-letter and a
-  // contraction), digits in threes, punctuation runs (with trailing newlines or slashes), newlines,
-  // whitespace not followed by a non-space, whitespace.
-  o200k_base: new RegExp(
-    [
-      `[^\\r\\nA-Za-z0-9]?[A-Z]*[a-z]+${CONTRACTIONS}?`,
-      `[^\\r\\nA-Za-z0-9]?[A-Z]+[a-z]*${CONTRACTIONS}?`,
-      "[0-9]{1,3}",
-      ` ?${NOT_SPACE_LETTER_DIGIT}+[\\r\\n/]*`,
-      `${SPACE}*[\\r\\n]+`,
-      `${SPACE}+(?!${NOT_SPACE})`,
-      `${SPACE}+`,
-    ].join("|"),
-    "y",
-  ),
-} as const;
-
-export type PiecewiseEncoding = keyof typeof ASCII_PATTERNS;
+import { ASCII_PIECE_ENDS } from "./ascii-pieces.js";
 
 /** Below this length a text goes to tiktoken whole. */
 export const MIN_PIECEWISE_LENGTH = 256;
@@ -71,24 +42,20 @@ export interface AsciiPieceCounter {
 
 /**
  * A piece counter for `encoding` over `encodePiece` (tiktoken's count of one piece). Returns
- * undefined for an encoding without an ASCII pattern here.
+ * undefined for an encoding without an ASCII scanner here.
  */
 export function createAsciiPieceCounter(encoding: string, encodePiece: (piece: string) => number): AsciiPieceCounter | undefined {
-  const source = (ASCII_PATTERNS as Record<string, RegExp | undefined>)[encoding];
-  if (source === undefined) return undefined;
-  const pattern = new RegExp(source.source, source.flags);
+  const pieceEnd = (ASCII_PIECE_ENDS as Record<string, ((text: string, at: number) => number) | undefined>)[encoding];
+  if (pieceEnd === undefined) return undefined;
   const cache = new Map<string, number>();
   return {
     count(text: string): number | undefined {
       if (text.length < MIN_PIECEWISE_LENGTH || NON_ASCII.test(text)) return undefined;
       let total = 0;
-      let at = 0;
-      pattern.lastIndex = 0;
-      while (at < text.length) {
-        const match = pattern.exec(text);
-        if (match === null) return undefined; // unreachable for ASCII (the last alternatives take any whitespace, the others anything else); tiktoken decides
-        const piece = match[0];
-        at = pattern.lastIndex;
+      for (let at = 0; at < text.length; ) {
+        const end = pieceEnd(text, at);
+        const piece = text.slice(at, end);
+        at = end;
         let tokens = cache.get(piece);
         if (tokens === undefined) {
           tokens = encodePiece(piece);
