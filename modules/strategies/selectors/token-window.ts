@@ -25,7 +25,8 @@ import type { Message } from "@amplifier-ts/contracts";
 import { messageId, SplitInput } from "../history-units.js";
 import { SteppedCut } from "../stepped-cut.js";
 import { CutOutput, tailRule } from "../cut-output.js";
-import { ArraySource, PrefixSums, type IncrementalStrategy, type LogStep, type MessageSource } from "../message-log.js";
+import { UnitTokenSums } from "../unit-token-sums.js";
+import { ArraySource, type IncrementalStrategy, type LogStep, type MessageSource } from "../message-log.js";
 import { defineStrategy } from "@amplifier-ts/contracts";
 
 export const tokenWindowOptions = z
@@ -41,8 +42,7 @@ export class TokenWindowSelector implements CompactionStrategy, IncrementalStrat
   /** The split of the input, grown with it (SplitInput): O(new messages) per request. */
   readonly #input = new SplitInput();
   readonly #arrays = new ArraySource();
-  #sums = new PrefixSums();
-  #counter: CompactionContext["counter"] | undefined;
+  readonly #sums = new UnitTokenSums();
   readonly #cut = new SteppedCut();
   readonly #out = new CutOutput();
 
@@ -61,17 +61,7 @@ export class TokenWindowSelector implements CompactionStrategy, IncrementalStrat
     const { maxTokens, targetRatio } = this.options;
     const { counter, explain } = context;
     const { units, from, rebuilt } = this.#input.sync(input, explain.enabled);
-    if (rebuilt || counter !== this.#counter) this.#sums = new PrefixSums();
-    else this.#sums.invalidateFrom(units.lowestChanged);
-    this.#counter = counter;
-    const sums = this.#sums;
-    const messages = units.messages;
-    sums.update(units.length, (u) => {
-      if (units.units[u]!.critical) return 0;
-      let tokens = 0;
-      for (const i of units.positions(u)) tokens += counter.countMessage(messages[i]!);
-      return tokens;
-    });
+    const sums = this.#sums.update(units, rebuilt, counter);
     // A suffix sum only grows going back, so the lowest fitting start is where the walk back stops.
     const cut = this.#cut.decide(units, (f, scale) => sums.suffix(f) <= scale * maxTokens, targetRatio);
     const reason = explain.enabled ? `older than the most recent ${maxTokens} tokens of conversation` : "";

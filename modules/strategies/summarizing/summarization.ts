@@ -25,9 +25,10 @@ import type { CompactionContext, CompactionStrategy, Summarizer } from "@amplifi
 import type { Message } from "@amplifier-ts/contracts";
 import { SplitInput, type HistoryUnits } from "../history-units.js";
 import { SteppedCut } from "../stepped-cut.js";
-import { ArraySource, differs, MessageLog, PrefixSums, type IncrementalStrategy, type LogStep, type MessageSource } from "../message-log.js";
+import { UnitTokenSums } from "../unit-token-sums.js";
+import { ArraySource, differs, MessageLog, type IncrementalStrategy, type LogStep, type MessageSource } from "../message-log.js";
 import { defineStrategy, type StrategyDeps } from "@amplifier-ts/contracts";
-import { keepLastTurn, oldPart, replaceRange, snapToTurn, unitTokens } from "./old-part.js";
+import { keepLastTurn, oldPart, replaceRange, snapToTurn } from "./old-part.js";
 import { isSummaryMessage, makeSummaryMessage, summarizeOld, summaryTextOf } from "./summary-message.js";
 
 export const summarizationOptions = z
@@ -74,8 +75,7 @@ export class SummarizationCompaction implements CompactionStrategy, IncrementalS
 
   readonly #arrays = new ArraySource();
   readonly #input = new SplitInput();
-  #sums = new PrefixSums();
-  #counter: CompactionContext["counter"] | undefined;
+  readonly #sums = new UnitTokenSums();
   readonly #out = new MessageLog();
   /** The last output's cut and input length, while it can be extended by appending (a summary or "unchanged"). */
   #kept: { cut: number; inputLength: number; changed: boolean } | undefined;
@@ -89,12 +89,8 @@ export class SummarizationCompaction implements CompactionStrategy, IncrementalS
     const { recentTokenBudget, minOldTokens, targetRatio } = this.options;
     const { counter, explain } = context;
     const { units, from, rebuilt } = this.#input.sync(input, explain.enabled);
-    if (rebuilt || counter !== this.#counter) this.#sums = new PrefixSums();
-    else this.#sums.invalidateFrom(units.lowestChanged);
-    this.#counter = counter;
-    const sums = this.#sums;
+    const sums = this.#sums.update(units, rebuilt, counter);
     const messages = units.messages;
-    sums.update(units.length, (u) => (units.units[u]!.critical ? 0 : unitTokens(units, (m) => counter.countMessage(m))(u)));
     const decided = this.#cut.decide(units, (f, scale) => sums.suffix(f) <= scale * recentTokenBudget, targetRatio);
     const cut = decided === 0 ? 0 : keepLastTurn(units, snapToTurn(units, decided));
     const kept = this.#kept;
