@@ -9,10 +9,10 @@ import { DEFAULT_AGENT_ID } from "@amplifier-ts/contracts";
  *
  * Add a migration by appending to MIGRATIONS (never edit a released one).
  *
- * Tables (`t` = the configured table name), as of version 2:
+ * Tables (`t` = the configured table name), as of version 3:
  * | table | key | holds |
  * |---|---|---|
- * | `t` | (agent_id, session_id, seq) | one row per message: `message jsonb`, `run_id`, `bytes`, `write_id` (first row of each append batch, for idempotent retries), `created_at` |
+ * | `t` | (agent_id, session_id, seq) | one row per message: `message jsonb` (the queryable record), `body text` (the same message as the JSON text the store wrote, for resumes: no jsonb rendering), `facts jsonb` (what a window plans with: message-facts-codec.ts of @amplifier-ts/stores), `run_id`, `bytes`, `write_id` (first row of each append batch, for idempotent retries), `created_at` |
  * | `t_sessions` | (agent_id, session_id) | `count` (seqs are dense, 0..count-1, so count is also the next seq), `bytes`, `updated_at`; its row lock serialises the writers of one session |
  * | `t_migrations` | version | applied migrations |
  *
@@ -20,6 +20,7 @@ import { DEFAULT_AGENT_ID } from "@amplifier-ts/contracts";
  * |---|---|
  * | 1 | the tables, keyed by session_id |
  * | 2 | agent scoping (HistoryStore contract v2): `agent_id text NOT NULL DEFAULT 'default'` on both tables — every existing row becomes the default agent's (a constant default: no table rewrite) — and the keys and indexes lead with agent_id. Writers of version 1 upsert ON CONFLICT (session_id), which no longer names a key: stop them before the upgrade |
+ * | 3 | lazy resume (pg-resume.ts): nullable `body text` (lz4 where available) and `facts jsonb`, written with every row from now on. Existing rows keep NULL (no backfill: the facts need the message contract's logic, and a rewrite of every row would hold the migration lock for minutes) and load as before, parsed and checked at open. A trigger clears both when `message` is updated without `body` (a SQL edit), so the edited jsonb stays the record |
  */
 export interface TableNames {
   /** Quoted, schema-qualified names ready for SQL. */
@@ -81,6 +82,14 @@ const MIGRATIONS: readonly Migration[] = [
     `DROP INDEX ${n.schema}."${n.table}_write_idx"`,
     `CREATE INDEX "${n.table}_run_idx" ON ${n.messages} (agent_id, session_id, run_id) WHERE run_id IS NOT NULL`,
     `CREATE INDEX "${n.table}_write_idx" ON ${n.messages} (agent_id, session_id, write_id) WHERE write_id IS NOT NULL`,
+  ],
+  // 3: lazy resume. The function and trigger names fit: tables are at most 48 characters.
+  (n) => [
+    `ALTER TABLE ${n.messages} ADD COLUMN body text, ADD COLUMN facts jsonb`,
+    `DO $$ BEGIN EXECUTE 'ALTER TABLE ${n.messages.replaceAll("'", "''")} ALTER COLUMN body SET COMPRESSION lz4'; EXCEPTION WHEN OTHERS THEN NULL; END $$`,
+    `CREATE FUNCTION ${n.schema}."${n.table}_stale_body"() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN NEW.body := NULL; NEW.facts := NULL; RETURN NEW; END $$`,
+    `CREATE TRIGGER "${n.table}_stale_body" BEFORE UPDATE OF message ON ${n.messages}
+       FOR EACH ROW WHEN (NEW.body IS NOT DISTINCT FROM OLD.body) EXECUTE FUNCTION ${n.schema}."${n.table}_stale_body"()`,
   ],
 ];
 

@@ -4,11 +4,12 @@ import type { HistoryScope, HistoryStore, OpenedSession, ReadOptions, SessionSum
 import type { Message } from "@amplifier-ts/contracts";
 import type { PostgresStoreOptions } from "@amplifier-ts/contracts";
 import { createError, isAmplifierError, type AmplifierError } from "@amplifier-ts/contracts";
-import { decodeStored, encodeMessage, encodeMessages, type EncodedMessage } from "@amplifier-ts/stores";
+import { decodeStored, encodeFacts, encodeMessage, encodeMessages, type EncodedMessage } from "@amplifier-ts/stores";
 import { withDefaultUser } from "./default-user.js";
 import { acquirePool, type PoolLease } from "./pg-pools.js";
 import { migrate, tableNames, type TableNames } from "./postgres-migrations.js";
 import { DEFAULT_RETRY, isTransient, withRetry, type RetryPolicy } from "./postgres-retry.js";
+import { resumeSession } from "./pg-resume.js";
 import { agentIdOf, agentSessionKey, assertSessionId } from "@amplifier-ts/stores";
 import { assertRunId, resolvePage } from "@amplifier-ts/stores";
 import { WriteQueue } from "@amplifier-ts/stores";
@@ -35,7 +36,9 @@ const MAX_BATCH_BYTES = 8 * 1024 * 1024;
  * |---|---|
  * | sequence | an append is one statement: it bumps the session row's `count` (taking its row lock until commit) and inserts the rows numbered from the old count, so writers in many processes get dense seqs with no gap or duplicate |
  * | call order | operations on one session go through a per-session queue in this process (dropped when idle, so a long-lived process serving many sessions holds nothing for idle ones); appends that queue up while one is in flight are committed as one batch |
+ * | open | lazy (pg-resume.ts): the facts of every row and the stored JSON of the newest rows now, the rest by a worker thread in the background, each message parsed when first read |
  * | reads | one REPEATABLE READ snapshot, fetched in pages by seq range (keyset) and decoded a page at a time |
+ * | columns | `message jsonb` is the queryable record; `body` (the same JSON as text) and `facts` are written beside it for open() (postgres-migrations.ts, version 3) |
  * | replace, clearRun, clear, deleteSession | one transaction each; clearRun renumbers the kept rows |
  * | jsonb | cannot hold NUL (`\u0000`) or lone surrogates: such messages are refused with INVALID_MESSAGE |
  * | transient failures | retried with bounded backoff (`retry`); an append carries a write id so a retry after a lost acknowledgement never stores it twice |
@@ -56,6 +59,8 @@ export class PostgresStore implements HistoryStore {
   /** Sessions (by agentSessionKey) with operations in flight; a queue is dropped when its last operation settles. */
   private readonly queues = new Map<string, { queue: WriteQueue<EncodedMessage>; pending: number }>();
   private closing: Promise<void> | undefined;
+  /** Lazy opens still loading in the background (pg-resume.ts): close() waits for them, so every message it handed out stays readable. */
+  private readonly loading = new Set<Promise<void>>();
 
   constructor(options: PostgresStoreOptions = {}) {
     const url: unknown = options.url ?? process.env.AMPLIFIER_PG_URL ?? DEFAULT_PG_URL;
@@ -75,7 +80,7 @@ export class PostgresStore implements HistoryStore {
   async open(sessionId: string, scope?: HistoryScope): Promise<OpenedSession> {
     const id = this.check(sessionId);
     const agent = agentIdOf(scope, MODULE);
-    return { messages: await this.run(agent, id, () => this.readRange(agent, id, 0, Number.MAX_SAFE_INTEGER)) };
+    return { messages: await this.run(agent, id, () => this.resume(agent, id)) };
   }
 
   async append(sessionId: string, message: Message, scope?: HistoryScope): Promise<void> {
@@ -194,6 +199,7 @@ export class PostgresStore implements HistoryStore {
     this.closing ??= (async () => {
       await this.settleAll();
       this.queues.clear();
+      await Promise.allSettled([...this.loading]);
       await this.ready?.catch(() => undefined);
       const lease = await this.lease?.catch(() => undefined);
       await lease?.release();
@@ -281,16 +287,13 @@ export class PostgresStore implements HistoryStore {
    */
   private insert(agent: string, sessionId: string, records: EncodedMessage[]): Promise<void> {
     const writeId = randomUUID();
-    const json = records.map((r) => r.json);
-    const runIds = records.map((r) => r.runId ?? null);
-    const bytes = json.map((j) => Buffer.byteLength(j));
-    const total = bytes.reduce((a, b) => a + b, 0);
+    const params = insertParams(sessionId, records, writeId, agent);
     return this.attempt("write", `append to session ${sessionId}`, async (pool, attempt) => {
       if (attempt > 1) {
         const { rows } = await pool.query(`SELECT 1 FROM ${this.names.messages} WHERE agent_id = $3 AND session_id = $1 AND write_id = $2 LIMIT 1`, [sessionId, writeId, agent]);
         if (rows.length > 0) return;
       }
-      await pool.query(insertSql(this.names), [sessionId, records.length, total, `[${json.join(",")}]`, runIds, bytes, writeId, agent]);
+      await pool.query(insertSql(this.names), params);
     });
   }
 
@@ -303,9 +306,26 @@ export class PostgresStore implements HistoryStore {
       );
       await client.query(`DELETE FROM ${this.names.messages} WHERE agent_id = $2 AND session_id = $1`, [sessionId, agent]);
       if (records.length === 0) return;
-      const json = records.map((r) => r.json);
-      const bytes = json.map((j) => Buffer.byteLength(j));
-      await client.query(insertSql(this.names), [sessionId, records.length, bytes.reduce((a, b) => a + b, 0), `[${json.join(",")}]`, records.map((r) => r.runId ?? null), bytes, null, agent]);
+      await client.query(insertSql(this.names), insertParams(sessionId, records, null, agent));
+    });
+  }
+
+  /** The whole session, lazily (pg-resume.ts); the snapshot's transaction ends in the background. */
+  private resume(agent: string, sessionId: string): Promise<Message[]> {
+    return this.attempt("read", `read session ${sessionId}`, async (pool) => {
+      const client = await pool.connect();
+      let opened;
+      try {
+        opened = await resumeSession(client, { names: this.names, url: this.url, agent, sessionId, where: `session "${sessionId}" in PostgreSQL at ${redactUrl(this.url)}`, module: MODULE });
+      } catch (error) {
+        await client.query("ROLLBACK").catch(() => undefined);
+        client.release(error instanceof Error && isTransient(error) ? error : undefined);
+        throw error;
+      }
+      const settled = opened.settled;
+      this.loading.add(settled);
+      void settled.finally(() => this.loading.delete(settled));
+      return opened.messages;
     });
   }
 
@@ -390,18 +410,27 @@ export class PostgresStore implements HistoryStore {
 }
 
 /**
- * Parameters: $1 session, $2 n, $3 total bytes, $4 the messages as ONE JSON array text (parsed
- * once by the server: no per-element quoting of a text[] literal), $5 run ids, $6 bytes each,
- * $7 write id, $8 agent.
+ * Parameters: $1 session, $2 n, $3 total bytes, $4 the messages' JSON texts joined by line feeds
+ * (JSON.stringify never writes a raw one; one text, split by the server: no per-element quoting of
+ * a text[] literal), $5 run ids, $6 bytes each, $7 write id, $8 agent, $9 the messages' facts
+ * (compact JSON arrays) joined by line feeds. Each text is stored as `body` and, parsed, as the
+ * `message` jsonb.
  */
 function insertSql(n: TableNames): string {
   return `WITH s AS (
     INSERT INTO ${n.sessions} AS s (agent_id, session_id, count, bytes, updated_at) VALUES ($8, $1, $2, $3, now())
     ON CONFLICT (agent_id, session_id) DO UPDATE SET count = s.count + EXCLUDED.count, bytes = s.bytes + EXCLUDED.bytes, updated_at = now()
     RETURNING count - $2::bigint AS first)
-  INSERT INTO ${n.messages} (agent_id, session_id, seq, message, run_id, bytes, write_id)
-  SELECT $8, $1, s.first + m.ord - 1, m.message, m.run_id, m.bytes, CASE WHEN m.ord = 1 THEN $7::text END
-  FROM s, ROWS FROM (jsonb_array_elements($4::jsonb), unnest($5::text[]), unnest($6::int[])) WITH ORDINALITY AS m(message, run_id, bytes, ord)`;
+  INSERT INTO ${n.messages} (agent_id, session_id, seq, message, body, facts, run_id, bytes, write_id)
+  SELECT $8, $1, s.first + m.ord - 1, m.body::jsonb, m.body, m.facts::jsonb, m.run_id, m.bytes, CASE WHEN m.ord = 1 THEN $7::text END
+  FROM s, ROWS FROM (unnest(string_to_array($4, E'\\n')), unnest(string_to_array($9, E'\\n')), unnest($5::text[]), unnest($6::int[])) WITH ORDINALITY AS m(body, facts, run_id, bytes, ord)`;
+}
+
+function insertParams(sessionId: string, records: readonly EncodedMessage[], writeId: string | null, agent: string): unknown[] {
+  const bytes = records.map((r) => Buffer.byteLength(r.json));
+  const total = bytes.reduce((a, b) => a + b, 0);
+  const facts = records.map((r) => JSON.stringify(encodeFacts(r.facts)));
+  return [sessionId, records.length, total, records.map((r) => r.json).join("\n"), records.map((r) => r.runId ?? null), bytes, writeId, agent, facts.join("\n")];
 }
 
 /** Page bounds [first, last] over a seq range: a new page where either the byte or the row budget runs out. */

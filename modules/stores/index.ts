@@ -13,3 +13,5 @@ export { jsonlAgentFolder, jsonlSessionPaths, JSONL_AGENTS_FOLDER, type JsonlSes
 export { decodeStored, decodeStoredText, encodeMessage, encodeMessages, type EncodedMessage } from "./message-codec.js";
 export { assertRunId, resolvePage } from "./store-arguments.js";
 export { WriteQueue } from "./write-queue.js";
+export { lazyMessagesFrom, isUnparsed, type LazyRecord, type RecordSource } from "./lazy-message.js";
+export { decodeFacts, encodeFacts, FACTS_LENGTH } from "./message-facts-codec.js";

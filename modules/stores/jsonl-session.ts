@@ -13,7 +13,7 @@ import type { JsonlSessionPaths } from "./jsonl-paths.js";
 import { errnoOf, storageUnavailable, storageWriteFailed } from "./storage-errors.js";
 import type { Page } from "./store-arguments.js";
 import { WriteQueue } from "./write-queue.js";
-import { lazyMessages } from "./lazy-message.js";
+import { lazyMessages } from "./file-record-source.js";
 import { SessionIndexKeeper } from "./session-index-keeper.js";
 import { indexPathOf } from "./session-index-file.js";
 

@@ -12,21 +12,19 @@
  * | `message[MESSAGE_FACTS]` (the shape helpers)    | answered from the index, no parse      |
  * | `role`; `tool_call_id` of a tool result          | answered from the index, no parse      |
  * | `message[MESSAGE_BODY]` (copies: window shallowCopy) | parsed if needed, then the plain object itself: a copy reads it directly, not through the proxy |
- * | anything else (content, metadata, keys, spread, JSON.stringify) | the record is read (a block of the file around it, see RecordSource) and parsed once, checked (a Message whose role is the index's); from then on every operation goes to that plain object |
+ * | anything else (content, metadata, keys, spread, JSON.stringify) | the record is read (from its RecordSource: for a file, a block around it) and parsed once, checked (a Message whose role is the index's); from then on every operation goes to that plain object |
  * | freezing it, a non-configurable definition | as above, then its fields move onto the proxy's own target (the language requires it) |
  *
- * Reads are synchronous (a property read cannot wait), through a file descriptor the batch of
- * messages opened at load. Appends never move an earlier record and a rewrite replaces the file
- * by rename, so the open descriptor keeps the bytes these messages were indexed against for as
- * long as any of them is unparsed; it is closed when the last one is parsed, or when no lazy
- * message of the batch is reachable any more (FinalizationRegistry). A record that no longer
- * parses to the message its index describes is STORAGE_UNAVAILABLE (changed outside the store).
+ * Reads are synchronous (a property read cannot wait), from the batch's RecordSource: a session
+ * file's descriptor opened at load (file-record-source.ts: appends never move a record, a rewrite
+ * replaces the file by rename, so the descriptor keeps the indexed bytes), or text a database
+ * store fetched (PostgreSQL: the rows' stored JSON, the window's part at open and the rest in the
+ * background). A record that no longer parses to the message its facts describe is
+ * STORAGE_UNAVAILABLE (changed outside the store).
  */
-import { closeSync, openSync, readSync } from "node:fs";
 import type { Message, MessageFacts } from "@amplifier-ts/contracts";
 import { createError, MESSAGE_BODY, MESSAGE_FACTS } from "@amplifier-ts/contracts";
 import { parseStored } from "./message-codec.js";
-import { storageUnavailable } from "./storage-errors.js";
 
 /** Where one record lives and what the index says about it. */
 export interface LazyRecord {
@@ -35,84 +33,22 @@ export interface LazyRecord {
   readonly facts: MessageFacts;
 }
 
-/** The open file a batch of lazy messages reads from. */
-class RecordSource {
-  #fd: number | undefined;
-  #unparsed: number;
-  /** The last block read ([start, start + length) of the file): a pass over many messages reads blocks, not records. */
-  #block: Buffer | undefined;
-  #blockStart = 0;
-  #lastStart = -1;
-
-  constructor(
-    readonly file: string,
-    readonly module: string,
-    fd: number,
-    count: number,
-  ) {
-    this.#fd = fd;
-    this.#unparsed = count;
-    if (count === 0) this.close();
-  }
-
-  text(start: number, end: number): string {
-    const block = this.#block;
-    if (block !== undefined && start >= this.#blockStart && end <= this.#blockStart + block.length) {
-      this.#lastStart = start;
-      return block.toString("utf8", start - this.#blockStart, end - this.#blockStart);
-    }
-    // Reading forwards (getMessages, search): the block starts at the record; backwards (a
-    // window counting from the end): it ends with it. One record alone when it is larger.
-    const forwards = start > this.#lastStart;
-    this.#lastStart = start;
-    const length = Math.max(end - start, BLOCK_BYTES);
-    const from = forwards ? start : Math.max(0, end - length);
-    const data = this.#read(from, length);
-    if (data.length < end - from) throw storageUnavailable(new Error("the session file is shorter than its index (changed outside the store)"), this.module, this.file, `read ${this.file}`);
-    this.#block = data;
-    this.#blockStart = from;
-    return data.toString("utf8", start - from, end - from);
-  }
-
-  /** Up to `length` bytes from `from` (fewer at the end of the file). */
-  #read(from: number, length: number): Buffer {
-    const fd = this.#fd;
-    if (fd === undefined) throw storageUnavailable(new Error("the session file was closed"), this.module, this.file, `read ${this.file}`);
-    const data = Buffer.allocUnsafe(length);
-    let done = 0;
-    try {
-      while (done < length) {
-        const read = readSync(fd, data, done, length - done, from + done);
-        if (read === 0) break;
-        done += read;
-      }
-    } catch (error) {
-      throw storageUnavailable(error, this.module, this.file, `read ${this.file}`);
-    }
-    return data.subarray(0, done);
-  }
-
-  /** One more message parsed; the last one closes the file. */
-  parsed(): void {
-    if (--this.#unparsed === 0) this.close();
-  }
-
-  close(): void {
-    this.#block = undefined;
-    if (this.#fd === undefined) return;
-    const fd = this.#fd;
-    this.#fd = undefined;
-    sources.unregister(this);
-    try {
-      closeSync(fd);
-    } catch {
-      // Already closed by the process teardown: nothing to release.
-    }
-  }
+/**
+ * Where a batch of lazy messages reads its records: a session file (file-record-source.ts) or
+ * text a database store holds in memory (PostgreSQL). Reads are synchronous (a property read
+ * cannot wait); what a record's `start` and `end` mean is the source's own.
+ */
+export interface RecordSource {
+  /** Names the source in errors (a file, "session x in PostgreSQL at …"). */
+  readonly where: string;
+  readonly module: string;
+  /** The record's stored JSON text; throws STORAGE_UNAVAILABLE when it cannot be read. */
+  text(record: LazyRecord): string;
+  /** One more message of the batch parsed (its text is no longer needed). */
+  parsed(record: LazyRecord): void;
+  /** What to do when a record no longer matches its facts (the error's hint). */
+  readonly changedHint: string;
 }
-
-/** Bytes read at once when a message is parsed: its neighbours are usually parsed next. */
-const BLOCK_BYTES = 256 * 1024;
 
 interface LazyState {
   readonly source: RecordSource;
@@ -130,29 +66,8 @@ interface LazyState {
  */
 const STATE = Symbol("lazy message state");
 type Target = { [STATE]?: LazyState };
-/** Every lazy message holds its source; when none is reachable, its descriptor is closed. */
-const sources = new FinalizationRegistry<number>((fd) => {
-  try {
-    closeSync(fd);
-  } catch {
-    // Closed already.
-  }
-});
-
-/**
- * Lazy messages for `records` of `file`, read through a descriptor opened here (sync: a resume
- * holds the session's lock, and this is one open). Throws STORAGE_UNAVAILABLE when the file
- * cannot be opened.
- */
-export function lazyMessages(file: string, module: string, records: readonly LazyRecord[]): Message[] {
-  let fd: number;
-  try {
-    fd = openSync(file, "r");
-  } catch (error) {
-    throw storageUnavailable(error, module, file, `open ${file}`);
-  }
-  const source = new RecordSource(file, module, fd, records.length);
-  if (records.length > 0) sources.register(source, fd, source);
+/** Lazy messages for `records`, each read from `source` when first needed. */
+export function lazyMessagesFrom(source: RecordSource, records: readonly LazyRecord[]): Message[] {
   const messages: Message[] = new Array(records.length);
   for (let i = 0; i < records.length; i++) {
     const target: Target = { [STATE]: { source, record: records[i]! } };
@@ -172,16 +87,16 @@ const UNPARSED = Symbol.for("amplifier-ts.unparsed");
 /** Parses the record once: the message, checked against the index; every later operation goes to it. */
 function parse(state: LazyState): Record<PropertyKey, unknown> {
   const { source, record } = state;
-  const message = parseStored(source.text(record.start, record.end), source.file, source.module);
+  const message = parseStored(source.text(record), source.where, source.module);
   if (message.role !== record.facts.role) {
     throw createError("STORAGE_UNAVAILABLE", `A stored record changed outside the store (its index says role "${record.facts.role}", the record has "${message.role}")`, {
       module: source.module,
-      file: source.file,
-      hint: "another program modified the session while its index was kept; delete the .index file beside it to rebuild the index",
+      file: source.where,
+      hint: source.changedHint,
     });
   }
   state.body = message as unknown as Record<PropertyKey, unknown>;
-  source.parsed();
+  source.parsed(record);
   return state.body;
 }
 

@@ -12,8 +12,9 @@
  *     [start,end,"role",flags,id|null,runId|null,calls|0,resultIds|0],
  *     [start,end,"role",flags,id|null,runId|null,calls|0,resultIds|0,{"size":S,"mtimeMs":M,"tail":"sha1"}],
  *
- * flags: 1 critical, 2 note (`metadata.scope: "turn"`), 4 turn content. calls: `[[id, name,
- * 0 openai | 1 anthropic], …]`. The last entry written by each write carries a SEAL: the session
+ * The six elements after the byte range are the facts' compact form (message-facts-codec.ts:
+ * flags 1 critical, 2 note, 4 turn content; calls `[[id, name, 0 openai | 1 anthropic], …]`).
+ * The last entry written by each write carries a SEAL: the session
  * file's size and mtime right after that write, and the SHA-1 of its last record.
  *
  * | when                         | the index                                                     |
@@ -30,13 +31,13 @@
  */
 import { createHash } from "node:crypto";
 import { open, readFile, unlink, type FileHandle } from "node:fs/promises";
-import type { Message, MessageFacts } from "@amplifier-ts/contracts";
+import type { Message } from "@amplifier-ts/contracts";
 import { factsOf } from "@amplifier-ts/contracts";
 import { writeFileAtomic } from "./atomic-file.js";
 import type { LazyRecord } from "./lazy-message.js";
+import { decodeFacts, encodeFacts, FACTS_LENGTH } from "./message-facts-codec.js";
 
 const HEADER = `${JSON.stringify({ format: "amplifier-ts/session-index", version: 2 })}\n`;
-const ROLES = new Set<string>(["system", "developer", "user", "assistant", "tool"]);
 
 /** The session file's state right after a write, as the last entry's seal records it. */
 export interface IndexSeal {
@@ -127,39 +128,17 @@ export async function readIndex(sessionFile: string, handle: FileHandle, size: n
 }
 
 function entryOf(record: LazyRecord, seal: IndexSeal | undefined): unknown[] {
-  const f = record.facts;
-  const flags = (f.critical ? 1 : 0) | (f.note ? 2 : 0) | (f.turnContent ? 4 : 0);
-  const calls = f.calls.length === 0 ? 0 : f.calls.map((c) => [c.id, c.name, c.style === "openai" ? 0 : 1]);
-  const entry: unknown[] = [record.start, record.end, f.role, flags, f.id ?? null, f.runId ?? null, calls, f.resultIds.length === 0 ? 0 : f.resultIds];
+  const entry: unknown[] = [record.start, record.end, ...encodeFacts(record.facts)];
   if (seal) entry.push(seal);
   return entry;
 }
 
 function recordOf(row: unknown): LazyRecord | undefined {
-  if (!Array.isArray(row) || row.length < 8) return undefined;
-  const [start, end, role, flags, id, runId, calls, resultIds] = row as unknown[];
-  if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || typeof role !== "string" || !ROLES.has(role) || typeof flags !== "number") return undefined;
-  if ((id !== null && typeof id !== "string") || (runId !== null && typeof runId !== "string")) return undefined;
-  const callRefs = calls === 0 ? [] : Array.isArray(calls) ? calls.map(callOf) : undefined;
-  if (callRefs === undefined || callRefs.includes(undefined)) return undefined;
-  const results = resultIds === 0 ? [] : Array.isArray(resultIds) && resultIds.every((r) => typeof r === "string") ? (resultIds as string[]) : undefined;
-  if (results === undefined) return undefined;
-  const facts: MessageFacts = {
-    role: role as Message["role"],
-    critical: (flags & 1) !== 0,
-    note: (flags & 2) !== 0,
-    turnContent: (flags & 4) !== 0,
-    calls: callRefs as MessageFacts["calls"],
-    resultIds: results,
-    id: (id as string | null) ?? undefined,
-    runId: (runId as string | null) ?? undefined,
-  };
-  return { start: start as number, end: end as number, facts };
-}
-
-function callOf(call: unknown): MessageFacts["calls"][number] | undefined {
-  if (!Array.isArray(call) || typeof call[0] !== "string" || typeof call[1] !== "string" || (call[2] !== 0 && call[2] !== 1)) return undefined;
-  return { id: call[0], name: call[1], style: call[2] === 0 ? "openai" : "anthropic" };
+  if (!Array.isArray(row) || row.length < 2 + FACTS_LENGTH) return undefined;
+  const [start, end] = row as unknown[];
+  if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end)) return undefined;
+  const facts = decodeFacts(row, 2);
+  return facts === undefined ? undefined : { start: start as number, end: end as number, facts };
 }
 
 function sealOf(value: unknown): IndexSeal | undefined {
