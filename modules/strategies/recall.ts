@@ -30,7 +30,10 @@
  * whose best hit is recent (current work), keeps `share`. The plan is kept — same start, same
  * recalled messages, no new search — while the history only grows, the query is the same and
  * the window still fits `available` (hysteresis: a stable prefix for the provider's prompt
- * cache, O(window) per request). A unit is kept whole (a tool result never without its call,
+ * cache, O(window) per request). A new prompt keeps it too (issue 19: agent sessions must not pay
+ * for recall in prompt-cache misses) unless it asks for something the window lacks: a request (no
+ * question clause) keeps it without a search, a question when its best STICKY_HITS hits are all in
+ * the window already; otherwise it gets a new plan. A unit is kept whole (a tool result never without its call,
  * history-units.ts) or not at all. When the whole history fits, the input is returned unchanged.
  *
  * k: unset (the default), the hits asked of the search are autoK(available) = available / 50
@@ -47,7 +50,9 @@
  * matched only by its own question down, maximal marginal relevance) over a pool of 10 × the
  * hits: on conversations people wrote they moved nothing (BENCHMARKS.md, the ablation), so the
  * default leaves them out; `ranking: "search"` takes the search's order for the whole message.
- * Hits come from `context.search` (the context module's incremental index over the stored
+ * With `feedback` the search runs twice (pseudo-relevance feedback, RM3-style: the telling terms
+ * of the first pass's best hits added to the query, modules/search/history-search-index.ts); off
+ * by default. Hits come from `context.search` (the context module's incremental index over the stored
  * history, which also indexes each user/assistant message's `name`), else from an index this
  * strategy keeps over its input (extended while the input only grows). While the query and the
  * current turn's start do not change and the history only grows, the previous hits are reused
@@ -88,6 +93,24 @@ export const recallOptions = z
      * (BM25, or BM25 + vectors fused).
      */
     ranking: z.enum(["recall", "cues", "search"]).default("recall"),
+    /**
+     * Pseudo-relevance feedback (RM3-style, SearchOptions.feedback): search again with the telling
+     * terms of the first pass's best hits added. `true`: 10 terms of the top 5 hits, the best at
+     * weight 0.5 of a query term; an object sets them. Off by default: on conversations people
+     * wrote it lost points at every budget (BENCHMARKS.md, the ablation).
+     */
+    feedback: z
+      .union([
+        z.boolean(),
+        z
+          .object({
+            docs: z.number().int().positive().max(50).optional(),
+            terms: z.number().int().positive().max(100).optional(),
+            weight: z.number().gt(0).max(1).optional(),
+          })
+          .strict(),
+      ])
+      .default(false),
   })
   .strict();
 export type RecallOptions = z.output<typeof recallOptions>;
@@ -475,7 +498,8 @@ export class RecallStrategy implements CompactionStrategy {
     }
     const cache = this.#cache;
     if (cache && cache.units === units.index && cache.query === query && cache.before === before && cache.wanted >= wanted) return cache.hits;
-    const feedback = this.tuning.feedback ?? undefined;
+    const option = this.options.feedback;
+    const feedback = this.tuning.feedback ?? (option === true ? {} : option === false ? undefined : option);
     const hits: RankedHit[] = await recallCandidates(source, query, wanted, this.options.ranking, { before, filter: { role: ["user", "assistant", "tool"] }, ...(feedback ? { feedback } : {}) }, { off: this.tuning.rankingOff, on: this.tuning.rankingOn });
     this.#cache = { units: units.index, query, before, hits, wanted };
     return hits;

@@ -14,7 +14,8 @@
  *   ours: computed here, counted with the same counter, up to the budget (the context module's
  *   windows stay below 0.85 × budget: the baseline gets more room than the default has);
  * - embedder — recall with the hashed test embedder fused in (test/eval/hashed-embedder.ts);
- * - ablations — recall with one rule, cue lexicon or feature removed (RecallTuning), each a row.
+ * - ablations — recall with one rule, cue lexicon or feature removed (RecallTuning), or an option
+ *   that is off by default turned on (pseudo-relevance feedback), each a row.
  */
 import type { Message } from "../../contracts/generated/message.js";
 import { EMBEDDER_CAPABILITY } from "../../contracts/search.js";
@@ -63,6 +64,12 @@ export const DIALOGUE_ABLATIONS: readonly DialogueMethod[] = [
   { id: "no-headers", label: "− session date headers", kind: "pipeline", tuning: { noHeaders: true } },
   { id: "no-speakers", label: "− speaker names in the index", kind: "pipeline", tuning: { index: { speakers: false } } },
   { id: "k8", label: "− k set by the budget (k 8)", kind: "pipeline", strategies: [{ use: "recall", k: 8 }] },
+  {
+    id: "feedback",
+    label: "+ pseudo-relevance feedback (`\"feedback\": true`: RM3, 10 terms of the top 5 hits, weight 0.5)",
+    kind: "pipeline",
+    strategies: [{ use: "recall", feedback: true }],
+  },
 ];
 
 export interface DialogueResult {

@@ -510,7 +510,7 @@ export function renderDialogueReport(dev: DialogueRun, heldout: DialogueRun | un
     renderDialogueCategories({ ...dev, outcomes: dev.outcomes.filter((o) => main.has(o.method)) }, 4_000),
     ...(heldout ? ["", "Held-out split (aggregates only):", "", table(heldout, () => true)] : []),
     ...(ablations.length
-      ? ["", `Ablation on the development set: the default config with one part removed (−) or one cue rule added (+); the change against the default (${recall}) in points:`, "", renderAblation(dev, recall)]
+      ? ["", `Ablation on the development set: the default config with one part removed (−) or one cue rule or option added (+); the change against the default (${recall}) in points:`, "", renderAblation(dev, recall)]
       : []),
     "",
     "The hashed test embedder is a hashed bag of words with a 30-word synonym table written for the generator's vocabulary — a stand-in for a model, not a claim about one; its row says what fusing such vectors does to BM25's order on real conversations.",

@@ -21,6 +21,33 @@ describe("HistorySearchIndex", () => {
     expect(hits.every((h, i) => i === 0 || h.score <= hits[i - 1]!.score)).toBe(true);
   });
 
+  it("pseudo-relevance feedback: a message sharing no query term but the telling terms of the best hits is found; weights and limits hold", async () => {
+    const history: Message[] = [];
+    for (let i = 0; i < 60; i++) history.push(msg("user", `unrelated chatter number ${i} about lunch`));
+    const top = msg("user", "My sister Ottilie adopted a greyhound named Biscuit from the shelter");
+    const second = msg("assistant", "A greyhound! Biscuit is a lovely name for a dog");
+    const related = msg("user", "Ottilie says Biscuit sleeps all day on the couch"); // no query term
+    const once = msg("user", "zanzibar");
+    history.splice(10, 0, top);
+    history.splice(30, 0, second);
+    history.splice(50, 0, related);
+    history.push(once);
+    const { index } = indexOver({ current: history });
+    const plain = await index.search("what dog did she adopt", { k: 10 });
+    expect(plain.map((h) => h.id)).not.toContain(related.metadata!.id);
+    const expanded = await index.search("what dog did she adopt", { k: 10, feedback: {} });
+    expect(expanded.map((h) => h.id)).toContain(related.metadata!.id);
+    // The first pass's order stays on top: an expansion term weighs at most `weight` of a query term.
+    expect(expanded[0]!.id).toBe(plain[0]!.id);
+    expect(expanded.findIndex((h) => h.id === related.metadata!.id)).toBeGreaterThan(expanded.findIndex((h) => h.id === top.metadata!.id));
+    // Terms of one message only add nothing; common terms ("chatter" in most messages) are never added.
+    const terms = expanded.find((h) => h.id === related.metadata!.id)!.terms;
+    expect(terms).toEqual(expect.arrayContaining(["biscuit"]));
+    expect(terms).not.toContain("chatter");
+    // terms: 0 — no expansion, the plain ranking.
+    expect((await index.search("what dog did she adopt", { k: 10, feedback: { terms: 0 } })).map((h) => h.id)).toEqual(plain.map((h) => h.id));
+  });
+
   it("scores are plain BM25 sums: a rare telling term outranks three commoner ones (no bonus per matched term)", async () => {
     const history: Message[] = [];
     for (let i = 0; i < 84; i++) history.push(msg("user", `unrelated chatter number ${i}`));

@@ -357,6 +357,19 @@ describe("recall", () => {
     expect(() => createStrategy({ use: "recall", ranking: "bm25" })).toThrow(expect.objectContaining({ code: "INVALID_STRATEGY_OPTIONS", details: expect.objectContaining({ path: "strategies[0].ranking" }) }));
   });
 
+  it("feedback (off by default) asks the search for pseudo-relevance feedback: true → the defaults, an object → its settings", async () => {
+    const seen: (SearchOptions["feedback"] | undefined)[] = [];
+    const old = user("the kiwi api key rotates every 30 days");
+    const search: HistorySearch = { search: (_q, options) => (seen.push(options?.feedback), [{ id: old.metadata!.id as string, index: 0, score: 1, message: old }]) };
+    const history = [old, assistant("ok"), ...filler(40), user("when does the kiwi key rotate?")];
+    for (const feedback of [undefined, true, { docs: 3, terms: 4, weight: 0.25 }]) {
+      await createStrategy({ use: "recall", ...(feedback === undefined ? {} : { feedback }) }).compact(history, { ...contextFor(BUDGET), search });
+    }
+    expect(seen).toEqual([undefined, {}, { docs: 3, terms: 4, weight: 0.25 }]);
+    expect(() => createStrategy({ use: "recall", feedback: { weight: 2 } })).toThrow(expect.objectContaining({ code: "INVALID_STRATEGY_OPTIONS" }));
+    expect(() => createStrategy({ use: "recall", feedback: { depth: 2 } })).toThrow(expect.objectContaining({ code: "INVALID_STRATEGY_OPTIONS" }));
+  });
+
   it("in a context module: windows hold the recalled exchange, explain says recall kept it and why, invariants hold", async () => {
     const context = new HistoryContextManager({ moduleName: "context-simple", options: { strategies: [{ use: "recall" }] } });
     await context.addMessage({ role: "system", content: "You are terse." });
