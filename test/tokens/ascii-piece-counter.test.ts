@@ -44,6 +44,20 @@ describe("the piecewise count is tiktoken's own", () => {
       );
     });
 
+    it(`${encoding}: lines mixing ASCII and other scripts, whitespace and marks (${runs} cases)`, () => {
+      const counter = createAsciiPieceCounter(encoding, (piece) => exact(encoding, piece))!;
+      const unicode = fc.constantFrom("é", "naïve", "Ünïcödé", "日本語", "✓", "🎉", "\u00a0", "\u0085", "\u2028", "\u3000", "\ufeff", "e\u0301", "Ǆ", "ǅ", "ſ", "K", "’s", "—", "\u200b", "١٢٣", "Ⅻ");
+      const line = fc.array(fc.oneof(fragment, unicode), { minLength: 0, maxLength: 12 }).map((parts) => parts.join(""));
+      fc.assert(
+        fc.property(fc.array(line, { minLength: 2, maxLength: 40 }), fc.constantFrom("\n", "\r\n", "\n\n", " \n"), (lines, newline) => {
+          const text = lines.join(newline).padEnd(MIN_PIECEWISE_LENGTH, "x");
+          const counted = counter.count(text);
+          if (counted !== undefined) expect(counted).toBe(exact(encoding, text));
+        }),
+        { numRuns: runs },
+      );
+    });
+
     it(`${encoding}: tool output, code, logs and prose through the tokenizer`, () => {
       const grep = Array.from({ length: 400 }, (_, i) => `src/module${i % 37}/file_${i}.ts:${i * 7}:  const value${i} = await fetchUser(id_${i % 13}, { retry: ${i % 5} }); // TODO: don't retry ${i}'s`).join("\n");
       const json = JSON.stringify(Array.from({ length: 200 }, (_, i) => ({ id: i, name: `User ${i}`, email: `user${i}@example.com`, tags: ["a", "B", "cD"], ok: i % 2 === 0 })), null, 2);
@@ -56,12 +70,23 @@ describe("the piecewise count is tiktoken's own", () => {
 });
 
 describe("what it leaves to tiktoken, and its cache", () => {
-  it("short text and any text with a character outside ASCII are not counted here", () => {
+  it("short text, and text outside ASCII without a line break to cut at, are not counted here", () => {
     const counter = createAsciiPieceCounter("o200k_base", (piece) => exact("o200k_base", piece))!;
     expect(counter.count("short text")).toBeUndefined();
     expect(counter.count("a ".repeat(200) + "é")).toBeUndefined();
     expect(counter.count("a ".repeat(200) + "\u0085")).toBeUndefined();
+    // Newlines, but none before an ASCII character that is not whitespace or "/".
+    expect(counter.count("é\n ".repeat(100) + "é\n/".repeat(100) + "é\n\n")).toBeUndefined();
     expect(counter.count("a ".repeat(200))).toBe(exact("o200k_base", "a ".repeat(200)));
+  });
+
+  it("text outside ASCII is cut into lines: the ASCII lines go piece by piece, the others to tiktoken whole", () => {
+    const calls: string[] = [];
+    const counter = createAsciiPieceCounter("o200k_base", (piece) => (calls.push(piece), exact("o200k_base", piece)))!;
+    const text = "plain ascii line with words\n".repeat(20) + "naïve café ✓ done\n" + "more ascii\n".repeat(10);
+    expect(counter.count(text)).toBe(exact("o200k_base", text));
+    expect(calls).toContain("naïve café ✓ done\n");
+    expect(calls.every((c) => c.length < 40)).toBe(true);
   });
 
   it("an encoding without an ASCII pattern gets no piece counter", () => {
