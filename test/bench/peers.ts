@@ -26,6 +26,7 @@ import { getTokenCounter, type TokenCounter } from "../../core/tokens/index.js";
 import { historyFor, isModelCall, runTurns, turnMessages, type TurnRun } from "./agent-loop-turn.js";
 import { count, distribution, fullGc, ms, ratio, type Distribution } from "./measure.js";
 import { reportToParent } from "./child.js";
+import { loadMastra, mastraPeers } from "./mastra-peer.js";
 import { check, type BenchContext, type BenchOptions, type Check, type Scenario, type ScenarioResult } from "./scenario.js";
 import { toolPairingProblems, windowProblems } from "./tool-pairing.js";
 
@@ -361,15 +362,16 @@ async function runPeer(ctx: BenchContext, peer: Peer, n: number, counter: TokenC
 }
 
 /**
- * LlamaIndex runs in a child process killed at the deadline: one js-tiktoken `encode` of a long
- * tool result can run for minutes, and a synchronous call cannot be aborted from inside.
+ * LlamaIndex and Mastra run in a child process killed at the deadline: one js-tiktoken `encode` of
+ * a long tool result can run for minutes, and a synchronous call cannot be aborted from inside.
  * Child side: `--child peers <peer> <n> <options JSON>`.
  */
 export async function peersChild(args: string[]): Promise<void> {
   const [name, nText, optionsText] = args as [string, string, string];
   const options = JSON.parse(optionsText) as BenchOptions;
   const ctx: BenchContext = { options, entry: "", tmpRoot: ".", memo: new Map(), log: () => undefined } as BenchContext;
-  const peer = [aiSdk, openaiAgents, llamaIndex(options.budget)].find((p) => p.name === name);
+  const mastra = name.startsWith("Mastra") ? mastraPeers((await loadMastra(() => undefined)).processors, options.budget, backToOurs) : [];
+  const peer = [aiSdk, openaiAgents, llamaIndex(options.budget), ...mastra].find((p) => p.name === name);
   if (!peer) throw new Error(`unknown peer ${name}`);
   reportToParent(await runPeer(ctx, peer, Number(nText), getTokenCounter("gpt-4o")));
 }
@@ -405,7 +407,7 @@ function runPeerIsolated(ctx: BenchContext, peer: Peer, n: number, limitMs: numb
 
 export const peersScenario: Scenario = {
   id: "peers",
-  title: "Peers: AI SDK pruneMessages, OpenAI Agents MemorySession, LlamaIndex Memory (issue 20)",
+  title: "Peers: AI SDK pruneMessages, OpenAI Agents MemorySession, LlamaIndex Memory, Mastra TokenLimiter (+ ToolCallFilter) (issue 20)",
   method:
     "Same histories and new messages as the agent-loop turn (context-simple is our side). One turn = convert + add the new " +
     "message, then ask the peer for what it would send (table in test/bench/peers.ts). Windows at model calls are mapped back to " +
@@ -413,7 +415,15 @@ export const peersScenario: Scenario = {
     "gpt-4o counter). A peer is 'ahead' of us when its median turn is faster; a window that is invalid or over budget is counted.",
   async run(ctx: BenchContext): Promise<ScenarioResult> {
     const counter = getTokenCounter("gpt-4o");
-    const peers = [aiSdk, openaiAgents, llamaIndex(ctx.options.budget)];
+    const peers: Peer[] = [aiSdk, openaiAgents, llamaIndex(ctx.options.budget)];
+    let mastraNote: string;
+    try {
+      const { processors, version } = await loadMastra(ctx.log);
+      peers.push(...mastraPeers(processors, ctx.options.budget, backToOurs));
+      mastraNote = `Mastra (${version}: the last line that runs on Node 20 — 1.x requires Node ≥ 22.13; installed on demand in test/bench/mastra): the memory processors an agent applies to remembered messages, ToolCallFilter() then TokenLimiter(budget), and TokenLimiter alone; the system prompt is passed as the agent's instructions (systemMessage). TokenLimiter counts with js-tiktoken and its own overheads (3.8 per message, 24 per conversation); ToolCallFilter drops every message holding a tool call or result.`;
+    } catch (error) {
+      mastraNote = `Mastra TokenLimiter / ToolCallFilter: not measured — loading test/bench/mastra failed: ${(error as Error).message}`;
+    }
     const rows: string[][] = [];
     const checks: Check[] = [];
     const notes: string[] = [];
@@ -435,8 +445,8 @@ export const peersScenario: Scenario = {
         }
         ctx.log(`peers: ${peer.name} at N=${count(n)}`);
         try {
-          // LlamaIndex: in a child killed at the deadline (its history set-up included).
-          const run = peer.name.startsWith("LlamaIndex") ? await runPeerIsolated(ctx, peer, n, ctx.options.langchainDeadlineS * 1000 * 2) : await runPeer(ctx, peer, n, counter);
+          // LlamaIndex and Mastra: in a child killed at the deadline (its history set-up included).
+          const run = peer.name.startsWith("LlamaIndex") || peer.name.startsWith("Mastra") ? await runPeerIsolated(ctx, peer, n, ctx.options.langchainDeadlineS * 1000 * 2) : await runPeer(ctx, peer, n, counter);
           if (run.abortedMs !== undefined) {
             aborted.set(peer.name, run.abortedMs);
             rows.push([count(n), run.peer, "aborted", `> ${ms(run.abortedMs)}`, "—", `> ${ratio(run.abortedMs / ours.total.median, 0)}`, "—", "—", "—"]);
@@ -461,7 +471,7 @@ export const peersScenario: Scenario = {
         "pruneMessages and MemorySession enforce no token budget: at these sizes every window they return is the whole (pruned) history, far over 128k tokens.",
         `A turn is aborted at the deadline (${ctx.options.langchainDeadlineS} s): its figure is a lower bound, and the peer is not run at larger N. LlamaIndex Memory.getLLM() recounts the messages it has kept for every message it considers (O(window²) tokenizations per call).`,
         "LlamaIndex Memory counts with its own tokenizer (js-tiktoken via @llamaindex/env) and fits its short-term messages to tokenLimit; its windows are checked with our counter like every other.",
-        "Mastra TokenLimiter / ToolCallFilter: not measured — @mastra/core and @mastra/memory 1.x require Node ≥ 22.13 (engines), this project runs on Node 20.",
+        mastraNote,
         ...notes,
       ],
       data: { rows },
