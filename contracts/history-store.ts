@@ -1,7 +1,8 @@
 import type { Message } from "./generated/message.js";
 
 /**
- * HistoryStore contract, version 2 (contracts/HISTORY-STORES.md).
+ * HistoryStore contract, version 3 (contracts/HISTORY-STORES.md); version 3 added the optional
+ * SessionAttachments capability below.
  *
  * Where a persistent context manager keeps its history. One instance serves many agents and many
  * sessions; a history is keyed by (agent id, session id) and is an ordered list of messages. Implementations: memory and JSONL (modules/stores),
@@ -59,6 +60,43 @@ export interface HistoryStore {
   closeSession(sessionId: string, scope?: HistoryScope): Promise<void>;
   /** Finishes pending writes, releases every session and resource. Idempotent. */
   close(): Promise<void>;
+}
+
+/**
+ * Optional capability of a HistoryStore (contract version 3): small documents kept per session —
+ * "attachments" — beside its history, e.g. the token counts and the calibration a resume reuses
+ * (context-persistent). Test for it with `hasSessionAttachments(store)`.
+ *
+ * | rule | meaning |
+ * |---|---|
+ * | key | (agent, session, name): two agents, two sessions or two names never share a document |
+ * | names | `ATTACHMENT_NAME_PATTERN`: 1-64 characters of `[A-Za-z0-9_-]` (no dot, no separator: no traversal); else `INVALID_ARGUMENT` (`path: "name"`) |
+ * | text | a string of at most `MAX_ATTACHMENT_BYTES` UTF-8 bytes, without NUL or lone surrogates (so every store keeps it exactly); else `INVALID_ARGUMENT` (`path: "text"`) |
+ * | write | replaces the whole document atomically: a reader sees the old text or the new one, never a mix |
+ * | read | the last text written, or `undefined` when there is none |
+ * | lifetime | `deleteSession` deletes a session's attachments with it; `replace`, `clear` and `clearRun` keep them |
+ * | not history | attachments are no messages: `read`, `count` and `listSessions` never see them; writing one adds no message |
+ *
+ * An attachment is a cache-like companion of the history, not part of the record a CLI export
+ * copies: a reader must tolerate one that is missing or stale.
+ */
+export interface SessionAttachments {
+  /** The session's attachment `name`, or `undefined` when none was written (or the session was deleted). */
+  readAttachment(sessionId: string, name: string, scope?: HistoryScope): Promise<string | undefined>;
+  /** Writes (replaces) the session's attachment `name`; durable when it resolves, as the store's messages are. */
+  writeAttachment(sessionId: string, name: string, text: string, scope?: HistoryScope): Promise<void>;
+}
+
+/** Attachment names: no dot, no path separator, so a name is safe as a file-name part, a key part and a column value. */
+export const ATTACHMENT_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** The largest attachment text, in UTF-8 bytes (attachments are small documents, not blobs). */
+export const MAX_ATTACHMENT_BYTES = 16 * 1024 * 1024;
+
+/** True when `store` keeps session attachments (`SessionAttachments`). */
+export function hasSessionAttachments<S extends HistoryStore>(store: S | null | undefined): store is S & SessionAttachments {
+  const candidate = store as Partial<SessionAttachments> | null | undefined;
+  return typeof candidate?.readAttachment === "function" && typeof candidate.writeAttachment === "function";
 }
 
 /**

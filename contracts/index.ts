@@ -55,6 +55,7 @@ export * from "./events.js";
 export * from "./hook-bus.js";
 export * from "./hook-result.js";
 export type * from "./history-store.js";
+export { hasSessionAttachments, ATTACHMENT_NAME_PATTERN, MAX_ATTACHMENT_BYTES } from "./history-store.js";
 export { DEFAULT_AGENT_ID, AGENT_ID_PATTERN } from "./agent-scope.js";
 export type * from "./module.js";
 export type * from "./provider.js";

@@ -1,6 +1,7 @@
 import { afterEach, describe } from "vitest";
 import type { HistoryStore } from "@amplifier-ts/contracts";
 import { describeStoreAgents } from "./history-store-agents.js";
+import { describeStoreAttachments } from "./history-store-attachments.js";
 import { describeStoreBasics } from "./history-store-basics.js";
 import type { StoreHarness, StoreUnderTest } from "./history-store-helpers.js";
 
@@ -18,11 +19,17 @@ export interface HistoryStoreContractOptions {
   largeMessageBytes?: number;
   /** Shared stores: also run writers in other processes (history-store-processes.ts). */
   processes?: ProcessWriterOptions;
+  /**
+   * Session attachments (history-store-attachments.ts): true — the store must keep them; false —
+   * not tested; omitted — tested when the store has them (`hasSessionAttachments`).
+   */
+  attachments?: boolean;
 }
 
 /**
  * The conformance suite of the HistoryStore contract (contracts/history-store.ts,
- * contracts/HISTORY-STORES.md), agent scoping included (history-store-agents.ts). Every store
+ * contracts/HISTORY-STORES.md), agent scoping (history-store-agents.ts) and the optional session
+ * attachments (history-store-attachments.ts) included. Every store
  * runs it — memory, JSONL, PostgreSQL, Redis, hybrid, third parties':
  *
  * ```ts
@@ -76,6 +83,7 @@ export function describeHistoryStoreContract(
     describeStoreStress(harness, sizes);
     describeStoreLifecycle(harness);
     describeStoreAgents(harness);
+    describeStoreAttachments(harness, options.attachments);
     if (options.processes) describeStoreProcesses(harness, options.processes);
   });
 }

@@ -11,8 +11,9 @@ import { HistoryContextManager, parseModuleConfig, strategyDefinitionsOf } from 
 import { persistentOptionsSchema } from "./persistent-options.js";
 import type { ContextOptionsInput } from "@amplifier-ts/context-manager";
 import { openSessionStore, type StoreConfig } from "./open-session-store.js";
-import { openCalibrationFile, type CalibrationFile } from "./calibration-file.js";
-import { openTokenCountsFile, type TokenCountsFile } from "./token-counts-file.js";
+import { CALIBRATION_ATTACHMENT, openCalibration, type CalibrationAttachment } from "./calibration-attachment.js";
+import { openTokenCounts, TOKEN_COUNTS_ATTACHMENT, type TokenCountsAttachment } from "./token-counts-attachment.js";
+import { sessionAttachment } from "./session-attachment.js";
 import { forAgent, HybridStore } from "@amplifier-ts/stores";
 import { DEFAULT_AGENT_ID } from "@amplifier-ts/contracts";
 import { providerLookup } from "@amplifier-ts/summarizers";
@@ -87,13 +88,19 @@ export async function mount(coordinator: CoordinatorContract, config: ContextPer
     await coordinator.hooks.emit("context:storage_fallback", { reason: error.message, store: kind, ...(kind === "jsonl" ? { storagePath } : {}) });
   }
 
-  // The token calibration lives beside the session's JSONL file (calibration-file.ts); other stores keep it in memory.
+  // The token calibration and the carried token counts are the session's attachments in its store
+  // (SessionAttachments: files beside a JSONL session, a table in PostgreSQL, a hash in Redis); a
+  // store without them (and the memory fallback) keeps the calibration in memory and carries nothing.
+  // Failure policy: an unusable or unwritable attachment is context:storage_degraded, never a failed session.
   const folder = store?.kind === "jsonl" ? (store as { storagePath?: unknown }).storagePath : undefined;
-  const degraded = (reason: string) => coordinator.hooks.emit("context:storage_degraded", { reason, storagePath: folder as string, store: "jsonl" }).then(() => undefined);
-  const calibrationFile: CalibrationFile | undefined = typeof folder === "string" ? await openCalibrationFile(folder, agentId, sessionId, degraded) : undefined;
+  const degraded = (reason: string) =>
+    coordinator.hooks.emit("context:storage_degraded", { reason, store: store?.kind ?? "memory", ...(typeof folder === "string" ? { storagePath: folder } : {}) }).then(() => undefined);
+  const calibrationAttachment = sessionAttachment(store, sessionId, agentId, CALIBRATION_ATTACHMENT, "calibration");
+  const calibrationFile: CalibrationAttachment | undefined = calibrationAttachment ? await openCalibration(calibrationAttachment, degraded) : undefined;
   if (calibrationFile?.problem !== undefined) await degraded(calibrationFile.problem);
-  // Token counts of the last process's window, so this resume need not tokenize it again (token-counts-file.ts).
-  const countsFile: TokenCountsFile | undefined = typeof folder === "string" ? await openTokenCountsFile(folder, agentId, sessionId) : undefined;
+  // Token counts of the last process's window, so this resume need not tokenize it again (token-counts-attachment.ts).
+  const countsAttachment = sessionAttachment(store, sessionId, agentId, TOKEN_COUNTS_ATTACHMENT, "token counts");
+  const countsFile: TokenCountsAttachment | undefined = countsAttachment ? await openTokenCounts(countsAttachment) : undefined;
   if (countsFile?.problem !== undefined) await degraded(countsFile.problem);
 
   let context: HistoryContextManager;

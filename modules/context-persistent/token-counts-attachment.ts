@@ -1,50 +1,50 @@
 /**
- * The session's carried token counts (core carried-counts.ts), kept beside its JSONL file as
+ * The session's carried token counts (core carried-counts.ts), kept as the session's attachment
+ * "counts" in its store (session-attachment.ts) — for the JSONL store the file it always was,
  * `<agent folder>/<sessionId>.counts.json`: read when the session opens (a resume then counts
- * again only the messages nobody counted before), written atomically when it closes. Only the
- * embedded JSONL store has a folder to keep it in.
+ * again only the messages nobody counted before, and loads no tokenizer when none is left),
+ * written when it closes. A store without attachments (or the memory fallback) carries nothing.
  *
- * | situation                        | what happens                                                   |
- * |----------------------------------|----------------------------------------------------------------|
- * | no file                          | nothing carried: every message is counted when first needed    |
- * | a file that is not a valid record | nothing carried, reported (context:storage_degraded)          |
- * | the write at close fails         | reported (context:storage_degraded); the next resume counts again |
+ * | situation                                   | what happens                                                   |
+ * |---------------------------------------------|----------------------------------------------------------------|
+ * | no attachment                               | nothing carried: every message is counted when first needed    |
+ * | one that is not a valid record, or unreadable | nothing carried, reported (context:storage_degraded)         |
+ * | the write at close fails                    | reported (context:storage_degraded); the next resume counts again |
  *
  * A carried count is used only for a message that hashes to the same count snapshot, so a stale
- * or foreign file can cost a recount, never a wrong count.
+ * or foreign record can cost a recount, never a wrong count.
  */
-import { readFile, rename, writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import { importTokenCounts, type CarriedTokenCounts } from "@amplifier-ts/core";
-import { jsonlSessionPaths } from "@amplifier-ts/stores";
+import { failureText, type SessionAttachment } from "./session-attachment.js";
 
-export interface TokenCountsFile {
-  readonly path: string;
-  /** Set when the file existed but could not be used. */
+export const TOKEN_COUNTS_ATTACHMENT = "counts";
+
+export interface TokenCountsAttachment {
+  readonly where: string;
+  /** Set when the attachment existed (or could not be read) but could not be used. */
   readonly problem?: string;
+  /** Writes the counts; resolves with the reason when it could not. */
   save(counts: CarriedTokenCounts): Promise<string | undefined>;
 }
 
-export async function openTokenCountsFile(storagePath: string, agentId: string, sessionId: string): Promise<TokenCountsFile> {
-  const path = join(jsonlSessionPaths(storagePath, agentId, sessionId).dir, `${sessionId}.counts.json`);
+export async function openTokenCounts(attachment: SessionAttachment): Promise<TokenCountsAttachment> {
+  const { where } = attachment;
   let problem: string | undefined;
   try {
-    importTokenCounts(JSON.parse(await readFile(path, "utf8")));
+    const text = await attachment.read();
+    if (text !== undefined) importTokenCounts(JSON.parse(text));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") problem = `token counts file ${path} cannot be used (${error instanceof Error ? error.message : String(error)}); the resume counts its window again`;
+    problem = `${where} cannot be used (${failureText(error)}); the resume counts its window again`;
   }
   return {
-    path,
+    where,
     ...(problem === undefined ? {} : { problem }),
-    /** Writes the counts (temp file + rename); resolves with the reason when it could not. */
     async save(counts) {
-      const temp = `${path}.${process.pid}.tmp`;
       try {
-        await writeFile(temp, `${JSON.stringify(counts)}\n`, "utf8");
-        await rename(temp, path);
+        await attachment.write(`${JSON.stringify(counts)}\n`);
         return undefined;
       } catch (error) {
-        return `token counts file ${path} cannot be written (${(error as NodeJS.ErrnoException).code ?? String(error)}); the next resume counts its window again`;
+        return `${where} cannot be written (${failureText(error)}); the next resume counts its window again`;
       }
     },
   };

@@ -9,11 +9,12 @@ import { DEFAULT_AGENT_ID } from "@amplifier-ts/contracts";
  *
  * Add a migration by appending to MIGRATIONS (never edit a released one).
  *
- * Tables (`t` = the configured table name), as of version 3:
+ * Tables (`t` = the configured table name), as of version 4:
  * | table | key | holds |
  * |---|---|---|
  * | `t` | (agent_id, session_id, seq) | one row per message: `message jsonb` (the queryable record), `body text` (the same message as the JSON text the store wrote, for resumes: no jsonb rendering), `facts jsonb` (what a window plans with: message-facts-codec.ts of @amplifier-ts/stores), `run_id`, `bytes`, `write_id` (first row of each append batch, for idempotent retries), `created_at` |
  * | `t_sessions` | (agent_id, session_id) | `count` (seqs are dense, 0..count-1, so count is also the next seq), `bytes`, `updated_at`; its row lock serialises the writers of one session |
+ * | `t_attachments` | (agent_id, session_id, name) | a session's attachments (SessionAttachments): `body text`, `updated_at`; deleted with the session |
  * | `t_migrations` | version | applied migrations |
  *
  * | version | what |
@@ -21,11 +22,13 @@ import { DEFAULT_AGENT_ID } from "@amplifier-ts/contracts";
  * | 1 | the tables, keyed by session_id |
  * | 2 | agent scoping (HistoryStore contract v2): `agent_id text NOT NULL DEFAULT 'default'` on both tables — every existing row becomes the default agent's (a constant default: no table rewrite) — and the keys and indexes lead with agent_id. Writers of version 1 upsert ON CONFLICT (session_id), which no longer names a key: stop them before the upgrade |
  * | 3 | lazy resume (pg-resume.ts): nullable `body text` (lz4 where available) and `facts jsonb`, written with every row from now on. Existing rows keep NULL (no backfill: the facts need the message contract's logic, and a rewrite of every row would hold the migration lock for minutes) and load as before, parsed and checked at open. A trigger clears both when `message` is updated without `body` (a SQL edit), so the edited jsonb stays the record |
+ * | 4 | session attachments: the `t_attachments` table (a new table: nothing existing is read or rewritten). Writers of version 3 keep working; their deleteSession leaves a deleted session's attachments behind (harmless: a reader tolerates stale ones, and the next session of that id overwrites them) |
  */
 export interface TableNames {
   /** Quoted, schema-qualified names ready for SQL. */
   messages: string;
   sessions: string;
+  attachments: string;
   migrations: string;
   schema: string;
   /** Unquoted, for index names and the lock key. */
@@ -39,6 +42,7 @@ export function tableNames(schema: string, table: string): TableNames {
     schema: q(schema),
     messages: `${q(schema)}.${q(table)}`,
     sessions: `${q(schema)}.${q(`${table}_sessions`)}`,
+    attachments: `${q(schema)}.${q(`${table}_attachments`)}`,
     migrations: `${q(schema)}.${q(`${table}_migrations`)}`,
     table,
     rawSchema: schema,
@@ -90,6 +94,16 @@ const MIGRATIONS: readonly Migration[] = [
     `CREATE FUNCTION ${n.schema}."${n.table}_stale_body"() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN NEW.body := NULL; NEW.facts := NULL; RETURN NEW; END $$`,
     `CREATE TRIGGER "${n.table}_stale_body" BEFORE UPDATE OF message ON ${n.messages}
        FOR EACH ROW WHEN (NEW.body IS NOT DISTINCT FROM OLD.body) EXECUTE FUNCTION ${n.schema}."${n.table}_stale_body"()`,
+  ],
+  // 4: session attachments. "<t>_attachments_pkey" fits 63 bytes: tables are at most 48 characters.
+  (n) => [
+    `CREATE TABLE ${n.attachments} (
+       agent_id text COLLATE "C" NOT NULL,
+       session_id text COLLATE "C" NOT NULL,
+       name text COLLATE "C" NOT NULL,
+       body text NOT NULL,
+       updated_at timestamptz NOT NULL DEFAULT now(),
+       PRIMARY KEY (agent_id, session_id, name))`,
   ],
 ];
 

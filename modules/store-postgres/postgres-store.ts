@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
-import type { HistoryScope, HistoryStore, OpenedSession, ReadOptions, SessionSummary } from "@amplifier-ts/contracts";
+import type { HistoryScope, HistoryStore, OpenedSession, ReadOptions, SessionAttachments, SessionSummary } from "@amplifier-ts/contracts";
 import type { Message } from "@amplifier-ts/contracts";
 import type { PostgresStoreOptions } from "@amplifier-ts/contracts";
 import { createError, isAmplifierError, type AmplifierError } from "@amplifier-ts/contracts";
@@ -11,7 +11,7 @@ import { migrate, tableNames, type TableNames } from "./postgres-migrations.js";
 import { DEFAULT_RETRY, isTransient, withRetry, type RetryPolicy } from "./postgres-retry.js";
 import { resumeSession } from "./pg-resume.js";
 import { agentIdOf, agentSessionKey, assertSessionId } from "@amplifier-ts/stores";
-import { assertRunId, resolvePage } from "@amplifier-ts/stores";
+import { assertAttachmentName, assertAttachmentText, assertRunId, resolvePage } from "@amplifier-ts/stores";
 import { WriteQueue } from "@amplifier-ts/stores";
 
 const MODULE = "stores/postgres";
@@ -43,12 +43,13 @@ const MAX_BATCH_BYTES = 8 * 1024 * 1024;
  * | jsonb | cannot hold NUL (`\u0000`) or lone surrogates: such messages are refused with INVALID_MESSAGE |
  * | transient failures | retried with bounded backoff (`retry`); an append carries a write id so a retry after a lost acknowledgement never stores it twice |
  * | agents | `agent_id` is a column of both tables and leads their keys: a session is (agent_id, session_id); every statement names both |
+ * | attachments | rows of `<table>_attachments` keyed (agent_id, session_id, name) (migration 4); a write is one upsert in the session's queue (call order with its messages), deleteSession deletes them in its statement |
  *
  * Failure policy: cannot connect or migrate (at open or first use) → STORAGE_UNAVAILABLE (context-
  * persistent falls back to memory unless strict); a write that still fails after the retries →
  * STORAGE_WRITE_FAILED; a read → STORAGE_UNAVAILABLE. Each names the server (password hidden).
  */
-export class PostgresStore implements HistoryStore {
+export class PostgresStore implements HistoryStore, SessionAttachments {
   readonly kind = "postgres";
   private readonly url: string;
   private readonly names: TableNames;
@@ -181,8 +182,39 @@ export class PostgresStore implements HistoryStore {
     await this.run(agent, id, () =>
       this.attempt("write", `delete session ${id}`, (pool) =>
         pool.query(
-          `WITH s AS (DELETE FROM ${this.names.sessions} WHERE agent_id = $2 AND session_id = $1) DELETE FROM ${this.names.messages} WHERE agent_id = $2 AND session_id = $1`,
+          `WITH s AS (DELETE FROM ${this.names.sessions} WHERE agent_id = $2 AND session_id = $1),
+                a AS (DELETE FROM ${this.names.attachments} WHERE agent_id = $2 AND session_id = $1)
+           DELETE FROM ${this.names.messages} WHERE agent_id = $2 AND session_id = $1`,
           [id, agent],
+        ),
+      ),
+    );
+  }
+
+  async readAttachment(sessionId: string, name: string, scope?: HistoryScope): Promise<string | undefined> {
+    const id = this.check(sessionId);
+    const agent = agentIdOf(scope, MODULE);
+    assertAttachmentName(name, MODULE);
+    return this.run(agent, id, () =>
+      this.attempt("read", `read attachment "${name}" of session ${id}`, async (pool) => {
+        const { rows } = await pool.query<{ body: string }>(`SELECT body FROM ${this.names.attachments} WHERE agent_id = $2 AND session_id = $1 AND name = $3`, [id, agent, name]);
+        return rows[0]?.body;
+      }),
+    );
+  }
+
+  /** One upsert (idempotent, so a retry after a lost acknowledgement is harmless). */
+  async writeAttachment(sessionId: string, name: string, text: string, scope?: HistoryScope): Promise<void> {
+    const id = this.check(sessionId);
+    const agent = agentIdOf(scope, MODULE);
+    assertAttachmentName(name, MODULE);
+    assertAttachmentText(text, MODULE);
+    await this.run(agent, id, () =>
+      this.attempt("write", `write attachment "${name}" of session ${id}`, (pool) =>
+        pool.query(
+          `INSERT INTO ${this.names.attachments} (agent_id, session_id, name, body) VALUES ($2, $1, $3, $4)
+           ON CONFLICT (agent_id, session_id, name) DO UPDATE SET body = EXCLUDED.body, updated_at = now()`,
+          [id, agent, name, text],
         ),
       ),
     );

@@ -1,11 +1,11 @@
-import type { HistoryScope, HistoryStore, OpenedSession, ReadOptions, RedisRetryPolicy, RedisStoreOptions, SessionSummary } from "@amplifier-ts/contracts";
+import type { HistoryScope, HistoryStore, OpenedSession, ReadOptions, RedisRetryPolicy, RedisStoreOptions, SessionAttachments, SessionSummary } from "@amplifier-ts/contracts";
 import type { Message } from "@amplifier-ts/contracts";
 import { createError, isAmplifierError } from "@amplifier-ts/contracts";
 import { decodeStoredText, encodeMessage, encodeMessages, type EncodedMessage } from "@amplifier-ts/stores";
 import { acquireRedis, type RedisConnection, type RedisLease } from "./redis-clients.js";
 import { agentIdOf, agentSessionKey, assertSessionId } from "@amplifier-ts/stores";
 import { redisKeys, type RedisKeys } from "./redis-keys.js";
-import { assertRunId, resolvePage } from "@amplifier-ts/stores";
+import { assertAttachmentName, assertAttachmentText, assertRunId, resolvePage } from "@amplifier-ts/stores";
 import { DEFAULT_REDIS_URL, resolveRedisOptions, type RedisTarget } from "./redis-config.js";
 
 const MODULE = "stores/redis";
@@ -39,11 +39,12 @@ class ReplicaAckError extends Error {
  * | durability | `waitForReplicas: { replicas, timeoutMs }`: after each write, WAIT on the connection that wrote it until that many replicas hold it; fewer in time → retried (the write id makes the retry a no-op), then STORAGE_WRITE_FAILED. With it, an acknowledged write survives the loss of its primary (the replica that acknowledged it is promoted); without it, Redis replicates asynchronously and a failover can drop the last writes |
  * | failures | cannot connect at open → STORAGE_UNAVAILABLE (context-persistent falls back to memory unless strict); a write still failing after the retries → STORAGE_WRITE_FAILED; a read → STORAGE_UNAVAILABLE |
  * | `ttlSeconds`, `maxMessages` | CACHE policies for hot state (a session's keys expire after its last write; only the newest N kept) — not retention: use a durable store (PostgreSQL) for the record, and `retention` for what is kept |
+ * | attachments | a HASH per session (name → text) in the session's hash tag (redis-keys.ts); a write is one script. `ttlSeconds`: the session's keys — list, meta and attachments — share one TTL, set on all of them by every write of the session or of an attachment, so they expire together (a session never loses its attachments while its messages live, nor keeps them after). `maxMessages` trims the list only. deleteSession deletes them |
  * | listing | `listSessions` reads the agent's index (no KEYS/SCAN). One server: one script per 1,000 ids returns their counts, bytes and times, and drops ids whose keys have expired. Cluster: LLEN + HMGET per id, pipelined per primary, 1,000 ids at a time; an id whose keys are gone is dropped (compare-and-delete on its score) once its last write is a minute old |
  *
  * Without ttl and cap it passes the whole HistoryStore contract, on one server and on a cluster.
  */
-export class RedisStore implements HistoryStore {
+export class RedisStore implements HistoryStore, SessionAttachments {
   readonly kind = "redis";
   /** The server's url, or `redis+cluster://host:port,…` for a cluster. */
   readonly url: string;
@@ -139,7 +140,7 @@ export class RedisStore implements HistoryStore {
     await this.inOrder(agent, id, async () => {
       const redis = await this.connection("write");
       const bytes = encoded.reduce((n, e) => n + Buffer.byteLength(e.json) + 1, 0);
-      const scriptKeys = this.cluster ? [keys.list(id), keys.meta(id)] : [keys.list(id), keys.meta(id), keys.index];
+      const scriptKeys = this.cluster ? [keys.list(id), keys.meta(id), keys.attachments(id)] : [keys.list(id), keys.meta(id), keys.attachments(id), keys.index];
       await this.attempt("write", async () => {
         await Promise.all([
           this.cluster && encoded.length > 0 ? this.indexInCluster(redis, keys, id) : undefined,
@@ -163,7 +164,7 @@ export class RedisStore implements HistoryStore {
     await this.inOrder(agent, id, async () => {
       const redis = await this.connection("write");
       await this.attempt("write", async () => {
-        await evalScript(redis, CLEAR_RUN, [keys.list(id), keys.meta(id)], [runId, new Date().toISOString(), String(this.ttl)]);
+        await evalScript(redis, CLEAR_RUN, [keys.list(id), keys.meta(id), keys.attachments(id)], [runId, new Date().toISOString(), String(this.ttl)]);
         await this.replicated(redis, keys.list(id));
       });
     });
@@ -224,9 +225,39 @@ export class RedisStore implements HistoryStore {
     await this.inOrder(agent, id, async () => {
       const redis = await this.connection("write");
       await this.attempt("write", async () => {
-        await evalScript(redis, DELETE, this.cluster ? [keys.list(id), keys.meta(id)] : [keys.list(id), keys.meta(id), keys.index], [id]);
+        await evalScript(redis, DELETE, this.cluster ? [keys.list(id), keys.meta(id), keys.attachments(id)] : [keys.list(id), keys.meta(id), keys.attachments(id), keys.index], [id]);
         if (this.cluster) await redis.command(keys.index, ["ZREM", keys.index, id]);
         await this.replicated(redis, keys.list(id));
+      });
+    });
+  }
+
+  async readAttachment(sessionId: string, name: string, scope?: HistoryScope): Promise<string | undefined> {
+    this.live();
+    const id = assertSessionId(sessionId, MODULE);
+    const agent = agentIdOf(scope, MODULE);
+    assertAttachmentName(name, MODULE);
+    const key = this.keys(agent).attachments(id);
+    return this.inOrder(agent, id, async () => {
+      const redis = await this.connection("read");
+      const text = await this.attempt("read", () => redis.command<string | null>(key, ["HGET", key, name]));
+      return text ?? undefined;
+    });
+  }
+
+  /** One script (HSET, and the session's TTL when `ttlSeconds` is set); idempotent, so retried like any write. */
+  async writeAttachment(sessionId: string, name: string, text: string, scope?: HistoryScope): Promise<void> {
+    this.live();
+    const id = assertSessionId(sessionId, MODULE);
+    const agent = agentIdOf(scope, MODULE);
+    assertAttachmentName(name, MODULE);
+    assertAttachmentText(text, MODULE);
+    const keys = this.keys(agent);
+    await this.inOrder(agent, id, async () => {
+      const redis = await this.connection("write");
+      await this.attempt("write", async () => {
+        await evalScript(redis, ATTACH, [keys.attachments(id), keys.list(id), keys.meta(id)], [name, text, String(this.ttl)]);
+        await this.replicated(redis, keys.attachments(id));
       });
     });
   }
@@ -255,7 +286,7 @@ export class RedisStore implements HistoryStore {
     const writeId = keys.writeId(id);
     await this.inOrder(agent, id, async () => {
       const redis = await this.connection("write");
-      const scriptKeys = this.cluster ? [keys.list(id), keys.meta(id), writeId] : [keys.list(id), keys.meta(id), writeId, keys.index];
+      const scriptKeys = this.cluster ? [keys.list(id), keys.meta(id), writeId, keys.attachments(id)] : [keys.list(id), keys.meta(id), writeId, keys.attachments(id), keys.index];
       const args = [id, new Date().toISOString(), String(this.ttl), String(this.cap), String(bytes), ...encoded.map((e) => e.json)];
       await this.attempt("write", async () => {
         await Promise.all([this.cluster ? this.indexInCluster(redis, keys, id) : undefined, evalScript(redis, APPEND, scriptKeys, args)]);
@@ -366,7 +397,7 @@ export function isTransient(error: unknown): boolean {
 }
 
 /**
- * KEYS: list, meta, write id[, index] (the index only on one server: in a cluster it is another slot).
+ * KEYS: list, meta, write id, attachments[, index] (the index only on one server: in a cluster it is another slot).
  * ARGV: session id, now, ttl, cap, bytes, json… Returns the number of messages appended, or -1
  * when this write id was already applied.
  */
@@ -377,7 +408,7 @@ for i = 6, #ARGV, 1000 do
 end
 redis.call('HINCRBY', KEYS[2], 'bytes', tonumber(ARGV[5]))
 redis.call('HSET', KEYS[2], 'updatedAt', ARGV[2])
-if #KEYS >= 4 then redis.call('ZADD', KEYS[4], 0, ARGV[1]) end
+if #KEYS >= 5 then redis.call('ZADD', KEYS[5], 0, ARGV[1]) end
 local cap = tonumber(ARGV[4])
 if cap > 0 then
   local len = redis.call('LLEN', KEYS[1])
@@ -393,27 +424,29 @@ local ttl = tonumber(ARGV[3])
 if ttl > 0 then
   redis.call('EXPIRE', KEYS[1], ttl)
   redis.call('EXPIRE', KEYS[2], ttl)
+  redis.call('EXPIRE', KEYS[4], ttl)
 end
 return #ARGV - 5
 `;
 
-/** KEYS: list, meta[, index] (one server only). ARGV: session id, now, ttl, bytes, json… (none: the session is emptied). */
+/** KEYS: list, meta, attachments[, index] (one server only). ARGV: session id, now, ttl, bytes, json… (none: the session is emptied; its attachments stay). */
 const REPLACE = `
 redis.call('DEL', KEYS[1])
 for i = 5, #ARGV, 1000 do
   redis.call('RPUSH', KEYS[1], unpack(ARGV, i, math.min(i + 999, #ARGV)))
 end
 redis.call('HSET', KEYS[2], 'bytes', tonumber(ARGV[4]), 'updatedAt', ARGV[2])
-if #ARGV >= 5 and #KEYS >= 3 then redis.call('ZADD', KEYS[3], 0, ARGV[1]) end
+if #ARGV >= 5 and #KEYS >= 4 then redis.call('ZADD', KEYS[4], 0, ARGV[1]) end
 local ttl = tonumber(ARGV[3])
 if ttl > 0 then
   if #ARGV >= 5 then redis.call('EXPIRE', KEYS[1], ttl) end
   redis.call('EXPIRE', KEYS[2], ttl)
+  redis.call('EXPIRE', KEYS[3], ttl)
 end
 return #ARGV - 4
 `;
 
-/** KEYS: list, meta. ARGV: run id, now, ttl. Drops the messages whose metadata.runId is the run id, keeping the others' order. */
+/** KEYS: list, meta, attachments. ARGV: run id, now, ttl. Drops the messages whose metadata.runId is the run id, keeping the others' order. */
 const CLEAR_RUN = `
 local all = redis.call('LRANGE', KEYS[1], 0, -1)
 local kept = {}
@@ -437,6 +470,7 @@ local ttl = tonumber(ARGV[3])
 if ttl > 0 then
   if #kept > 0 then redis.call('EXPIRE', KEYS[1], ttl) end
   redis.call('EXPIRE', KEYS[2], ttl)
+  redis.call('EXPIRE', KEYS[3], ttl)
 end
 return removed
 `;
@@ -459,10 +493,25 @@ end
 return out
 `;
 
-/** KEYS: list, meta[, index] (one server only). ARGV: session id. Deletes the session's keys (and its index entry). */
+/** KEYS: list, meta, attachments[, index] (one server only). ARGV: session id. Deletes the session's keys (and its index entry). */
 const DELETE = `
-redis.call('DEL', KEYS[1], KEYS[2])
-if #KEYS >= 3 then redis.call('ZREM', KEYS[3], ARGV[1]) end
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
+if #KEYS >= 4 then redis.call('ZREM', KEYS[4], ARGV[1]) end
+return 1
+`;
+
+/**
+ * KEYS: attachments, list, meta. ARGV: name, text, ttl. Sets the attachment; with a ttl, the
+ * session's three keys get it again (EXPIRE of a missing key does nothing), so they expire together.
+ */
+const ATTACH = `
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+local ttl = tonumber(ARGV[3])
+if ttl > 0 then
+  redis.call('EXPIRE', KEYS[1], ttl)
+  redis.call('EXPIRE', KEYS[2], ttl)
+  redis.call('EXPIRE', KEYS[3], ttl)
+end
 return 1
 `;
 

@@ -1,4 +1,5 @@
 import type { HistoryScope, HistoryStore, Message, ReadOptions } from "@amplifier-ts/contracts";
+import { hasSessionAttachments } from "@amplifier-ts/contracts";
 import { agentIdOf } from "./agent-id.js";
 
 /**
@@ -6,6 +7,7 @@ import { agentIdOf } from "./agent-id.js";
  * that knows no agents (a strategy, a tool, a third party's helper) works on one agent's
  * histories without being told. A scope passed to the view is overridden by the view's agent.
  * The view owns nothing: `close()` closes the underlying store (the view is the store, narrowed).
+ * It keeps session attachments when the store does (`hasSessionAttachments`).
  *
  * ```ts
  * const planner = forAgent(store, "planner");
@@ -14,7 +16,7 @@ import { agentIdOf } from "./agent-id.js";
  */
 export function forAgent(store: HistoryStore, agentId: string): HistoryStore {
   const on = { agentId: agentIdOf({ agentId }, "stores") };
-  return {
+  const view: HistoryStore = {
     kind: store.kind,
     open: (sessionId: string, _scope?: HistoryScope) => store.open(sessionId, on),
     append: (sessionId: string, message: Message, _scope?: HistoryScope) => store.append(sessionId, message, on),
@@ -29,4 +31,10 @@ export function forAgent(store: HistoryStore, agentId: string): HistoryStore {
     closeSession: (sessionId: string, _scope?: HistoryScope) => store.closeSession(sessionId, on),
     close: () => store.close(),
   };
+  if (!hasSessionAttachments(store)) return view;
+  return {
+    ...view,
+    readAttachment: (sessionId: string, name: string, _scope?: HistoryScope) => store.readAttachment(sessionId, name, on),
+    writeAttachment: (sessionId: string, name: string, text: string, _scope?: HistoryScope) => store.writeAttachment(sessionId, name, text, on),
+  } as HistoryStore;
 }

@@ -1,7 +1,7 @@
-import type { HistoryScope, HistoryStore, OpenedSession, ReadOptions, SessionSummary } from "@amplifier-ts/contracts";
+import type { HistoryScope, HistoryStore, OpenedSession, ReadOptions, SessionAttachments, SessionSummary } from "@amplifier-ts/contracts";
 import type { Message } from "@amplifier-ts/contracts";
 import { stringify } from "safe-stable-stringify";
-import { createError } from "@amplifier-ts/contracts";
+import { createError, hasSessionAttachments } from "@amplifier-ts/contracts";
 import { agentIdOf, agentSessionKey } from "./agent-id.js";
 import { assertSessionId } from "./session-id.js";
 
@@ -41,6 +41,10 @@ export interface HybridStoreOptions {
  * `context:storage_restored { store: "hybrid" }` is emitted.
  *
  * Agents: every call passes its scope to both stores; a stale session is remembered with its agent.
+ *
+ * Session attachments (SessionAttachments) are the record's: present when the cold store keeps
+ * them, read and written there only (the hot store is a cache of messages), deleted with the
+ * session by the cold store's deleteSession.
  */
 export class HybridStore implements HistoryStore {
   readonly kind = "hybrid";
@@ -53,6 +57,9 @@ export class HybridStore implements HistoryStore {
   private lastProbe = 0;
   /** Sessions whose hot list missed writes while degraded, by agentSessionKey. */
   private readonly stale = new Map<string, Stale>();
+  /** The cold store's attachments (absent when it has none: `hasSessionAttachments` then says false). */
+  readonly readAttachment?: SessionAttachments["readAttachment"];
+  readonly writeAttachment?: SessionAttachments["writeAttachment"];
 
   constructor(options: HybridStoreOptions) {
     if (!isStore(options?.hot) || !isStore(options?.cold)) {
@@ -63,6 +70,11 @@ export class HybridStore implements HistoryStore {
     this.recentN = whole(options.recentN, "recentN") ?? 200;
     this.probeIntervalMs = whole(options.probeIntervalMs, "probeIntervalMs") ?? 1_000;
     this.onEvent = options.onEvent;
+    const cold = this.cold;
+    if (hasSessionAttachments(cold)) {
+      this.readAttachment = async (sessionId, name, scope) => cold.readAttachment(sessionId, name, this.scopeOf(scope));
+      this.writeAttachment = async (sessionId, name, text, scope) => cold.writeAttachment(sessionId, name, text, this.scopeOf(scope));
+    }
   }
 
   /** True while the hot store is being bypassed. */

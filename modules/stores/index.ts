@@ -9,9 +9,10 @@ export { createHistoryStore, loadHistoryStore, driverTypesOf, HISTORY_STORE_TYPE
 export { assertSessionId, isValidSessionId, SESSION_ID_PATTERN, MAX_SESSION_ID_LENGTH } from "./session-id.js";
 export { agentIdOf, assertAgentId, isValidAgentId, agentSessionKey } from "./agent-id.js";
 export { forAgent } from "./agent-view.js";
-export { jsonlAgentFolder, jsonlSessionPaths, JSONL_AGENTS_FOLDER, type JsonlSessionPaths } from "./jsonl-paths.js";
+export { jsonlAgentFolder, jsonlAttachmentPath, jsonlSessionPaths, JSONL_AGENTS_FOLDER, type JsonlSessionPaths } from "./jsonl-paths.js";
 export { decodeStored, decodeStoredText, encodeMessage, encodeMessages, type EncodedMessage } from "./message-codec.js";
 export { assertRunId, resolvePage } from "./store-arguments.js";
+export { assertAttachmentName, assertAttachmentText } from "./attachment-arguments.js";
 export { WriteQueue } from "./write-queue.js";
 export { lazyMessagesFrom, isUnparsed, type LazyRecord, type RecordSource } from "./lazy-message.js";
 export { decodeFacts, encodeFacts, FACTS_LENGTH } from "./message-facts-codec.js";

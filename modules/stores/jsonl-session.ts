@@ -5,6 +5,7 @@ import type { OpenedSession, RecoveryReport } from "@amplifier-ts/contracts";
 import { createError } from "@amplifier-ts/contracts";
 import { removeTempFiles, syncDirectory, writeFileAtomic } from "./atomic-file.js";
 import { ensureDirectory, removeEmptyDirectories } from "./ensure-directory.js";
+import { deleteJsonlAttachments } from "./jsonl-attachments.js";
 import { acquireLock, type FileLock } from "./file-lock.js";
 import { recoveryReport, scanJsonl, type RecordIndex } from "./jsonl-scan.js";
 import { parseStored, type EncodedMessage } from "./message-codec.js";
@@ -155,6 +156,7 @@ export class JsonlSession {
       await removeTempFiles(this.file);
       await this.indexKeeper.invalidate();
       await removeTempFiles(indexPathOf(this.file));
+      await deleteJsonlAttachments(this.config.paths.dir, this.config.sessionId, this.config.module);
       await syncDirectory(this.config.paths.dir).catch(() => undefined);
     }, false);
   }

@@ -1,12 +1,14 @@
 import { stat, unlink } from "node:fs/promises";
 import { resolve } from "node:path";
-import type { HistoryScope, HistoryStore, OpenedSession, ReadOptions, RecoveryReport, SessionSummary } from "@amplifier-ts/contracts";
+import type { HistoryScope, HistoryStore, OpenedSession, SessionAttachments, ReadOptions, RecoveryReport, SessionSummary } from "@amplifier-ts/contracts";
 import type { Message } from "@amplifier-ts/contracts";
 import { createError } from "@amplifier-ts/contracts";
 import { removeTempFiles, syncDirectory } from "./atomic-file.js";
 import { agentIdOf, agentSessionKey } from "./agent-id.js";
 import { acquireLock } from "./file-lock.js";
-import { jsonlAgentFolder, jsonlSessionPaths } from "./jsonl-paths.js";
+import { jsonlAgentFolder, jsonlAttachmentPath, jsonlSessionPaths } from "./jsonl-paths.js";
+import { deleteJsonlAttachments, readJsonlAttachment, writeJsonlAttachment } from "./jsonl-attachments.js";
+import { assertAttachmentName, assertAttachmentText } from "./attachment-arguments.js";
 import { JsonlSession, type FsyncMode } from "./jsonl-session.js";
 import { encodeMessage, encodeMessages } from "./message-codec.js";
 import { listJsonlSessions } from "./session-listing.js";
@@ -66,11 +68,13 @@ export interface JsonlStoreOptions {
  *   reported at every load until a rewrite (replace, clear, clearRun) drops it.
  * - Rewrites are atomic (temp file, fsync, rename, fsync folder).
  * - Files are created 0600 and the folder 0700: conversations often hold secrets.
+ * - Session attachments (SessionAttachments): `<dir>/<id>.<name>.json` each, written atomically
+ *   under the session's lock, read without it, deleted with the session (jsonl-attachments.ts).
  * - Failures: STORAGE_UNAVAILABLE when a session cannot be opened (folder not creatable or
  *   writable, path is a file, read-only disk); STORAGE_WRITE_FAILED when a write fails (nothing
  *   of it is kept, in the file or in the index).
  */
-export class JsonlStore implements HistoryStore {
+export class JsonlStore implements HistoryStore, SessionAttachments {
   readonly kind = "jsonl";
   readonly storagePath: string;
   readonly fsync: FsyncMode;
@@ -81,6 +85,8 @@ export class JsonlStore implements HistoryStore {
   private readonly sessions = new Map<string, JsonlSession>();
   /** Sessions being closed or deleted (same keys): the next holder waits for them. */
   private readonly releasing = new Map<string, Promise<unknown>>();
+  /** Attachment writes in flight by file: the next write of the file, a read of it and close() wait for them. */
+  private readonly attachmentWrites = new Map<string, Promise<void>>();
   private closing: Promise<void> | undefined;
 
   constructor(options: JsonlStoreOptions = {}) {
@@ -166,9 +172,47 @@ export class JsonlStore implements HistoryStore {
     return this.track(key, held.close());
   }
 
+  /** The attachment's file, `<agent folder>/<sessionId>.<name>.json`; undefined when none was written. */
+  async readAttachment(sessionId: string, name: string, scope?: HistoryScope): Promise<string | undefined> {
+    const id = this.checkId(sessionId);
+    const agent = agentIdOf(scope, MODULE);
+    assertAttachmentName(name, MODULE);
+    const path = jsonlAttachmentPath(this.storagePath, agent, id, name);
+    await this.releasing.get(agentSessionKey(agent, id));
+    await this.attachmentWrites.get(path);
+    return readJsonlAttachment(path, MODULE);
+  }
+
+  /** Replaces the attachment's file atomically, holding the session (its lock) as every write does. */
+  async writeAttachment(sessionId: string, name: string, text: string, scope?: HistoryScope): Promise<void> {
+    const id = this.checkId(sessionId);
+    const agent = agentIdOf(scope, MODULE);
+    assertAttachmentName(name, MODULE);
+    assertAttachmentText(text, MODULE);
+    const session = this.session(id, scope);
+    const path = jsonlAttachmentPath(this.storagePath, agent, id, name);
+    // Writes of one attachment in call order (the last call's text stays), after the session holds its lock.
+    const write = (this.attachmentWrites.get(path) ?? Promise.resolve()).then(async () => {
+      await session.loaded;
+      await writeJsonlAttachment(jsonlAgentFolder(this.storagePath, agent), path, text, MODULE);
+    });
+    const settled = write.then(() => undefined, () => undefined);
+    this.attachmentWrites.set(path, settled);
+    void settled.then(() => {
+      if (this.attachmentWrites.get(path) === settled) this.attachmentWrites.delete(path);
+    });
+    return write;
+  }
+
+  /** Where the attachment `name` of a session is kept (messages and events name it). */
+  attachmentPath(sessionId: string, name: string, scope?: HistoryScope): string {
+    return jsonlAttachmentPath(this.storagePath, agentIdOf(scope, MODULE), assertSessionId(sessionId, MODULE), assertAttachmentName(name, MODULE));
+  }
+
   /** Waits for every queued operation, flushes, closes every file and releases every lock. Idempotent. */
   close(): Promise<void> {
     this.closing ??= (async () => {
+      await Promise.allSettled([...this.attachmentWrites.values()]);
       const held = [...this.sessions.values()];
       this.sessions.clear();
       const results = await Promise.allSettled([...held.map((s) => s.close()), ...this.releasing.values()]);
@@ -233,6 +277,7 @@ export class JsonlStore implements HistoryStore {
       await removeTempFiles(file);
       await deleteIndex(file);
       await removeTempFiles(indexPathOf(file));
+      await deleteJsonlAttachments(dir, id, MODULE);
       await syncDirectory(dir).catch(() => undefined);
     } finally {
       await lock.release();

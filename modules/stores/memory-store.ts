@@ -1,8 +1,9 @@
-import type { HistoryScope, HistoryStore, OpenedSession, ReadOptions, SessionSummary } from "@amplifier-ts/contracts";
+import type { HistoryScope, HistoryStore, OpenedSession, ReadOptions, SessionAttachments, SessionSummary } from "@amplifier-ts/contracts";
 import type { Message } from "@amplifier-ts/contracts";
 import { createError } from "@amplifier-ts/contracts";
 import { decodeStoredText, encodeMessage, encodeMessages, type EncodedMessage } from "./message-codec.js";
-import { agentIdOf } from "./agent-id.js";
+import { agentIdOf, agentSessionKey } from "./agent-id.js";
+import { assertAttachmentName, assertAttachmentText } from "./attachment-arguments.js";
 import { assertSessionId } from "./session-id.js";
 import { assertRunId, resolvePage } from "./store-arguments.js";
 
@@ -16,12 +17,15 @@ const MODULE = "stores/memory";
  * give identical results (undefined properties dropped, Dates as strings, Unicode exact) and every
  * read is a fresh copy by construction. Every method completes synchronously inside its promise,
  * so calls take effect in call order without a queue. Sessions are kept per agent (a map of
- * agents, each a map of its sessions): one agent's calls never see another's.
+ * agents, each a map of its sessions): one agent's calls never see another's. Attachments
+ * (SessionAttachments) sit in a map of their own, so writing one lists no session.
  */
-export class MemoryStore implements HistoryStore {
+export class MemoryStore implements HistoryStore, SessionAttachments {
   readonly kind = "memory";
   /** agent id → session id → session. */
   private readonly agents = new Map<string, Map<string, MemorySession>>();
+  /** agentSessionKey(agent, session) → attachment name → text. */
+  private readonly attachments = new Map<string, Map<string, string>>();
   private closed = false;
 
   async open(sessionId: string, scope?: HistoryScope): Promise<OpenedSession> {
@@ -106,6 +110,26 @@ export class MemoryStore implements HistoryStore {
     const sessions = this.agents.get(agent);
     sessions?.delete(id);
     if (sessions?.size === 0) this.agents.delete(agent);
+    this.attachments.delete(agentSessionKey(agent, id));
+  }
+
+  async readAttachment(sessionId: string, name: string, scope?: HistoryScope): Promise<string | undefined> {
+    this.live();
+    const id = assertSessionId(sessionId, MODULE);
+    const key = agentSessionKey(agentIdOf(scope, MODULE), id);
+    assertAttachmentName(name, MODULE);
+    return this.attachments.get(key)?.get(name);
+  }
+
+  async writeAttachment(sessionId: string, name: string, text: string, scope?: HistoryScope): Promise<void> {
+    this.live();
+    const id = assertSessionId(sessionId, MODULE);
+    const key = agentSessionKey(agentIdOf(scope, MODULE), id);
+    assertAttachmentName(name, MODULE);
+    assertAttachmentText(text, MODULE);
+    let documents = this.attachments.get(key);
+    if (!documents) this.attachments.set(key, (documents = new Map()));
+    documents.set(name, text);
   }
 
   /** Memory has nothing to release per session (and letting go would lose the history). */
@@ -118,6 +142,7 @@ export class MemoryStore implements HistoryStore {
   async close(): Promise<void> {
     this.closed = true;
     this.agents.clear();
+    this.attachments.clear();
   }
 
   private live(): void {

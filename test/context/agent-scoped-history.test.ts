@@ -4,8 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createSession, type Session } from "../../core/session.js";
 import { HistoryContextManager } from "../../modules/context-manager/history-context-manager.js";
-import { openCalibrationFile } from "../../modules/context-persistent/calibration-file.js";
-import { MemoryStore } from "../../src/modules/stores.js";
+import { JsonlStore, MemoryStore } from "../../src/modules/stores.js";
 
 /**
  * `agentId` on the context modules' config (issue 18): the history is kept under (agentId,
@@ -74,9 +73,12 @@ describe("context modules: agentId", () => {
     await store.close();
   });
 
-  it("the calibration file sits in the agent's folder, beside its session file", async () => {
-    const file = await openCalibrationFile(dir, "planner", "s1", async () => undefined);
-    expect(file.path).toBe(join(dir, "agents", "planner", "s1.calibration.json"));
-    expect((await openCalibrationFile(dir, "default", "s1", async () => undefined)).path).toBe(join(dir, "s1.calibration.json"));
+  it("the calibration file (the JSONL store's attachment \"calibration\") sits in the agent's folder, beside its session file", async () => {
+    const store = new JsonlStore({ storagePath: dir });
+    expect(store.attachmentPath("s1", "calibration", { agentId: "planner" })).toBe(join(dir, "agents", "planner", "s1.calibration.json"));
+    expect(store.attachmentPath("s1", "calibration")).toBe(join(dir, "s1.calibration.json"));
+    await store.writeAttachment("s1", "calibration", "{}\n", { agentId: "planner" });
+    expect(await readFile(join(dir, "agents", "planner", "s1.calibration.json"), "utf8")).toBe("{}\n");
+    await store.close();
   });
 });

@@ -23,4 +23,4 @@ describeHistoryStoreContract("hybrid (redis + postgres)", async () => {
   const make = () =>
     createHistoryStore({ type: "hybrid", recentN: 50, hot: { type: "redis", url: REDIS_URL, keyPrefix }, cold: { type: "postgres", url: PG_URL, schema } });
   return { store: make(), reopen: async () => make(), cleanup: async () => undefined, storage: { schema, keyPrefix } };
-});
+}, { attachments: true });

@@ -12,7 +12,7 @@ for (const fsync of ["always", "batch", "never"] satisfies FsyncMode[]) {
       reopen: async () => new JsonlStore({ storagePath, fsync }),
       cleanup: () => rm(storagePath, { recursive: true, force: true }),
     };
-  });
+  }, { attachments: true });
 }
 
 // readOnly only changes what a load writes beside the file (no sidecar index): every contract
@@ -25,4 +25,4 @@ describeHistoryStoreContract("jsonl (readOnly)", async () => {
     reopen: async () => new JsonlStore({ storagePath, fsync: "never", readOnly: ++reopens % 2 === 0 }),
     cleanup: () => rm(storagePath, { recursive: true, force: true }),
   };
-});
+}, { attachments: true });

@@ -29,6 +29,7 @@ describeHistoryStoreContract(
     };
   },
   {
+    attachments: true,
     processes: {
       async spawnWriter(under, { sessionId, writer, count }) {
         const child = startWriter(script, ["append", PG_URL, String(under.storage), sessionId, String(writer), String(count)]);

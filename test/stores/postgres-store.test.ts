@@ -26,7 +26,7 @@ describe("PostgresStore", () => {
     await store.append("s1", user("a"));
     await store.close();
     const rows = await queryOnce<{ table_name: string }>(`SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY 1`, [schema]);
-    expect(rows.map((r) => r.table_name)).toEqual(["history", "history_migrations", "history_sessions"]);
+    expect(rows.map((r) => r.table_name)).toEqual(["history", "history_attachments", "history_migrations", "history_sessions"]);
   });
 
   it("stores message as jsonb keyed by (session_id, seq) with run_id, and keeps the sessions table's count and bytes", async () => {
@@ -159,5 +159,33 @@ describe("PostgresStore", () => {
     expect(signal, "the process had to be killed: something kept it alive").toBeNull();
     expect(code, child.stderr()).toBe(0);
     expect(child.lines).toEqual(["closed"]);
+  });
+
+  it("migration 4: a schema of version 3 with sessions gains the attachments table; the sessions stay, attachments are rows keyed (agent_id, session_id, name), deleted with their session", async () => {
+    const schema = fresh();
+    const names = tableNames(schema, "amplifier_messages");
+    const lease = await acquirePool(PG_URL);
+    try {
+      expect(await migrate(lease.pool, names, 3)).toEqual([1, 2, 3]);
+    } finally {
+      await lease.release();
+    }
+    const v3 = new PostgresStore({ url: PG_URL, schema });
+    // Not through migrate(): the store's own first use brings the schema to the current version.
+    await v3.append("s1", user("before"));
+    await v3.writeAttachment("s1", "counts", "{}\n", { agentId: "alpha" });
+    await v3.writeAttachment("s1", "counts", "default's");
+    expect((await v3.read("s1")).map((m) => m.content)).toEqual(["before"]);
+    const rows = await queryOnce<{ agent_id: string; session_id: string; name: string; body: string }>(`SELECT agent_id, session_id, name, body FROM "${schema}".amplifier_messages_attachments ORDER BY agent_id`);
+    expect(rows).toEqual([
+      { agent_id: "alpha", session_id: "s1", name: "counts", body: "{}\n" },
+      { agent_id: "default", session_id: "s1", name: "counts", body: "default's" },
+    ]);
+    await v3.deleteSession("s1");
+    await v3.close();
+    const left = await queryOnce<{ agent_id: string }>(`SELECT agent_id FROM "${schema}".amplifier_messages_attachments`);
+    expect(left.map((r) => r.agent_id)).toEqual(["alpha"]);
+    const versions = await queryOnce<{ version: number }>(`SELECT version FROM "${schema}".amplifier_messages_migrations ORDER BY version`);
+    expect(versions.map((v) => v.version)).toEqual([1, 2, 3, 4]);
   });
 });

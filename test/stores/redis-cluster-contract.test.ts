@@ -32,6 +32,7 @@ describeHistoryStoreContract(
     };
   },
   {
+    attachments: true,
     processes: {
       async spawnWriter(under, { sessionId, writer, count }) {
         const child = startWriter(script, ["append", cluster.url, String(under.storage), sessionId, String(writer), String(count)]);

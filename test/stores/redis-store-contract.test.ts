@@ -26,6 +26,7 @@ describeHistoryStoreContract(
     };
   },
   {
+    attachments: true,
     processes: {
       async spawnWriter(under, { sessionId, writer, count }) {
         const child = startWriter(script, ["append", REDIS_URL, String(under.storage), sessionId, String(writer), String(count)]);
