@@ -34,6 +34,7 @@ import { peersChild, peersScenario } from "./peers.js";
 import { recallScenario } from "./recall.js";
 import { replayScenario } from "./replay.js";
 import { resumeChild, resumeScenario } from "./resume.js";
+import { firstWindowChild } from "./postgres-first-window.js";
 import { agentStoresScenario } from "./agent-stores.js";
 import { postgresStoreScenario } from "./stores-postgres.js";
 import { redisStoreScenario, storesTurnScenario } from "./stores-redis.js";
@@ -48,6 +49,7 @@ const CHILDREN: Record<string, (args: string[]) => Promise<void>> = {
   memory: memoryChild,
   "agent-memory": agentMemoryChild,
   "stores-fleet": fleetChild,
+  "pg-first-window": firstWindowChild,
 };
 
 function optionsFor(quick: boolean): BenchOptions {

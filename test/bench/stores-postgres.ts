@@ -2,7 +2,8 @@
  * Scenario stores-postgres — the PostgreSQL HistoryStore (issue 6) against the machine's server
  * (AMPLIFIER_PG_URL, else postgres://postgres@127.0.0.1:5432/test), in a schema of its own that
  * is dropped at the end. Targets (issue 6): append p50 ≤ 2 ms on loopback, batch append ≥ 20k
- * messages/s, resume of a 100k-message session ≤ 1.5 s.
+ * messages/s, resume of a 100k-message session ≤ 1.5 s; issue 20: mount → first window of that
+ * session in a fresh process ≤ 1 s (postgres-first-window.ts).
  */
 import { randomBytes } from "node:crypto";
 import pg from "pg";
@@ -12,10 +13,13 @@ import { generateHistory, rawJsonBytes } from "./history-generator.js";
 import { bytes, count, distribution, ms } from "./measure.js";
 import { chatMessages, timedAppends } from "./store-workload.js";
 import { check, type BenchContext, type Scenario, type ScenarioResult } from "./scenario.js";
+import { firstWindowInFreshProcess, type FirstWindowSample } from "./postgres-first-window.js";
 
 const URL_ = process.env.AMPLIFIER_PG_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const BATCH = 1_000;
 const RESUME_RUNS = 5;
+/** Fresh processes measured after the first one (which has no carried counts) closed. */
+const FIRST_WINDOW_RUNS = 3;
 
 export const postgresStoreScenario: Scenario = {
   id: "stores-postgres",
@@ -25,6 +29,7 @@ export const postgresStoreScenario: Scenario = {
     "**Single appends**: one writer awaits each `append` on one session; then 8 writers, each on its own session, at once (latency per call, total appends/s). " +
     "**Batch**: `appendMany` in batches of 1,000 into one session until it holds `bigCount` messages (messages/s), for chat-sized and agent-loop messages. " +
     "**Resume**: a new store instance (its own pool, migrations checked) `open()`s that session — lazily (schema version 3): every row's facts and the newest 4 MB of JSON are read, the rest is fetched by a worker thread after `open()` resolved and each message is parsed when first read; median of 5 (each store closed, its background fetch done, before the next). " +
+    "**First window in a fresh process** (issue 20): a new Node process mounts context-persistent with `store: { type: \"postgres\" }` on the 100k agent-loop session, asks for one window (budget of the bench, gpt-4o) and closes, saving the window's token counts as the session's attachment `counts`; the first process has none to carry, the next ones (median of 3, each after the previous closed) do. " +
     "**Listing**: `listSessions()` and `deleteSession()` with 100k sessions in the sessions table (rows added with SQL).",
   async run(ctx: BenchContext): Promise<ScenarioResult> {
     const schema = `amp_bench_${randomBytes(4).toString("hex")}`;
@@ -48,6 +53,12 @@ export const postgresStoreScenario: Scenario = {
       const chat = await batchAndResume(store, schema, { name: "chat", messages: chatMessages(big) }, ctx);
       const agent = await batchAndResume(store, schema, { name: "agent-loop", messages: history.slice(0, big) }, ctx);
 
+      ctx.log(`stores-postgres: mount → first window in fresh processes (1 without carried counts, then ${FIRST_WINDOW_RUNS} with)`);
+      const firstProcess = await firstWindowInFreshProcess(ctx.entry, URL_, schema, agent.sessionId, ctx.options.budget);
+      const laterProcesses: FirstWindowSample[] = [];
+      for (let r = 0; r < FIRST_WINDOW_RUNS; r++) laterProcesses.push(await firstWindowInFreshProcess(ctx.entry, URL_, schema, agent.sessionId, ctx.options.budget));
+      const carried = distribution(laterProcesses.map((p) => p.totalMs));
+
       ctx.log(`stores-postgres: listSessions / deleteSession at ${count(sessionsAtScale)} sessions`);
       await addSessions(schema, sessionsAtScale);
       const l0 = performance.now();
@@ -69,6 +80,8 @@ export const postgresStoreScenario: Scenario = {
             check(`batch append, ${c.corpus} (appendMany ×1,000)`, `${count(Math.round(c.batchRate))} msg/s`, "≥ 20,000 msg/s", c.batchRate >= 20_000),
             check(`resume ${count(c.n)} ${c.corpus} messages, ${bytes(c.jsonBytes)} (median of ${RESUME_RUNS})`, ms(c.resume.median), "≤ 1.5 s", c.n >= 100_000 ? c.resume.median <= 1_500 : undefined),
           ]),
+          check(`mount → first window in a fresh process, ${count(agent.n)} agent-loop messages, after a first process closed (median of ${FIRST_WINDOW_RUNS})`, ms(carried.median), "≤ 1 s", agent.n >= 100_000 ? carried.median <= 1_000 : undefined),
+          check(`mount → first window in the first fresh process (no carried counts)`, ms(firstProcess.totalMs), "—", undefined),
           check(`listSessions at ${count(sessionsAtScale)} sessions`, ms(listMs), "—", undefined),
         ],
         tables: [
@@ -86,13 +99,27 @@ export const postgresStoreScenario: Scenario = {
               [`deleteSession (${count(big)} messages)`, "1", ms(deleteMs), "—", "—", "—"],
             ],
           },
+          {
+            title: `Mount → first window in a fresh process (context-persistent on PostgreSQL, ${count(agent.n)} agent-loop messages, budget ${count(ctx.options.budget)})`,
+            columns: ["process", "mount", "first window", "mount → first window", "second window", "window messages", "tiktoken loaded", "close"],
+            rows: [firstProcess, ...laterProcesses].map((p, i) => [
+              i === 0 ? "1 (nothing carried)" : `${i + 1} (counts carried)`,
+              ms(p.mountMs),
+              ms(p.firstWindowMs),
+              ms(p.totalMs),
+              ms(p.secondWindowMs),
+              count(p.windowMessages),
+              p.tiktokenLoaded ? "yes" : "no",
+              ms(p.closeMs),
+            ]),
+          },
         ],
         notes: [
           "Two corpora: chat (~300 B of JSON per message, the size the targets assume) and the agent-loop history of the other scenarios (~2 KB per message: tool results, code). Resume (open) grows with messages, not bytes: it reads every row's facts and the JSON of the newest rows only (an eager read of the agent-loop session, `read()`, still takes ~3 s: the server rendering jsonb as text and this process parsing it).",
           "Loopback TCP; every append is its own committed transaction (synchronous_commit on): the p50 is mostly the server's WAL flush.",
           "Appends that queue up on one session in one process while another is in flight are committed together (group commit); the 8-writer figure uses 8 sessions, so it measures the server, not the queue.",
         ],
-        data: { one, eight, chat, agent, listMs, deleteMs, sessionsAtScale },
+        data: { one, eight, chat, agent, listMs, deleteMs, sessionsAtScale, firstProcess, laterProcesses },
       };
     } finally {
       await store.close();
