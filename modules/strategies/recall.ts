@@ -62,6 +62,12 @@
  * the first window after resume is never blocked by the build; `await
  * context.searchIndex.catchUp()` makes it ready up front.
  *
+ * Cost per request (issue 20): O(new messages + window + hits) while the history only grows — the
+ * split grows with the input (a rewrite rolls it back to the first changed message), unit tokens
+ * are counted once (unit-token-memo.ts), and the output is a log rewritten only from its first
+ * changed message (recall-output.ts). What stays O(history) once: the first split after a resume
+ * or a replaced history, and a search's index catching up.
+ *
  * Explain: recalled messages "kept" by "recall" with the matched query terms and score (and
  * whether they came as a hit, its neighbour or its session's date header); messages neither
  * recent nor recalled "dropped".
@@ -75,6 +81,9 @@ import { searchableText } from "@amplifier-ts/search";
 import { recallQuery } from "@amplifier-ts/search";
 import { recallCandidates, type RankedHit, type RankingRule } from "@amplifier-ts/search";
 import { HistoryUnits, INSTRUCTION, messageId } from "./history-units.js";
+import { ArraySource, differs, HistorySource, LogCursor, type IncrementalStrategy, type LogStep, type MessageSource } from "./message-log.js";
+import { KEEP_ALL, RecallOutput, type OutputExplain, type Selection } from "./recall-output.js";
+import { UnitTokenMemo } from "./unit-token-memo.js";
 import { defineStrategy } from "@amplifier-ts/contracts";
 
 export const recallOptions = z
@@ -140,6 +149,12 @@ export interface RecallTuning {
   readonly feedback?: SearchFeedback | false;
   /** The strategy's own index with these options instead of the context module's (ablation of index features). */
   readonly index?: HistorySearchIndexOptions;
+  /**
+   * Every request rebuilds the split, counts units afresh and selects the output in one pass over
+   * the whole input (the array implementation before issue 20: O(history) per request) — the
+   * reference the incremental state is proven equal to (test/strategies/recall-incremental.test.ts).
+   */
+  readonly fromScratch?: boolean;
 }
 
 /** Hits asked for when `k` is unset: one per AUTO_K_TOKENS of the recall budget, within [8, 100]. */
@@ -175,65 +190,126 @@ interface Plan {
   readonly searched: boolean;
 }
 
-export class RecallStrategy implements CompactionStrategy {
+export class RecallStrategy implements CompactionStrategy, IncrementalStrategy {
   readonly name = "recall";
   #units: HistoryUnits | undefined;
+  /** Bumped whenever the split is rewritten or rebuilt (not when it only grows): plans and hits are only reused within one. */
+  #generation = 0;
+  readonly #cursor = new LogCursor();
+  readonly #arrays = new ArraySource();
+  #tokens = new UnitTokenMemo();
+  /** fromScratch: input message → its marked copy. */
+  readonly #marked = new WeakMap<Message, Message>();
+  readonly #output = new RecallOutput();
+  /** Per unit: the nearest session date header at or before it (−1: none), filled as far as asked. */
+  readonly #headers: number[] = [];
+  readonly #flags = new UnitFlags();
   #input: readonly Message[] = [];
   #transient: HistorySearchIndex | undefined;
-  #cache: { units: HistoryUnits["index"]; query: string; before: string | number; hits: RankedHit[]; wanted: number } | undefined;
-  #sticky: (Plan & { index: HistoryUnits["index"]; query: string | undefined; available: number }) | undefined;
-  readonly #marked = new WeakMap<Message, Message>();
+  #cache: { generation: number; query: string; before: string | number; hits: RankedHit[]; wanted: number } | undefined;
+  #sticky: (Plan & { generation: number; query: string | undefined; available: number; selection: Selection }) | undefined;
 
   constructor(
     readonly options: RecallOptions,
     readonly tuning: RecallTuning = {},
   ) {}
 
+  /** The array API: the same messages as the incremental step over `messages`. */
   async compact(messages: readonly Message[], context: CompactionContext): Promise<readonly Message[]> {
+    return (await this.compactLog(this.#arrays.set(messages), context)).output.items.slice();
+  }
+
+  resetLog(): void {
+    // The split and the plan stay (the next sync compares the input with the split by reference,
+    // as the array API always did); the output is re-examined in full.
+    this.#cursor.reset();
+    this.#output.reset();
+  }
+
+  /**
+   * One request (issue 20): O(new messages + window + hits), never O(history) — the split grows
+   * with the input, unit tokens are counted once (UnitTokenMemo), the plan is kept while it holds,
+   * and the output log is rewritten only from its first changed message (recall-output.ts).
+   */
+  async compactLog(input: MessageSource, context: CompactionContext): Promise<LogStep> {
     const { counter, explain } = context;
-    const units = (this.#units = HistoryUnits.extend(this.#units, messages));
-    this.#input = units.messages;
+    const { units, unchanged } = this.tuning.fromScratch ? this.#rebuild(input) : this.#sync(input);
+    const messages = (this.#input = units.messages);
     const n = units.length;
-    const memo = new Float64Array(n).fill(-1);
-    const tokensOf = (u: number) => {
-      if (memo[u]! >= 0) return memo[u]!;
-      let t = 0;
-      for (const member of units.units[u]!.members) if (member.stored >= 0) t += counter.countMessage(messages[member.stored]!);
-      return (memo[u] = t);
-    };
+    const tokensOf = this.#tokens.sync(units, counter);
     let fixed = counter.replyPriming + (context.tools?.length ? counter.countTools(context.tools) : 0);
     for (const p of units.index.instructions) fixed += counter.countMessage(messages[p]!);
     for (const u of units.index.criticalUnits) fixed += tokensOf(u);
     const available = Math.max(0, Math.floor(context.budget * RECALL_FILL) - fixed);
-    if (n === 0 || fitsWhole(units, tokensOf, available)) return [...messages];
-    const query = this.#queryText(units);
-    const plan =
-      this.#stickyPlan(units, query, tokensOf, available) ??
-      (await this.#stickyForNewPrompt(units, messages, query, tokensOf, available, context)) ??
-      (await this.#plan(units, messages, query, tokensOf, available, fixed, context));
-    this.#sticky = { ...plan, index: units.index, query, available };
-
-    const keep = new Uint8Array(n);
-    for (const u of units.index.criticalUnits) keep[u] = 1;
-    for (let u = plan.from; u < n; u++) keep[u] = 1;
-    for (const u of plan.older) keep[u] = 1;
-    const orphansFrom = units.units[plan.from]?.firstStored ?? messages.length;
+    let selection = KEEP_ALL;
+    if (n > 0 && !fitsWhole(units, tokensOf, available)) {
+      const query = this.#queryText(units);
+      const sticky = this.#stickyPlan(units, query, tokensOf, available) ?? (await this.#stickyForNewPrompt(units, messages, query, tokensOf, available, context));
+      const plan = sticky ?? (await this.#plan(units, messages, query, tokensOf, available, fixed, context));
+      // A kept plan keeps its selection object: the output sees "nothing changed" without comparing.
+      selection = sticky ? this.#sticky!.selection : { all: false, from: plan.from, recentStart: units.units[plan.from]?.firstStored ?? messages.length, older: plan.older, recalled: plan.recalled };
+      this.#sticky = { ...plan, generation: this.#generation, query, available, selection };
+    }
     const dropReason = explain.enabled ? "neither in the recent window nor recalled for the query" : "";
-    const out = units.select(keep, orphansFrom, explain.enabled ? (m, i) => explain.record(messageId(m, i), "dropped", this.name, dropReason) : undefined);
-    if (plan.recalled.size === 0) return out;
-    let position = 0;
-    return out.map((m) => {
-      while (messages[position] !== m) position++;
-      const u = units.unitOf[position]!;
-      const at = position++;
-      if (u < 0 || !plan.recalled.has(u)) return m;
-      if (explain.enabled) explain.record(messageId(m, at), "kept", this.name, plan.reasons.get(at) ?? "recalled");
-      // The same copy every time: consecutive outputs then extend each other and the context
-      // module's assembler appends instead of rebuilding.
-      let copy = this.#marked.get(m);
-      if (!copy) this.#marked.set(m, (copy = { ...m, metadata: { ...m.metadata, recalled: true } } as Message));
-      return copy;
-    });
+    const reasons = this.#sticky?.reasons;
+    if (this.tuning.fromScratch) {
+      const out = selectFromScratch(units, selection, this.#marked, explain.enabled ? { dropped: (m, i) => explain.record(messageId(m, i), "dropped", this.name, dropReason), recalled: (m, i) => explain.record(messageId(m, i), "kept", this.name, reasons?.get(i) ?? "recalled") } : undefined);
+      return { output: new HistorySource(out), changed: differs(input.items, out) };
+    }
+    this.#output.update(
+      units,
+      selection,
+      unchanged,
+      explain.enabled
+        ? {
+            dropped: (m, i) => explain.record(messageId(m, i), "dropped", this.name, dropReason),
+            recalled: (m, i) => explain.record(messageId(m, i), "kept", this.name, reasons?.get(i) ?? "recalled"),
+          }
+        : undefined,
+    );
+    return { output: this.#output.log, changed: this.#output.changed };
+  }
+
+  /** fromScratch: a new split of the whole input; a new generation unless the input extends the previous one (the array implementation's rule). */
+  #rebuild(input: MessageSource): { units: HistoryUnits; unchanged: number } {
+    const items = input.items;
+    const previous = this.#units?.messages;
+    if (previous === undefined || items.length < previous.length || previous.some((m, i) => items[i] !== m)) this.#generation++;
+    this.#headers.length = 0;
+    this.#tokens = new UnitTokenMemo();
+    return { units: (this.#units = new HistoryUnits(items)), unchanged: 0 };
+  }
+
+  /**
+   * The split of the input, grown with it. A rewrite (the input no longer starts with the
+   * messages split so far — compared by reference from the first position the cursor reports,
+   * so another array holding the same messages is no rewrite) rolls the split back to the first
+   * difference and starts a new generation. Returns the split and the input positions below which
+   * nothing changed.
+   */
+  #sync(input: MessageSource): { units: HistoryUnits; unchanged: number } {
+    const items = input.items;
+    let units = this.#units;
+    let same = this.#cursor.next(input);
+    if (units !== undefined) {
+      const split = units.messages;
+      const end = Math.min(split.length, items.length);
+      while (same < end && items[same] === split[same]) same++;
+    }
+    if (units === undefined || (same === 0 && units.messages.length > 0)) {
+      units = this.#units = new HistoryUnits(items);
+      this.#generation++;
+      this.#headers.length = 0;
+      return { units, unchanged: 0 };
+    }
+    const rewritten = same < units.messages.length;
+    if (rewritten) {
+      units.truncate(same);
+      this.#generation++;
+    }
+    units.grow(items, units.messages.length, rewritten);
+    if (this.#headers.length > units.lowestChanged) this.#headers.length = units.lowestChanged;
+    return { units, unchanged: same };
   }
 
   /**
@@ -280,7 +356,7 @@ export class RecallStrategy implements CompactionStrategy {
   /** The previous plan, when it was made over this history (it only grew since), for this budget, and its window still fits `available`. */
   #stillFits(units: HistoryUnits, tokensOf: (u: number) => number, available: number): Plan | undefined {
     const sticky = this.#sticky;
-    if (!sticky || !sticky.searched || sticky.index !== units.index || sticky.available !== available || sticky.from >= units.length) return undefined;
+    if (!sticky || !sticky.searched || sticky.generation !== this.#generation || sticky.available !== available || sticky.from >= units.length) return undefined;
     let total = 0;
     for (const u of sticky.older) if (!units.units[u]!.critical) total += tokensOf(u);
     for (let u = units.length - 1; u >= sticky.from; u--) {
@@ -303,8 +379,9 @@ export class RecallStrategy implements CompactionStrategy {
     const tuning = this.tuning;
     const target = available * RECALL_STEP;
     // --- the recent part: newest units, contiguous, the current turn always --------------------
-    const keep = new Uint8Array(n);
-    for (const u of units.index.criticalUnits) keep[u] = 1;
+    // Units kept so far (a reused scratch: no array of the history's size per plan).
+    const keep = this.#flags.reset(n);
+    for (const u of units.index.criticalUnits) keep.add(u);
     const recentCut = (budget: number): { cut: number; used: number } => {
       let used = 0;
       let cut = n;
@@ -358,12 +435,12 @@ export class RecallStrategy implements CompactionStrategy {
         widened = true;
       }
     }
-    for (let u = cut; u < n; u++) keep[u] = 1;
+    for (let u = cut; u < n; u++) keep.add(u);
     let firstRecent = units.units[cut]?.firstStored ?? messages.length;
     if (units.units[cut]?.kind !== "turn") {
       const prompt = units.turnBefore(cut);
-      if (prompt !== undefined && !keep[prompt]) {
-        keep[prompt] = 1;
+      if (prompt !== undefined && !keep.has(prompt)) {
+        keep.add(prompt);
         older.push(prompt);
         firstRecent = Math.min(firstRecent, units.units[prompt]!.firstStored);
         if (!units.units[prompt]!.critical) used += tokensOf(prompt);
@@ -378,10 +455,10 @@ export class RecallStrategy implements CompactionStrategy {
       const limit = this.options.k ?? Infinity;
       let picked = 0;
       const place = (x: number): boolean => {
-        if (keep[x] || units.units[x]!.critical) return true;
+        if (keep.has(x) || units.units[x]!.critical) return true;
         const cost = tokensOf(x);
         if (recallUsed + cost > recallBudget) return false;
-        keep[x] = 1;
+        keep.add(x);
         recalled.add(x);
         recallUsed += cost;
         return true;
@@ -395,19 +472,19 @@ export class RecallStrategy implements CompactionStrategy {
         const p = positionOf(hit);
         if (p === undefined || p >= firstRecent) continue;
         const u = units.unitOf[p]!;
-        if (u < 0 || keep[u]) continue;
+        if (u < 0 || keep.has(u)) continue;
         const unit = units.units[u]!;
         // A tool group needs the prompt of its turn (what was being done); a plain message's
         // context is its neighbours (pass 2).
         const prompt = unit.kind === "turn" ? u : unit.kind === "group" ? units.turnBefore(u) : undefined;
-        const core = [...new Set(prompt === undefined ? [u] : [prompt, u])].filter((x) => !keep[x] && !units.units[x]!.critical);
+        const core = [...new Set(prompt === undefined ? [u] : [prompt, u])].filter((x) => !keep.has(x) && !units.units[x]!.critical);
         const coreCost = core.reduce((sum, x) => sum + tokensOf(x), 0);
         if (recallUsed + coreCost > recallBudget) continue;
         for (const x of core) place(x);
         picked++;
         const why = explain.enabled ? `recalled for the query (${hit.terms?.length ? `terms ${hit.terms.join(", ")}; ` : ""}score ${hit.score.toFixed(3)}${notes.length ? `; ${notes.join(", ")}` : ""})` : "";
         if (explain.enabled) for (const x of core) for (const q of units.positions(x)) reasons.set(q, q === p ? why : `recalled with ${hit.id}, the hit of its exchange (${why})`);
-        const header = tuning.noHeaders ? undefined : headerBefore(units, u);
+        const header = tuning.noHeaders ? undefined : headerBefore(this.#headers, units, u);
         extras.push({ after: Math.max(u, prompt ?? u), before: Math.min(u, prompt ?? u), header, hitAt: p, why });
       }
       // Pass 2 — the neighbours (the unit after, then the one before); pass 3 — the session date
@@ -419,14 +496,14 @@ export class RecallStrategy implements CompactionStrategy {
           for (const x of [after + radius, before - radius]) {
             // The wider context is the conversation around a hit, not tool output (which would
             // also cost its counting: tool results are the long messages).
-            if (x < 0 || x >= cut || keep[x] || (radius > 1 && units.units[x]!.kind === "group") || !place(x)) continue;
+            if (x < 0 || x >= cut || keep.has(x) || (radius > 1 && units.units[x]!.kind === "group") || !place(x)) continue;
             if (explain.enabled) for (const q of units.positions(x)) reasons.set(q, `recalled with ${messageId(messages[hitAt]!, hitAt)}, a neighbour of the hit (${why})`);
           }
         }
       };
       if (!tuning.noNeighbours) neighbours(1);
       for (const { header, hitAt, why } of extras) {
-        if (header === undefined || keep[header] || !place(header)) continue;
+        if (header === undefined || keep.has(header) || !place(header)) continue;
         if (explain.enabled) for (const q of units.positions(header)) reasons.set(q, `recalled with ${messageId(messages[hitAt]!, hitAt)}: the date header of its session (${why})`);
       }
       if (!tuning.noNeighbours && !tuning.narrow && reachesBack) for (let radius = 2; radius <= WIDE_NEIGHBOURS; radius++) neighbours(radius);
@@ -440,11 +517,11 @@ export class RecallStrategy implements CompactionStrategy {
     for (; t >= 0; t--) {
       const start = starts[t]!;
       let cost = 0;
-      for (let u = start; u < from; u++) if (!keep[u] && !units.units[u]!.critical) cost += tokensOf(u);
+      for (let u = start; u < from; u++) if (!keep.has(u) && !units.units[u]!.critical) cost += tokensOf(u);
       if (cost > left) break;
       left -= cost;
       for (let u = start; u < from; u++) {
-        keep[u] = 1;
+        keep.add(u);
         recalled.delete(u);
       }
       from = start;
@@ -497,11 +574,11 @@ export class RecallStrategy implements CompactionStrategy {
       return undefined;
     }
     const cache = this.#cache;
-    if (cache && cache.units === units.index && cache.query === query && cache.before === before && cache.wanted >= wanted) return cache.hits;
+    if (cache && cache.generation === this.#generation && cache.query === query && cache.before === before && cache.wanted >= wanted) return cache.hits;
     const option = this.options.feedback;
     const feedback = this.tuning.feedback ?? (option === true ? {} : option === false ? undefined : option);
     const hits: RankedHit[] = await recallCandidates(source, query, wanted, this.options.ranking, { before, filter: { role: ["user", "assistant", "tool"] }, ...(feedback ? { feedback } : {}) }, { off: this.tuning.rankingOff, on: this.tuning.rankingOn });
-    this.#cache = { units: units.index, query, before, hits, wanted };
+    this.#cache = { generation: this.#generation, query, before, hits, wanted };
     return hits;
   }
 }
@@ -519,13 +596,8 @@ export const STICKY_HITS = 3;
 /** Neighbours of a hit taken at most on each side when the budget lasts (±1 always first). */
 export const WIDE_NEIGHBOURS = 6;
 
-/** Per unit split: the nearest session date header at or before each unit (−1: none), filled as the units grow. */
-const headerTables = new WeakMap<HistoryUnits["index"], number[]>();
-
-/** The unit of the session date header nearest before unit `u` (modules/search/session-header.ts), if any. O(1) after the table covers `u`. */
-function headerBefore(units: HistoryUnits, u: number): number | undefined {
-  let table = headerTables.get(units.index);
-  if (!table) headerTables.set(units.index, (table = []));
+/** The unit of the session date header nearest before unit `u` (modules/search/session-header.ts), if any. O(1) after `table` covers `u`. */
+function headerBefore(table: number[], units: HistoryUnits, u: number): number | undefined {
   for (let x = table.length; x < u; x++) {
     const unit = units.units[x]!;
     const prompt = unit.kind === "turn" ? unit.prompt : undefined;
@@ -533,6 +605,53 @@ function headerBefore(units: HistoryUnits, u: number): number | undefined {
   }
   const at = u > 0 ? table[u - 1]! : -1;
   return at >= 0 ? at : undefined;
+}
+
+/** fromScratch: the selection's messages in one pass over every input position (the array implementation). */
+function selectFromScratch(units: HistoryUnits, selection: Selection, marked: WeakMap<Message, Message>, explain: OutputExplain | undefined): Message[] {
+  const messages = units.messages;
+  if (selection.all) return [...messages];
+  const keep = new Uint8Array(units.length);
+  for (const u of units.index.criticalUnits) keep[u] = 1;
+  for (let u = selection.from; u < units.length; u++) keep[u] = 1;
+  for (const u of selection.older) keep[u] = 1;
+  const out = units.select(keep, selection.recentStart, explain?.dropped);
+  if (selection.recalled.size === 0) return out;
+  let position = 0;
+  return out.map((m) => {
+    while (messages[position] !== m) position++;
+    const u = units.unitOf[position]!;
+    const at = position++;
+    if (u < 0 || !selection.recalled.has(u)) return m;
+    explain?.recalled(m, at);
+    let copy = marked.get(m);
+    if (!copy) marked.set(m, (copy = { ...m, metadata: { ...m.metadata, recalled: true } } as Message));
+    return copy;
+  });
+}
+
+/** A set of units as flags over a scratch array reused between plans: cleared in O(units set), grown by doubling. */
+class UnitFlags {
+  #flags = new Uint8Array(64);
+  readonly #set: number[] = [];
+
+  /** Empty, with room for `n` units. */
+  reset(n: number): this {
+    for (const u of this.#set) this.#flags[u] = 0;
+    this.#set.length = 0;
+    if (n > this.#flags.length) this.#flags = new Uint8Array(Math.max(n, this.#flags.length * 2));
+    return this;
+  }
+
+  has(u: number): boolean {
+    return this.#flags[u] === 1;
+  }
+
+  add(u: number): void {
+    if (this.#flags[u] === 1) return;
+    this.#flags[u] = 1;
+    this.#set.push(u);
+  }
 }
 
 /** True when every unit fits `available` (walks back from the newest: O(window), not O(history)). */
