@@ -13,6 +13,7 @@
  * | call | does |
  * |---|---|
  * | `exportTokenCounts(messages)` | the counts of those of `messages` a built-in cache has counted (read from the caches by object: no message is read) |
+ * | `forgetTokenCounts(messages)` | each built-in cache drops its entries for those messages (a holder that packs messages away frees the strings the entries keep) |
  * | `importTokenCounts(data)` | takes an exported record; counts for caches not created yet wait for them; returns how many counts it took, or throws INVALID_ARGUMENT naming what is wrong |
  */
 import type { Message } from "@amplifier-ts/contracts";
@@ -45,6 +46,11 @@ export function exportTokenCounts(messages: readonly Message[]): CarriedTokenCou
     if (pairs.length > 0) out.caches[key] = pairs;
   }
   return out;
+}
+
+/** Every built-in cache forgets `messages` (MessageTokenCache.forget): their next count recounts. */
+export function forgetTokenCounts(messages: readonly Message[]): void {
+  for (const cache of caches.values()) for (const message of messages) cache.forget(message);
 }
 
 export function importTokenCounts(data: unknown): number {

@@ -1,7 +1,7 @@
 export type { Tokenizer } from "@amplifier-ts/contracts";
 export { countTokens, type CountTokensOptions } from "./count-tokens.js";
 export { getTokenCounter, DEFAULT_MODEL, type TokenCounter, type TokenCounterOptions } from "./token-counter.js";
-export { exportTokenCounts, importTokenCounts, type CarriedTokenCounts } from "./carried-counts.js";
+export { exportTokenCounts, forgetTokenCounts, importTokenCounts, type CarriedTokenCounts } from "./carried-counts.js";
 export {
   getModelInfo,
   listModels,

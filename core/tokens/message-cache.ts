@@ -112,6 +112,25 @@ export class MessageTokenCache {
     return out;
   }
 
+  /**
+   * Drops what this cache holds for `message` (its entry by object, and the same entry under its
+   * id): the snapshot keeps the message's strings alive, so a holder that packs a message away
+   * (context-manager cold-history.ts) releases them here. The next count of it recounts. Reads
+   * `metadata.id` only when the message has an entry.
+   */
+  forget(message: Message): void {
+    if (typeof message !== "object" || message === null) return;
+    const entry = this.#byObject.get(message);
+    if (entry === undefined) return;
+    this.#byObject.delete(message);
+    const id = idOf(message);
+    const variants = id === undefined ? undefined : this.#byId.get(id);
+    const at = variants ? variants.indexOf(entry) : -1;
+    if (at < 0) return;
+    variants!.splice(at, 1);
+    if (variants!.length === 0) this.#byId.delete(id!);
+  }
+
   get stats(): MessageCacheStats {
     return { hits: this.#hits, misses: this.#misses, size: this.#byId.size };
   }

@@ -11,6 +11,7 @@
  * | compaction pipeline + assembler over its output| pipeline-window.ts      |
  * | context:pre_compact / post_compact (one builder)| compaction-events.ts    |
  * | the history's ids and token totals             | history-tally.ts        |
+ * | messages far behind the window, packed         | cold-history.ts, held-message.ts |
  * | per-message explanation                        | window-explanation.ts   |
  * | search over the history                        | @amplifier-ts/search    |
  *
@@ -24,6 +25,7 @@ import { HistorySearchIndex } from "@amplifier-ts/search";
 import { createStrategyRegistry, describeFailure, ExplainLog, type CompactionPipeline, type StrategyRegistry, type StrategyServices } from "@amplifier-ts/strategies";
 import { configuredSummarizer, type ProviderLookup } from "@amplifier-ts/summarizers";
 import { freezeNested, omittedHistoryMessage, shallowCopy, WindowAssembler } from "@amplifier-ts/window";
+import { ColdHistory, type ColdHistoryOptions } from "./cold-history.js";
 import { emitCompaction, isCompaction, listensToCompaction } from "./compaction-events.js";
 import type { ContextOptions, ContextOptionsInput } from "./context-options.js";
 import { HistoryTally } from "./history-tally.js";
@@ -65,6 +67,12 @@ export interface HistoryContextManagerInit {
   strategyDefinitions?: Iterable<AnyStrategyDefinition>;
   /** Embedder for hybrid search (contracts/search.ts); absent = lexical search only. */
   embedder?: Embedder;
+  /**
+   * Packing of the messages far behind the window (cold-history.ts): its sizes, or false to keep
+   * every message as a parsed object. Default: on, with the default sizes, when config
+   * `strategies` is empty (the incremental assembler alone); off under a pipeline.
+   */
+  coldHistory?: ColdHistoryOptions | false;
   /** The calibration to start from (a record saved by `onCalibration`, or a shared instance); absent = none yet. */
   calibration?: TokenCalibration | CalibrationRecord;
   /** Called with the calibration record after every bill that was recorded (context-persistent saves it beside the session). */
@@ -91,6 +99,8 @@ export class HistoryContextManager implements ContextManager {
   /** Search over the stored history; built lazily on the first search (context.search, recall). */
   readonly searchIndex: HistorySearchIndex;
   readonly #history: StoredHistory;
+  /** Packs the messages far behind the window; undefined when `coldHistory: false`. */
+  readonly coldHistory: ColdHistory | undefined;
   /** Follows the stored history: O(new messages) per request while it only grows. */
   readonly #assembler = new WindowAssembler();
   readonly #pipelineWindow: PipelineWindow;
@@ -125,7 +135,11 @@ export class HistoryContextManager implements ContextManager {
       },
       { name: `${this.moduleName}:calibration` },
     );
+    // Only under the incremental assembler alone: a configured strategy may read the whole history
+    // every turn (token-budget counts it all), which would parse every packed message each turn.
+    this.coldHistory = init.coldHistory === false || !this.pipeline.isEmpty ? undefined : new ColdHistory(init.coldHistory);
     this.#history = new StoredHistory({
+      cold: this.coldHistory,
       moduleName: this.moduleName,
       sessionId: this.sessionId,
       agentId: this.agentId,
@@ -312,6 +326,8 @@ export class HistoryContextManager implements ContextManager {
   async #windowOverHistory(budget: number, counter: TokenCounter, model: string, extra: Message[] | undefined, tools: ToolDefinition[] | undefined, explain: boolean): Promise<Message[]> {
     const history = this.#history.messages;
     const { messages, report } = this.#assemble(this.#assembler, budget, counter, extra, tools, explain);
+    // What this window keeps stays hot: no packing at or after its cut.
+    this.coldHistory?.windowFrom(report.cutIndex);
     this.#last = {
       report,
       model,

@@ -6,6 +6,7 @@
  * O(history). A replaced array starts a fresh tally.
  */
 import type { Message } from "@amplifier-ts/contracts";
+import { idOf } from "@amplifier-ts/contracts";
 import type { TokenCounter } from "@amplifier-ts/core";
 
 export class HistoryTally {
@@ -18,7 +19,8 @@ export class HistoryTally {
   ids(history: readonly Message[]): ReadonlySet<string> {
     this.#follow(history);
     for (; this.#counted < history.length; this.#counted++) {
-      const id = history[this.#counted]!.metadata?.id;
+      // From the facts when the message is packed or lazily loaded: no parse.
+      const id = idOf(history[this.#counted]!);
       if (typeof id === "string") this.#ids.add(id);
     }
     return this.#ids;

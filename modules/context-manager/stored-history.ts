@@ -14,12 +14,18 @@
  * `messages` is the live array: it only grows by push until a rewrite replaces it (setMessages,
  * clear, clearRun). Readers that follow it by reference (the search index, the history tally)
  * rely on that to stay O(new messages).
+ *
+ * Each message it keeps is a held message (held-message.ts: the same object for its whole life,
+ * its body packed away once it is far behind the window — cold-history.ts); the stores are handed
+ * the plain body. Messages a store loaded lazily are kept as they are.
  */
 import { randomUUID } from "node:crypto";
 import type { HistoryStore, Message } from "@amplifier-ts/contracts";
 import { createError, isAmplifierError, knownFacts, validateMessage, type AmplifierError } from "@amplifier-ts/contracts";
 import { freezeDeep } from "@amplifier-ts/window";
+import type { ColdHistory } from "./cold-history.js";
 import type { RetentionPolicy } from "./context-options.js";
+import { holdMessage } from "./held-message.js";
 
 /** What follows every change of the history (the incremental window assembler). */
 export interface HistoryFollower {
@@ -35,6 +41,8 @@ export interface StoredHistoryInit {
   readonly retention: RetentionPolicy;
   readonly store: HistoryStore | undefined;
   readonly follower: HistoryFollower;
+  /** Packs the messages far behind the window (absent: every message stays a parsed object). */
+  readonly cold?: ColdHistory | undefined;
   /**
    * Messages already in the store (resume). Each is checked like a new one (validateMessage): one
    * that can no longer be used (written by an older version, another program, a store without
@@ -67,9 +75,10 @@ export class StoredHistory {
       // The store hands over objects nobody else holds (HistoryStore.open): no copy needed, and
       // nested values are frozen lazily when first exposed (message-copy.ts).
       const { usable, skipped } = usableMessages(init.initialMessages);
-      this.#messages = usable;
+      this.#messages = init.cold ? usable.map((m) => (knownFacts(m) === undefined ? holdMessage(m) : m)) : usable;
       this.#skipped = skipped;
       init.follower.reset(this.#messages);
+      init.cold?.maintain(this.#messages);
     }
   }
 
@@ -107,8 +116,10 @@ export class StoredHistory {
   append(stored: Message): Promise<void> {
     return this.#serialized(async () => {
       if (this.#persists(stored)) await this.store!.append(this.#init.sessionId, stored, this.#scope);
-      this.#messages.push(stored);
-      this.#init.follower.append(stored);
+      const held = this.#hold(stored);
+      this.#messages.push(held);
+      this.#init.follower.append(held);
+      this.#init.cold?.maintain(this.#messages);
     });
   }
 
@@ -116,7 +127,7 @@ export class StoredHistory {
   replace(next: Message[]): Promise<void> {
     return this.#serialized(async () => {
       if (this.store) await this.store.replace(this.#init.sessionId, next.filter((m) => this.#persists(m)), this.#scope);
-      this.#adopt(next);
+      this.#adopt(next.map((m) => this.#hold(m)));
     });
   }
 
@@ -146,7 +157,8 @@ export class StoredHistory {
   async clearRun(runId: string): Promise<void> {
     this.#requireRunId(runId, "clearRun");
     await this.#serialized(async () => {
-      const kept = this.#messages.filter((m) => m.metadata?.runId !== runId);
+      // A packed message answers its run id from its facts (no parse).
+      const kept = this.#messages.filter((m) => runIdOf(m) !== runId);
       if (kept.length === this.#messages.length) return;
       if (this.store) await this.store.clearRun(this.#init.sessionId, runId, this.#scope);
       this.#adopt(kept);
@@ -164,6 +176,12 @@ export class StoredHistory {
   #adopt(messages: Message[]): void {
     this.#messages = messages;
     this.#init.follower.reset(messages);
+    this.#init.cold?.maintain(messages);
+  }
+
+  /** The message the history keeps for a prepared one: held (packable) when packing is on. */
+  #hold(stored: Message): Message {
+    return this.#init.cold ? holdMessage(stored) : stored;
   }
 
   /** Ephemeral messages and retention "none" never reach the store. */
@@ -188,6 +206,12 @@ export class StoredHistory {
       throw createError("STORAGE_WRITE_FAILED", undefined, { module: this.#init.moduleName, cause: error });
     });
   }
+}
+
+/** A message's run id; a packed or lazily loaded message answers from its facts (no parse). */
+function runIdOf(message: Message): unknown {
+  const facts = knownFacts(message);
+  return facts ? facts.runId : message.metadata?.runId;
 }
 
 /** The resumed messages that are still Messages, and the others with their index, id and error. */

@@ -13,7 +13,10 @@ import { bytes, count, hasGc, heapAfterGc, ratio } from "./measure.js";
 import { prepareSession } from "./resume.js";
 import { check, type BenchContext, type Scenario, type ScenarioResult } from "./scenario.js";
 
-type Holder = "plain array (floor)" | "context-simple" | "context-persistent (resumed)";
+type Holder = "plain array (floor)" | "context-simple" | "context-persistent (resumed)" | "context-persistent (grown by appends)";
+
+/** Appends between two windows while a session grows in the "grown by appends" row (about one agent-loop turn). */
+const APPENDS_PER_WINDOW = 8;
 
 interface MemorySample {
   holder: Holder;
@@ -50,6 +53,15 @@ export async function memoryChild(args: string[]): Promise<void> {
     opened = await openContext("context-simple", { tmpRoot: "." });
     await opened.context.setMessages(history);
     history = undefined;
+  } else if (holder === "context-persistent (grown by appends)") {
+    // A session that grew in this process: every message added one by one, a window every few.
+    opened = await openContext("context-persistent (fsync never)", { tmpRoot: storagePath! });
+    const history = generateHistory({ count: n, seed: HISTORY_SEED, idPrefix: "m" });
+    for (let i = 0; i < history.length; i++) {
+      await opened.context.addMessage(history[i]!);
+      if (i % APPENDS_PER_WINDOW === APPENDS_PER_WINDOW - 1) await opened.context.getMessagesForRequest(128_000);
+    }
+    rawBytes = Number.NaN; // measured below, after the heap figure
   } else {
     opened = await openContext("context-persistent (fsync never)", { tmpRoot: storagePath!, storagePath: storagePath!, sessionId: sessionId!, removeOnClose: false });
     rawBytes = Number.NaN; // measured below, after the heap figure
@@ -62,6 +74,9 @@ export async function memoryChild(args: string[]): Promise<void> {
       await opened.context.addMessage(m);
       await opened.context.getMessagesForRequest(128_000);
     }
+    // The steady state between turns: the packing of messages far behind the window (issue 20;
+    // it runs in the event loop's idle turns) has caught up.
+    await (opened.context as { coldHistory?: { idle(): Promise<void> } }).coldHistory?.idle();
   }
   const heap1 = heapAfterGc();
   const after = process.memoryUsage();
@@ -101,6 +116,8 @@ export const memoryScenario: Scenario = {
     samples.push(await runChild<MemorySample>(ctx.entry, ["memory", "plain array (floor)", String(n)], { heapMb: 8192 }));
     ctx.log(`memory: context-simple with ${count(n)}`);
     samples.push(await runChild<MemorySample>(ctx.entry, ["memory", "context-simple", String(n)], { heapMb: 8192 }));
+    ctx.log(`memory: context-persistent grown by appends to ${count(n)}`);
+    samples.push(await runChild<MemorySample>(ctx.entry, ["memory", "context-persistent (grown by appends)", String(n), ctx.tmpRoot], { heapMb: 8192 }));
     const prepared = await prepareSession(ctx, n);
     ctx.log(`memory: context-persistent resumed with ${count(n)}`);
     samples.push(
@@ -136,6 +153,7 @@ export const memoryScenario: Scenario = {
         "V8 stores a string with any character above U+00FF (✓ in test logs, — in prose) as UTF-16: 2 bytes per character, against ~1 byte per character in UTF-8 JSON. The floor row shows what that costs before any context overhead.",
         "The child processes run with --max-old-space-size=8192 so the figure is not capped by the default heap limit.",
         "context-persistent (resumed) opens the session through its sidecar index (issue 20): messages the window never showed stay unparsed on disk (a Proxy and their index facts in the heap), so its heap counts the window and the index, not the history.",
+        "context-simple and context-persistent (grown by appends) pack the messages far behind the window (issue 20: context-manager cold-history.ts): the messages more than 4,096 positions behind the newest and behind the window's cut, instructions and critical messages excepted, are kept as deflated JSON in blocks of 64 (a one-byte string on the heap, so the heap figure counts them), parsed again when read. Measured once that packing, which runs in the event loop's idle turns, has caught up.",
       ],
       data: { samples },
     };

@@ -1,0 +1,134 @@
+/**
+ * A stored message this process holds, whose parsed body can be packed away and brought back.
+ *
+ * The history's readers keep messages by object identity (the window's history index, the search
+ * index, the token caches): a message far behind the window can only stop costing a parsed object
+ * if the object everyone holds stays the same. So every message the stored history keeps is a
+ * Proxy over a small target, and its fields live in a plain BODY object behind it. Packing
+ * (cold-history.ts) replaces the body by a place in a compressed block and the message's facts
+ * (contracts MESSAGE_FACTS); the next read parses it again from there.
+ *
+ * | read                                              | hot (body held)           | packed                        |
+ * |---------------------------------------------------|---------------------------|-------------------------------|
+ * | `message[MESSAGE_FACTS]` (the shape helpers)      | undefined (fields read)   | the facts, no parse           |
+ * | `role`                                            | the body's                | the facts', no parse          |
+ * | `message[MESSAGE_BODY]` (copies: shallowCopy)     | the body                  | parsed, then the body         |
+ * | anything else (content, metadata, keys, spread)   | the body's                | parsed once, then the body's  |
+ * | a write, a delete, a definition                   | refused (false: a TypeError in strict code), like the frozen message it stands for |
+ * | Object.freeze / preventExtensions                 | the body's fields move onto the target, frozen: the message is plain from then on and never packed again |
+ *
+ * A parsed body is the same JSON the message was packed from: equal field by field, nested values
+ * deep-frozen as before; only the nested objects' identity is new (nobody may rely on it: copies
+ * share nested values, and the token caches compare strings by value).
+ */
+import type { Message, MessageFacts } from "@amplifier-ts/contracts";
+import { MESSAGE_BODY, MESSAGE_FACTS } from "@amplifier-ts/contracts";
+import { freezeNested } from "@amplifier-ts/window";
+
+/** Where a packed message's JSON lives: a block of cold-history.ts. */
+export interface PackedPlace {
+  /** The JSON text of the message at [start, end) of the block. */
+  text(start: number, end: number): string;
+  /** One of the block's messages was parsed again (its body is held until it is packed anew). */
+  revived(): void;
+}
+
+/** A held message's state: its body, or where its JSON is packed (with its facts). */
+export interface HeldState {
+  body: Record<PropertyKey, unknown> | undefined;
+  place: PackedPlace | undefined;
+  start: number;
+  end: number;
+  facts: MessageFacts | undefined;
+}
+
+const STATE = Symbol("held message state");
+type Target = { [STATE]?: HeldState };
+
+/**
+ * The held message for `body` (a stored message: validated, copied, its nested values frozen).
+ * A top-level-frozen body is copied once (a Proxy may not report a frozen field its target lacks).
+ */
+export function holdMessage(body: Message): Message {
+  const plain = (Object.isFrozen(body) ? { ...body } : body) as unknown as Record<PropertyKey, unknown>;
+  const target: Target = { [STATE]: { body: plain, place: undefined, start: 0, end: 0, facts: undefined } };
+  return new Proxy(target, HANDLER) as unknown as Message;
+}
+
+/** The state of a held message (undefined for any other value, or once it was made plain by a freeze). */
+export function heldState(message: Message): HeldState | undefined {
+  return (message as unknown as { [STATE]?: HeldState })[STATE];
+}
+
+/** Parses a packed message (its place gives the JSON); the body is held until it is packed again. */
+function parse(state: HeldState): Record<PropertyKey, unknown> {
+  const place = state.place!;
+  const body = JSON.parse(place.text(state.start, state.end)) as Record<PropertyKey, unknown>;
+  freezeNested(body as unknown as Message);
+  state.body = body;
+  place.revived();
+  return body;
+}
+
+function view(target: Target): Record<PropertyKey, unknown> {
+  const state = target[STATE];
+  if (state === undefined) return target as Record<PropertyKey, unknown>;
+  return state.body ?? parse(state);
+}
+
+/** Freezing must hold for the target itself (the language checks it): the body's fields move there, frozen. */
+function materialize(target: Target): void {
+  const state = target[STATE];
+  if (state === undefined) return;
+  const body = state.body ?? parse(state);
+  delete target[STATE];
+  for (const key of Reflect.ownKeys(body)) {
+    const descriptor = Object.getOwnPropertyDescriptor(body, key)!;
+    Object.defineProperty(target, key, { ...descriptor, writable: false, configurable: false });
+  }
+}
+
+const HANDLER: ProxyHandler<Target> = {
+  get(target, key) {
+    const state = target[STATE];
+    if (state === undefined) return key === MESSAGE_BODY ? target : (target as Record<PropertyKey, unknown>)[key];
+    if (key === STATE) return state;
+    if (key === MESSAGE_FACTS) return state.facts;
+    let body = state.body;
+    if (body === undefined) {
+      if (key === "role") return state.facts!.role;
+      body = parse(state);
+    }
+    if (key === MESSAGE_BODY) return body;
+    return body[key];
+  },
+  has(target, key) {
+    const state = target[STATE];
+    if (state !== undefined && key === MESSAGE_FACTS) return state.facts !== undefined;
+    return key in view(target);
+  },
+  ownKeys(target) {
+    return Reflect.ownKeys(view(target));
+  },
+  getOwnPropertyDescriptor(target, key) {
+    if (target[STATE] === undefined) return Reflect.getOwnPropertyDescriptor(target, key);
+    return Reflect.getOwnPropertyDescriptor(view(target), key);
+  },
+  // A stored message is frozen: writes are refused (a TypeError in strict-mode code).
+  set(target, key, value) {
+    return target[STATE] === undefined ? Reflect.set(target, key, value) : false;
+  },
+  deleteProperty(target, key) {
+    return target[STATE] === undefined ? Reflect.deleteProperty(target, key) : false;
+  },
+  defineProperty(target, key, descriptor) {
+    return target[STATE] === undefined ? Reflect.defineProperty(target, key, descriptor) : false;
+  },
+  preventExtensions(target) {
+    materialize(target);
+    return Reflect.preventExtensions(target);
+  },
+  isExtensible(target) {
+    return Reflect.isExtensible(target);
+  },
+};
