@@ -79,38 +79,31 @@ export class PgConnection {
   /** `fn` inside BEGIN … COMMIT on one connection (ROLLBACK when it throws). */
   async transaction<T>(fn: (client: pg.PoolClient) => Promise<T>, isolation = "READ COMMITTED"): Promise<T> {
     await this.connect();
-    let client: pg.PoolClient;
-    try {
-      client = await this.#pool.connect();
-    } catch (error) {
-      throw this.#typed(error);
-    }
-    try {
-      await client.query(`BEGIN ISOLATION LEVEL ${isolation}`);
-      const result = await fn(client);
-      await client.query("COMMIT");
-      return result;
-    } catch (error) {
-      await client.query("ROLLBACK").catch(() => undefined);
-      throw this.#typed(error);
-    } finally {
-      client.release();
-    }
+    return this.#inTransaction(`BEGIN ISOLATION LEVEL ${isolation}`, fn);
   }
 
+  /** The schema and tables, once per PgConnection (connect() memoizes it), under an advisory lock: several processes may start at once. */
   async #migrate(): Promise<void> {
-    let client: pg.PoolClient;
-    try {
-      client = await this.#pool.connect();
-    } catch (error) {
-      throw this.#typed(error);
-    }
-    try {
-      await client.query("BEGIN");
+    await this.#inTransaction("BEGIN", async (client) => {
       await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`amplifier-agent-stores:${this.schema}`]);
       await client.query(`CREATE SCHEMA IF NOT EXISTS "${this.schema}"`);
       for (const statement of this.#migrations(this.schema, this.prefix)) await client.query(statement);
+    });
+  }
+
+  /** `fn` between `begin` and COMMIT on one pooled connection; ROLLBACK and a typed error when anything throws. No connect(): #migrate runs inside it. */
+  async #inTransaction<T>(begin: string, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    let client: pg.PoolClient;
+    try {
+      client = await this.#pool.connect();
+    } catch (error) {
+      throw this.#typed(error);
+    }
+    try {
+      await client.query(begin);
+      const result = await fn(client);
       await client.query("COMMIT");
+      return result;
     } catch (error) {
       await client.query("ROLLBACK").catch(() => undefined);
       throw this.#typed(error);
