@@ -24,6 +24,7 @@ import { ExplainLog } from "../../modules/strategies/explain-recorder.js";
 import { ArraySource, HistorySource, LogCursor, MessageLog, PrefixSums, RunningSourceTokens } from "../../modules/strategies/message-log.js";
 import { contextFor } from "./helpers.js";
 import { getTokenCounter } from "../../core/tokens/index.js";
+import { applyHistoryOp, historyOp, type LiveHistory } from "./history-ops.js";
 
 const runs = Math.max(40, Math.floor(propertyRuns(1_000) / 10));
 
@@ -48,13 +49,7 @@ const spec = fc.oneof(
 );
 
 /** append k messages | replace the history by a shorter copy | replace one message by a copy with other content | deep-clone the whole history. */
-const op = fc.oneof(
-  { weight: 6, arbitrary: fc.record({ kind: fc.constant("append" as const), k: fc.integer({ min: 1, max: 6 }) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant("shrink" as const), to: fc.nat() }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant("replace" as const), at: fc.nat() }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant("clone" as const) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant("explain" as const) }) },
-);
+const op = historyOp(6);
 
 const json = (ms: readonly Message[]) => ms.map((m) => JSON.stringify(m));
 
@@ -66,23 +61,10 @@ describe("incremental pipeline state equals the from-scratch computation (issue 
         const cold = createPipeline(specs);
         const identityBound = JSON.stringify(specs).includes('"summarization"');
         const context = contextFor(100_000, new ExplainLog(false));
-        let live: Message[] = [];
-        let next = 0;
+        const history: LiveHistory = { live: [], next: 0 };
         for (const o of ops) {
-          let explain = false;
-          if (o.kind === "append") {
-            for (let j = 0; j < o.k && next < full.length; j++) live.push(full[next++]!);
-          } else if (o.kind === "shrink") {
-            live = live.slice(0, o.to % (live.length + 1));
-          } else if (o.kind === "replace" && live.length > 0) {
-            const at = o.at % live.length;
-            live = live.slice();
-            live[at] = { ...live[at]!, metadata: { ...live[at]!.metadata, replaced: true } } as Message;
-          } else if (o.kind === "clone") {
-            live = structuredClone(live);
-          } else if (o.kind === "explain") {
-            explain = true;
-          }
+          const explain = applyHistoryOp(history, full, o);
+          const live = history.live;
           const w = await warm.runSource(new HistorySource(live), explain ? contextFor(100_000, new ExplainLog(true)) : context);
           // `summarization` updates its summary only for the very objects it summarised before (a
           // copy gets a fresh summary, by design): its reference is the same objects, recomputed in full

@@ -19,6 +19,7 @@ import { HistorySource } from "../../modules/strategies/message-log.js";
 import { RecallStrategy, recallOptions } from "../../modules/strategies/recall.js";
 import { ToolResultCompaction } from "../../modules/strategies/trimming/tool-result-compaction.js";
 import { contextFor } from "./helpers.js";
+import { applyHistoryOp, historyOp, type LiveHistory } from "./history-ops.js";
 
 const runs = Math.max(40, Math.floor(propertyRuns(1_000) / 10));
 
@@ -42,13 +43,7 @@ const options = fc.record({
 });
 
 /** append k messages | replace the history by a shorter copy | replace one message by a copy | deep-clone the whole history | a request with explain on. */
-const op = fc.oneof(
-  { weight: 8, arbitrary: fc.record({ kind: fc.constant("append" as const), k: fc.integer({ min: 1, max: 6 }) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant("shrink" as const), to: fc.nat() }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant("replace" as const), at: fc.nat() }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant("clone" as const) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant("explain" as const) }) },
-);
+const op = historyOp(8);
 
 const json = (ms: readonly Message[]) => ms.map((m) => JSON.stringify(m));
 
@@ -61,23 +56,10 @@ describe("recall's incremental state equals the from-scratch computation (issue 
         const cold = new RecallStrategy(parsed, { fromScratch: true });
         // Half the cases behind tool-result-compaction (recall reads its output log, as in a pipeline).
         const before = compactFirst ? new ToolResultCompaction({ maxChars: 200 }) : undefined;
-        let live: Message[] = [];
-        let next = 0;
+        const history: LiveHistory = { live: [], next: 0 };
         for (const o of ops) {
-          let explain = false;
-          if (o.kind === "append") {
-            for (let j = 0; j < o.k && next < full.length; j++) live.push(full[next++]!);
-          } else if (o.kind === "shrink") {
-            live = live.slice(0, o.to % (live.length + 1));
-          } else if (o.kind === "replace" && live.length > 0) {
-            const at = o.at % live.length;
-            live = live.slice();
-            live[at] = { ...live[at]!, metadata: { ...live[at]!.metadata, replaced: true } } as Message;
-          } else if (o.kind === "clone") {
-            live = structuredClone(live);
-          } else if (o.kind === "explain") {
-            explain = true;
-          }
+          const explain = applyHistoryOp(history, full, o);
+          const live = history.live;
           const warmExplain = new ExplainLog(explain);
           const coldExplain = new ExplainLog(explain);
           const input = before ? before.compactLog(new HistorySource(live), contextFor(budget, new ExplainLog(false))).output : new HistorySource(live);
