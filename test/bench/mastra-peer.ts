@@ -14,7 +14,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { ContentBlock, Message } from "../../contracts/generated/message.js";
+import type { Message } from "../../contracts/generated/message.js";
+import { backToOurs, toModel, type Piece } from "./peer-messages.js";
 
 const MASTRA_DIR = resolve("test/bench/mastra");
 
@@ -53,58 +54,33 @@ export async function loadMastra(log: (line: string) => void): Promise<{ process
 
 const TAG = Symbol("amplifierBench");
 
-const text = (content: Message["content"]): string => (typeof content === "string" ? content : (content ?? []).map((b) => (b.type === "text" ? b.text : b.type === "tool_result" ? text(b.content as Message["content"]) : "")).join(""));
-
-/** Ours → the AI SDK 4 CoreMessages Mastra 0.x remembers (a user message with tool results becomes a tool message, then the rest). */
+/**
+ * Ours → the AI SDK 4 CoreMessages Mastra 0.x remembers: toModel's messages (AI SDK 5+) with 4's
+ * field names — a tool call's `args`, a tool result's `result` — and an assistant's lone text as a string.
+ */
 function toCore(message: Message, names: Map<string, string>): CoreMessage[] {
-  switch (message.role) {
-    case "system":
-    case "developer":
-      return [{ role: "system", content: text(message.content) }];
-    case "tool":
-      return [{ role: "tool", content: [{ type: "tool-result", toolCallId: message.tool_call_id ?? "", toolName: names.get(message.tool_call_id ?? "") ?? "tool", result: text(message.content) }] }];
-    case "assistant": {
-      const parts: Record<string, unknown>[] = [];
-      const body = text(message.content);
-      if (body) parts.push({ type: "text", text: body });
-      for (const call of message.tool_calls ?? []) {
-        names.set(call.id, call.function.name);
-        parts.push({ type: "tool-call", toolCallId: call.id, toolName: call.function.name, args: JSON.parse(call.function.arguments) as unknown });
-      }
-      for (const block of Array.isArray(message.content) ? message.content : []) {
-        if (block.type !== "tool_use") continue;
-        names.set(block.id, block.name);
-        parts.push({ type: "tool-call", toolCallId: block.id, toolName: block.name, args: block.input });
-      }
-      return [{ role: "assistant", content: parts.length === 1 && parts[0]!.type === "text" ? body : parts }];
-    }
-    default: {
-      if (!Array.isArray(message.content)) return [{ role: "user", content: message.content ?? "" }];
-      const results = message.content.flatMap((b) => (b.type === "tool_result" ? [b] : []));
-      const rest = message.content.filter((b) => b.type !== "tool_result");
-      const out: CoreMessage[] = [];
-      if (results.length) out.push({ role: "tool", content: results.map((b) => ({ type: "tool-result", toolCallId: b.tool_use_id, toolName: names.get(b.tool_use_id) ?? "tool", result: text([b]) })) });
-      if (rest.length) out.push({ role: "user", content: text(rest) });
-      return out;
-    }
-  }
+  return toModel(message, names).map((m): CoreMessage => {
+    if (typeof m.content === "string") return { role: m.role, content: m.content };
+    const parts = m.content.map((part): Record<string, unknown> => {
+      if (part.type === "tool-call") return { type: "tool-call", toolCallId: part.toolCallId, toolName: part.toolName, args: part.input };
+      if (part.type === "tool-result") return { type: "tool-result", toolCallId: part.toolCallId, toolName: part.toolName, result: (part.output as { value: unknown }).value };
+      return { ...part };
+    });
+    const lone = m.role === "assistant" && parts.length === 1 && parts[0]!.type === "text";
+    return { role: m.role, content: lone ? (parts[0]!.text as string) : parts };
+  });
 }
 
 /**
- * The two Mastra peers over loaded processors. `backToOurs` maps tagged pieces back to our
- * messages (peers.ts): a piece is one CoreMessage of `origin` (a split user message gives one per
- * side; `blocks` names the side's blocks).
+ * The two Mastra peers over loaded processors. A piece is one CoreMessage of `origin` (a split user
+ * message gives one per side; `blocks` names the side's blocks), mapped back by backToOurs.
  */
-export function mastraPeers(
-  processors: MastraProcessors,
-  budget: number,
-  backToOurs: (tags: readonly (number | undefined)[], pieces: readonly { origin: Message; parts: number; blocks?: ContentBlock[] }[]) => Message[],
-): MastraPeer[] {
+export function mastraPeers(processors: MastraProcessors, budget: number): MastraPeer[] {
   const peer = (name: string, filterTools: boolean): MastraPeer => ({
     name,
     async open(history) {
       const names = new Map<string, string>();
-      const pieces: { origin: Message; parts: number; blocks?: ContentBlock[] }[] = [];
+      const pieces: Piece[] = [];
       const remembered: CoreMessage[] = [];
       let instructions: CoreMessage | undefined;
       let instructionsText: string | undefined;

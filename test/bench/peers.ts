@@ -29,15 +29,7 @@ import { reportToParent } from "./child.js";
 import { loadMastra, mastraPeers } from "./mastra-peer.js";
 import { check, type BenchContext, type BenchOptions, type Check, type Scenario, type ScenarioResult } from "./scenario.js";
 import { toolPairingProblems, windowProblems } from "./tool-pairing.js";
-
-/** One native message and what it stands for among ours. */
-interface Piece {
-  origin: Message;
-  /** How many native messages `origin` became (a window holding fewer has a partial message). */
-  parts: number;
-  /** The part of `origin` this piece carries (content blocks of a split user message); undefined = all of it. */
-  blocks?: ContentBlock[];
-}
+import { backToOurs, splitBlocks, text, toModel, type Piece } from "./peer-messages.js";
 
 interface Peer {
   readonly name: string;
@@ -68,79 +60,7 @@ const TAG = "amplifierBench";
 class DeadlineExceeded extends Error {}
 let deadline = Number.POSITIVE_INFINITY;
 
-const text = (content: Message["content"]): string => (typeof content === "string" ? content : (content ?? []).map((b) => (b.type === "text" ? b.text : b.type === "tool_result" ? text(b.content as Message["content"]) : "")).join(""));
-
-/**
- * Maps tagged native messages back to ours: consecutive pieces of one message become it again
- * when all are there, else the message with the blocks of the pieces that are. `as` may replace
- * a piece's stand-in (a message the peer changed).
- */
-function backToOurs(tags: readonly (number | undefined)[], pieces: readonly Piece[], as: (k: number, piece: Piece) => Message = (_k, p) => p.origin): Message[] {
-  const out: Message[] = [];
-  for (let i = 0; i < tags.length; ) {
-    const first = pieces[tags[i] ?? -1];
-    if (!first) throw new Error("a peer returned a message the bench did not give it");
-    let j = i + 1;
-    while (j < tags.length && pieces[tags[j] ?? -1]?.origin === first.origin) j++;
-    if (j - i === first.parts || first.blocks === undefined) {
-      // A copy, as every window is (the invariant checks refuse the stored object itself).
-      out.push({ ...as(tags[i]!, first) });
-    } else {
-      const blocks = tags.slice(i, j).flatMap((k) => pieces[k!]!.blocks ?? []);
-      out.push({ ...first.origin, content: blocks });
-    }
-    i = j;
-  }
-  return out;
-}
-
-/** The blocks of piece `k` of a user message split into its tool results (one piece each), then the rest. */
-function splitBlocks(m: Message, parts: number, k: number): ContentBlock[] | undefined {
-  if (m.role !== "user" || !Array.isArray(m.content) || parts < 2) return undefined;
-  const results = m.content.filter((b) => b.type === "tool_result");
-  return k < results.length ? [results[k]!] : m.content.filter((b) => b.type !== "tool_result");
-}
-
 // --- AI SDK ---------------------------------------------------------------------------------------
-
-function toModel(message: Message, names: Map<string, string>): ModelMessage[] {
-  switch (message.role) {
-    case "system":
-    case "developer":
-      return [{ role: "system", content: text(message.content) }];
-    case "tool":
-      return [{ role: "tool", content: [{ type: "tool-result", toolCallId: message.tool_call_id ?? "", toolName: names.get(message.tool_call_id ?? "") ?? "tool", output: { type: "text", value: text(message.content) } }] }];
-    case "assistant": {
-      const parts: Exclude<Extract<ModelMessage, { role: "assistant" }>["content"], string> = [];
-      const body = text(message.content);
-      if (body) parts.push({ type: "text", text: body });
-      for (const call of message.tool_calls ?? []) {
-        names.set(call.id, call.function.name);
-        parts.push({ type: "tool-call", toolCallId: call.id, toolName: call.function.name, input: JSON.parse(call.function.arguments) as unknown });
-      }
-      for (const block of Array.isArray(message.content) ? message.content : []) {
-        if (block.type !== "tool_use") continue;
-        names.set(block.id, block.name);
-        parts.push({ type: "tool-call", toolCallId: block.id, toolName: block.name, input: block.input });
-      }
-      return [{ role: "assistant", content: parts }];
-    }
-    default: {
-      if (!Array.isArray(message.content)) return [{ role: "user", content: message.content ?? "" }];
-      const results = message.content.filter((b) => b.type === "tool_result");
-      const rest = message.content.filter((b) => b.type !== "tool_result");
-      const out: ModelMessage[] = [];
-      if (results.length) {
-        out.push({
-          role: "tool",
-          content: results.map((b) => ({ type: "tool-result" as const, toolCallId: b.type === "tool_result" ? b.tool_use_id : "", toolName: names.get(b.type === "tool_result" ? b.tool_use_id : "") ?? "tool", output: { type: "text" as const, value: text([b]) } })),
-        });
-      }
-      if (rest.length) out.push({ role: "user", content: text(rest) });
-      return out;
-    }
-  }
-}
 
 const aiSdk: Peer = {
   name: "AI SDK pruneMessages",
@@ -370,7 +290,7 @@ export async function peersChild(args: string[]): Promise<void> {
   const [name, nText, optionsText] = args as [string, string, string];
   const options = JSON.parse(optionsText) as BenchOptions;
   const ctx: BenchContext = { options, entry: "", tmpRoot: ".", memo: new Map(), log: () => undefined } as BenchContext;
-  const mastra = name.startsWith("Mastra") ? mastraPeers((await loadMastra(() => undefined)).processors, options.budget, backToOurs) : [];
+  const mastra = name.startsWith("Mastra") ? mastraPeers((await loadMastra(() => undefined)).processors, options.budget) : [];
   const peer = [aiSdk, openaiAgents, llamaIndex(options.budget), ...mastra].find((p) => p.name === name);
   if (!peer) throw new Error(`unknown peer ${name}`);
   reportToParent(await runPeer(ctx, peer, Number(nText), getTokenCounter("gpt-4o")));
@@ -419,7 +339,7 @@ export const peersScenario: Scenario = {
     let mastraNote: string;
     try {
       const { processors, version } = await loadMastra(ctx.log);
-      peers.push(...mastraPeers(processors, ctx.options.budget, backToOurs));
+      peers.push(...mastraPeers(processors, ctx.options.budget));
       mastraNote = `Mastra (${version}: the last line that runs on Node 20 — 1.x requires Node ≥ 22.13; installed on demand in test/bench/mastra): the memory processors an agent applies to remembered messages, ToolCallFilter() then TokenLimiter(budget), and TokenLimiter alone; the system prompt is passed as the agent's instructions (systemMessage). TokenLimiter counts with js-tiktoken and its own overheads (3.8 per message, 24 per conversation); ToolCallFilter drops every message holding a tool call or result.`;
     } catch (error) {
       mastraNote = `Mastra TokenLimiter / ToolCallFilter: not measured — loading test/bench/mastra failed: ${(error as Error).message}`;
