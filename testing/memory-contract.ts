@@ -221,6 +221,35 @@ export function describeMemoryContract(name: string, factory: (limits: MemoryLim
         expect(contents.slice().sort()).toEqual(Array.from({ length: 40 }, (_, i) => `c${i}`).sort());
       });
 
+      it("events are stored and read as copies: changing the caller's objects after addEvent, or an event read back, changes nothing stored", async () => {
+        const memory = await make();
+        const id = await memory.createSession({ appName: "a", userId: "u", sessionId: "copies" });
+        const content = { tool: "shell", arguments: { command: "rm -rf build", force: false } };
+        const metadata = { source: "agent", tags: ["x"] };
+        const event = memory.createEvent("tool_call", content, metadata);
+        const recorded = JSON.parse(JSON.stringify(MemoryEvent.toJSON(event))) as unknown;
+        await memory.addEvent(id, event);
+        // The caller reuses its objects after recording them.
+        content.arguments.force = true;
+        metadata.tags.push("edited");
+        event.timestamp.setTime(0);
+        const read = await memory.getSessionEvents(id);
+        expect(read.map((e) => MemoryEvent.toJSON(e))).toEqual([recorded]);
+        // A reader edits what it read: through every read path, in depth.
+        (read[0]!.content as typeof content).arguments.command = "changed by a reader";
+        read[0]!.metadata.source = "reader";
+        const [fromSession] = (await memory.getSession(id))!.events;
+        (fromSession!.content as typeof content).arguments.force = true;
+        fromSession!.timestamp.setTime(1);
+        if (memory.getRecentEvents) {
+          const [latest] = await memory.getRecentEvents({ limit: 1 });
+          (latest!.event.metadata.tags as string[]).length = 0;
+        }
+        expect((await memory.getSessionEvents(id)).map((e) => MemoryEvent.toJSON(e))).toEqual([recorded]);
+        expect((await memory.getSession(id))!.events.map((e) => MemoryEvent.toJSON(e))).toEqual([recorded]);
+        expect(await memory.buildConversationContext(id, { maxEvents: 5 })).toBe("");
+      });
+
       it("custom event types and JSON content of any shape round-trip", async () => {
         const memory = await make();
         const id = await memory.createSession({ appName: "a", userId: "u" });

@@ -54,7 +54,7 @@ interface LocalSession {
  * | sessions | a Map in creation order; creating one beyond maxSessions (default 1000) first removes the oldest 10 % (at least one) by creation |
  * | totals | counted as events come and go, so getMemoryStats is O(1) |
  * | getRecentEvents | every event is numbered as it is added; a k-way merge walks back from the newest of each session's ring buffer (newest-first-merge.ts): O(sessions + limit · log sessions) |
- * | stored values | events are copied (shallow) when added and sessions when read: later changes to the objects do not reach memory |
+ * | stored values | an event is deep-copied (structuredClone) when added and again each time it is read (getSession, getSessionEvents, getRecentEvents): neither the caller's objects nor what a reader is handed share anything with memory, as with memory-postgres and memory-redis, which store JSON. One clone per event in and per event read |
  */
 export class LocalMemory implements Memory {
   readonly kind = "local";
@@ -94,7 +94,7 @@ export class LocalMemory implements Memory {
     const session = this.sessions.get(checkMemorySessionId(sessionId, MODULE));
     if (!session) return undefined;
     const { events, createdAt, updatedAt, ...rest } = session;
-    return { ...rest, createdAt: new Date(createdAt), updatedAt: new Date(updatedAt), events: events.toArray().map((e) => e.value) };
+    return { ...rest, createdAt: new Date(createdAt), updatedAt: new Date(updatedAt), events: events.toArray().map((e) => structuredClone(e.value)) };
   }
 
   async listSessions(options?: { userId?: string }): Promise<string[]> {
@@ -119,7 +119,7 @@ export class LocalMemory implements Memory {
     const session = this.sessions.get(checkMemorySessionId(sessionId, MODULE));
     checkMemoryEvent(event, "event");
     if (!session) return false;
-    const evicted = session.events.push({ seq: this.nextSeq++, value: { ...event, timestamp: new Date(event.timestamp) } });
+    const evicted = session.events.push({ seq: this.nextSeq++, value: structuredClone(event) });
     if (!evicted) this.totalEvents++;
     session.updatedAt = new Date();
     return true;
@@ -131,7 +131,7 @@ export class LocalMemory implements Memory {
     const types = checkEventTypes(options, MODULE);
     if (!session) return [];
     const events = session.events.toArray().map((e) => e.value);
-    return types === undefined ? events : events.filter((e) => types.has(e.eventType));
+    return (types === undefined ? events : events.filter((e) => types.has(e.eventType))).map((e) => structuredClone(e));
   }
 
   async buildConversationContext(sessionId: string, options: ConversationContextOptions): Promise<string> {
@@ -168,7 +168,7 @@ export class LocalMemory implements Memory {
     this.live();
     const { limit, types } = checkRecentOptions(options, MODULE);
     const buffers = [...this.sessions.values()].map((s) => [s.sessionId, s.events] as [string, RingBuffer<Sequenced<MemoryEvent>>]);
-    return newestFirstMerge(buffers, limit, (event) => types === undefined || types.has(event.eventType)).map(({ key, value }) => ({ sessionId: key, event: value }));
+    return newestFirstMerge(buffers, limit, (event) => types === undefined || types.has(event.eventType)).map(({ key, value }) => ({ sessionId: key, event: structuredClone(value) }));
   }
 
   async close(): Promise<void> {
