@@ -1,10 +1,13 @@
 import { configDefaults, defineConfig } from "vitest/config";
 
-// Property tests run AMPLIFIER_PROPERTY_RUNS cases (CI: 10,000; default 1,000): the time limit
-// — a guard against hangs, never a speed check — grows with that factor, so a slow or shared
-// machine cannot fail a suite that is merely running more cases.
+// The time limit is a guard against hangs, never a speed check. Its base is what the slowest
+// fixed-work test needs on a shared 2-core machine with another CPU-heavy job beside it, with room
+// (the cold-history property takes 4 s alone and over 20 s so loaded: 20 s failed it). Property
+// tests run AMPLIFIER_PROPERTY_RUNS cases (CI: 10,000; default 1,000): the limit grows with that
+// factor, so a slow machine cannot fail a suite that is merely running more cases.
 const runs = Number(process.env.AMPLIFIER_PROPERTY_RUNS) || 1_000;
-const timeout = 20_000 * Math.max(1, runs / 1_000);
+const BASE_TIMEOUT_MS = 60_000;
+const timeout = BASE_TIMEOUT_MS * Math.max(1, runs / 1_000);
 
 // The workspace packages export their TypeScript source under the "source" condition: vitest
 // resolves it (no build needed to test), and the module loader — which resolves packages itself,
@@ -24,7 +27,7 @@ export default defineConfig({
     // Fault tests restart the shared servers: they run alone, in vitest.faults.config.ts.
     exclude: [...configDefaults.exclude, "**/*.fault.test.ts"],
     testTimeout: timeout,
-    hookTimeout: 20_000,
+    hookTimeout: BASE_TIMEOUT_MS,
     // eventsource-parser (under the `ai` SDK) exports TypeScript source under "source" too: the
     // packages that import it go through vite, which transforms it, instead of Node loading .ts.
     server: { deps: { inline: [/node_modules\/ai\//, /node_modules\/@ai-sdk\//, /node_modules\/eventsource-parser\//] } },

@@ -1,0 +1,51 @@
+#!/usr/bin/env node
+/**
+ * `npm test`: every stage of the test command, run one after the other whatever the previous one
+ * did, each reported with its result and time, and a non-zero exit at the end if any failed.
+ *
+ * | stage | command | why it is its own stage |
+ * |---|---|---|
+ * | tests | `vitest run` | the unit, integration, store and browser suites (vitest.config.ts) |
+ * | fault tests | `vitest run --config vitest.faults.config.ts` | they kill private PostgreSQL / Redis servers: alone, one file at a time |
+ * | types | `tsc --noEmit` | the tests, examples and documentation code compile under strict |
+ *
+ * A chain with `&&` stopped at the first failing stage and said nothing of the others: a timeout in
+ * one test hid whether the faults and the types passed. Extra arguments go to both vitest stages
+ * (`npm test -- -t "recall"`); `--stage <name>` runs one stage only.
+ *
+ *   node tools/run-tests.mjs [--stage tests|faults|types] [vitest arguments…]
+ */
+import { runStages } from "./test-stages.mjs";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("../", import.meta.url));
+
+const STAGES = [
+  { name: "tests", command: "vitest", args: ["run"] },
+  { name: "faults", command: "vitest", args: ["run", "--config", "vitest.faults.config.ts"] },
+  { name: "types", command: "tsc", args: ["--noEmit"], takesArguments: false },
+];
+
+const { only, rest } = parseArguments(process.argv.slice(2));
+const chosen = only === undefined ? STAGES : STAGES.filter((stage) => stage.name === only);
+if (chosen.length === 0) {
+  console.error(`run-tests: no stage named "${only}"; expected one of ${STAGES.map((s) => s.name).join(", ")}`);
+  process.exit(2);
+}
+const binaries = `${ROOT}node_modules/.bin`;
+const stages = chosen.map((stage) => ({ name: stage.name, command: stage.command, args: stage.takesArguments === false ? stage.args : [...stage.args, ...rest] }));
+const results = await runStages(stages, { cwd: ROOT, env: { ...process.env, PATH: `${binaries}:${process.env.PATH ?? ""}` }, log: console.log });
+process.exit(results.every((result) => result.code === 0) ? 0 : 1);
+
+// ---- private helpers ----
+
+function parseArguments(argv) {
+  const rest = [];
+  let only;
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === "--stage") only = argv[++i];
+    else if (argv[i].startsWith("--stage=")) only = argv[i].slice("--stage=".length);
+    else rest.push(argv[i]);
+  }
+  return { only, rest };
+}
