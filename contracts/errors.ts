@@ -64,6 +64,7 @@ export const ERROR_CODES = {
   SESSION_LOCKED: "Another writer holds this session",
   STORAGE_UNAVAILABLE: "The storage backend cannot be used",
   STORAGE_WRITE_FAILED: "A write to the storage backend failed; the message was not stored",
+  STORAGE_WRITE_UNCERTAIN: "A write reached (or may have reached) the storage backend but its outcome is unknown; the message may be stored, and a retry is safe",
   STORE_CLOSED: "The store has been closed",
   UNKNOWN_STORE: "No history store of this type",
   STORE_DRIVER_MISSING: "The package of this store type is not installed",
