@@ -23,4 +23,5 @@ export {
 export { loadConfig, validateConfig, configFromObject, DEFAULT_CONFIG_FILE, type LoadedConfig } from "./config/index.js";
 export type * from "@amplifier-ts/contracts";
 export { didYouMean } from "./config/suggest-key.js";
-export { type SessionConfigInput } from "./session.js";
+export { type SessionConfigInput, type SessionListeners } from "./session.js";
+export { STORAGE_WARNING_CODES, type SessionDegradation } from "./storage-health.js";

@@ -8,6 +8,8 @@ import { Coordinator } from "./coordinator.js";
 import { getTokenCounter } from "./tokens/index.js";
 import { createError } from "@amplifier-ts/contracts";
 import { mountConfiguredModules, type ModuleReport } from "./loader/mount-configured-modules.js";
+import { watchStorageHealth, type SessionDegradation } from "./storage-health.js";
+import type { AmplifierEvents, Observer } from "@amplifier-ts/contracts";
 
 /** What createSession accepts as a config object: the shape of amplifier.config.json. */
 export type SessionConfigInput = AmplifierConfig;
@@ -25,7 +27,16 @@ export interface CreateSessionOptions {
   mountTimeoutMs?: number;
   /** Cache folder for compiled .ts modules. */
   cacheDir?: string;
+  /**
+   * Observers registered on the session's bus before any module mounts, so they hear what a
+   * module says while mounting (`context:storage_fallback`, `module:mounted` …), which
+   * `session.hooks.on(…)` after createSession cannot.
+   */
+  on?: SessionListeners;
 }
+
+/** `createSession`'s `on` option: an observer per event name, its payload typed by the event map. */
+export type SessionListeners = { [K in keyof AmplifierEvents]?: Observer<AmplifierEvents[K]> };
 
 /**
  * The manager type of each context module, by the name a config gives it — how createSession types
@@ -55,6 +66,11 @@ export interface Session<Context extends ContextManager = ContextManager> {
   modules: ModuleReport[];
   /** The config file, or undefined for an object config or the default. */
   configFile: string | undefined;
+  /**
+   * Undefined while the storage keeps every guarantee; otherwise what the context module said: it
+   * fell back to memory, skipped torn records on open, or lost a guarantee (storage-health.ts).
+   */
+  readonly degraded: SessionDegradation | undefined;
   /** coordinator.cleanup(): every cleanup, newest first. Calling it again returns the same promise. */
   close(): Promise<void>;
 }
@@ -87,7 +103,7 @@ export function createSession<Name extends string>(
 ): Promise<Session<ContextOfModule<Name>>>;
 export function createSession<Context extends ContextManager = ContextManager>(configOrPath?: SessionConfigInput | string, options?: CreateSessionOptions): Promise<Session<Context>>;
 export async function createSession(configOrPath?: SessionConfigInput | string, options: CreateSessionOptions = {}): Promise<Session> {
-  checkOptions("createSession", options, { cwd: "string", sessionId: "string", mountTimeoutMs: "milliseconds", cacheDir: "string" });
+  checkOptions("createSession", options, { cwd: "string", sessionId: "string", mountTimeoutMs: "milliseconds", cacheDir: "string", on: "object" });
   const loaded = await loadSessionConfig(configOrPath, options.cwd ?? process.cwd());
   const timeout = options.mountTimeoutMs ?? loaded.config.mountTimeoutMs;
   const coordinator = new Coordinator({
@@ -99,6 +115,11 @@ export async function createSession(configOrPath?: SessionConfigInput | string, 
   // Exact token counting for modules that do not bundle a tokenizer (third-party context modules
   // ask for it with getCapability("tokens")): registered before anything mounts.
   coordinator.registerCapability(TOKENS_CAPABILITY, { getTokenCounter } satisfies TokensCapability);
+  for (const [event, observer] of Object.entries(options.on ?? {})) {
+    // The bus checks the name (INVALID_EVENT_NAME) and the function (INVALID_ARGUMENT).
+    if (observer !== undefined) coordinator.hooks.on(event as keyof AmplifierEvents, observer as Observer<unknown>);
+  }
+  const storage = watchStorageHealth(coordinator.hooks, loaded.config.session.context?.module ?? "the context module");
 
   const outcome = await mountConfiguredModules(coordinator, loaded.config, {
     baseDir: loaded.baseDir,
@@ -115,6 +136,7 @@ export async function createSession(configOrPath?: SessionConfigInput | string, 
     }
     throw outcome.error;
   }
+  storage.mounted();
 
   let closing: Promise<void> | undefined;
   return {
@@ -124,6 +146,9 @@ export async function createSession(configOrPath?: SessionConfigInput | string, 
     context: coordinator.get("context") as ContextManager,
     modules: outcome.modules,
     configFile: loaded.file,
+    get degraded() {
+      return storage.degraded;
+    },
     close: () => (closing ??= coordinator.cleanup()),
   };
 }

@@ -1,12 +1,19 @@
 import { createError } from "@amplifier-ts/contracts";
 import { didYouMean } from "./suggest-key.js";
 
-/** What an option may be: a string, or a number of milliseconds (> 0; Infinity allowed where it means "never"). */
-export type OptionKind = "string" | "milliseconds";
+/** What an option may be: a string, a number of milliseconds (> 0; Infinity allowed where it means "never"), or a plain object (its entries are the option's own to check). */
+export type OptionKind = "string" | "milliseconds" | "object";
 
 const EXPECTED: Record<OptionKind, string> = {
   string: "a non-empty string",
   milliseconds: "a number of milliseconds greater than 0",
+  object: "an object",
+};
+
+const IS_KIND: Record<OptionKind, (value: unknown) => boolean> = {
+  string: (value) => typeof value === "string" && value !== "",
+  milliseconds: (value) => typeof value === "number" && value > 0,
+  object: (value) => typeof value === "object" && value !== null && !Array.isArray(value),
 };
 
 /**
@@ -30,8 +37,7 @@ export function checkOptions(fn: string, options: unknown, spec: Readonly<Record
       });
     }
     if (value === undefined) continue;
-    const ok = kind === "string" ? typeof value === "string" && value !== "" : typeof value === "number" && value > 0;
-    if (!ok) throw createError("INVALID_ARGUMENT", `invalid ${fn}() option "${key}"`, { path: `${fn}.options.${key}`, expected: EXPECTED[kind], given: value });
+    if (!IS_KIND[kind](value)) throw createError("INVALID_ARGUMENT", `invalid ${fn}() option "${key}"`, { path: `${fn}.options.${key}`, expected: EXPECTED[kind], given: value });
   }
 }
 
