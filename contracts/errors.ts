@@ -66,6 +66,7 @@ export const ERROR_CODES = {
   STORAGE_WRITE_FAILED: "A write to the storage backend failed; the message was not stored",
   STORAGE_WRITE_UNCERTAIN: "A write reached (or may have reached) the storage backend but its outcome is unknown; the message may be stored, and a retry is safe",
   STORE_CLOSED: "The store has been closed",
+  STORE_READ_ONLY: "The store was opened read-only (to be read beside its writer); it writes nothing",
   UNKNOWN_STORE: "No history store of this type",
   STORE_DRIVER_MISSING: "The package of this store type is not installed",
   VERIFY_FAILED: "A copied session does not match its source (count or content hash)",

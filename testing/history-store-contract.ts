@@ -3,6 +3,7 @@ import type { HistoryStore } from "@amplifier-ts/contracts";
 import { describeStoreAgents } from "./history-store-agents.js";
 import { describeStoreAttachments } from "./history-store-attachments.js";
 import { describeStoreBasics } from "./history-store-basics.js";
+import { describeStoreIdempotence } from "./history-store-idempotence.js";
 import type { StoreHarness, StoreUnderTest } from "./history-store-helpers.js";
 
 export type { StoreUnderTest };
@@ -83,6 +84,7 @@ export function describeHistoryStoreContract(
     describeStoreStress(harness, sizes);
     describeStoreLifecycle(harness);
     describeStoreAgents(harness);
+    describeStoreIdempotence(harness);
     describeStoreAttachments(harness, options.attachments);
     if (options.processes) describeStoreProcesses(harness, options.processes);
   });

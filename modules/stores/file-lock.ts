@@ -23,7 +23,8 @@ import { errnoOf, storageUnavailable } from "./storage-errors.js";
  * Taking over a stale lock happens under a second, short-lived guard file (`<lock>.takeover`, also
  * O_EXCL), and only if the lock still holds the exact stale record read before: two processes
  * finding the same stale lock cannot both take it. A live process that reuses a dead owner's pid
- * keeps the lock held; the error says which file to delete when no such writer exists.
+ * keeps the lock held; the error names the holder's pid and says how to check it (never "delete
+ * the lock" while its writer may run).
  */
 export interface FileLock {
   readonly path: string;
@@ -169,12 +170,23 @@ function makeLock(path: string, token: string): FileLock {
   };
 }
 
+/**
+ * The holder was judged alive (same host: its pid answers kill 0), or cannot be checked (another
+ * host): the advice says how to tell and never to delete the lock of a writer that runs — a lock
+ * whose process has exited is taken over by the next writer on its own.
+ */
 function lockedError(path: string, sessionId: string, module: string, owner: LockOwner) {
-  const where = owner.host === hostname() ? (owner.pid === process.pid ? "another store in this process" : `process ${owner.pid}`) : `process ${owner.pid} on host ${owner.host}`;
+  const here = owner.host === hostname();
+  const where = here ? (owner.pid === process.pid ? "another store in this process" : `process ${owner.pid}, which is running`) : `process ${owner.pid} on host ${owner.host}`;
+  const hint = !here
+    ? `one writer per session: stop process ${owner.pid} on ${owner.host} first; its state cannot be checked from here — delete ${path} only after making sure that process no longer runs (\`ps -p ${owner.pid}\` on ${owner.host}). Reading needs no lock: open the store readOnly`
+    : owner.pid === process.pid
+      ? "one writer per session: close the other store of this process (closeSession or close) before opening the session here, or open this one readOnly to read it"
+      : `one writer per session: process ${owner.pid} is alive (\`ps -p ${owner.pid}\` shows it) — let it finish or stop it; do not delete the lock file while it runs (once it has exited, the next writer takes the lock over by itself). Reading needs no lock: open the store readOnly (the Inspector, sessions show and replay do)`;
   return createError("SESSION_LOCKED", `Session "${sessionId}" is open for writing by ${where}${owner.createdAt ? ` since ${owner.createdAt}` : ""}`, {
     module,
     file: path,
     owner,
-    hint: "close the other writer first (one writer per session); if it no longer runs, delete the lock file",
+    hint,
   });
 }

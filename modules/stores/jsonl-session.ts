@@ -11,7 +11,8 @@ import { recoveryReport, scanJsonl, type RecordIndex } from "./jsonl-scan.js";
 import { parseStored, type EncodedMessage } from "./message-codec.js";
 import { emptyIndex, extendIndex, keepRecords, layoutRecords } from "./record-layout.js";
 import type { JsonlSessionPaths } from "./jsonl-paths.js";
-import { errnoOf, storageUnavailable, storageWriteFailed } from "./storage-errors.js";
+import { errnoOf, storageUnavailable, storageWriteFailed, storageWriteUncertain } from "./storage-errors.js";
+import { recordsToAppend } from "./message-ids.js";
 import type { Page } from "./store-arguments.js";
 import { WriteQueue } from "./write-queue.js";
 import { lazyMessages } from "./file-record-source.js";
@@ -46,7 +47,9 @@ const MAX_BATCH_BYTES = 8 * 1024 * 1024;
  * - the first `open`/`read` gets the messages parsed at load (no second parse), later reads
  *   re-read only the requested byte range — the store keeps positions, not a second copy of
  *   the history (the context manager keeps that one);
- * - the index changes only after a write succeeded, so a failed write leaves it as it was.
+ * - the index changes only after a write succeeded, so a failed write leaves it as it was;
+ * - appends are idempotent by message id (message-ids.ts): `ids` holds the session's ids (from the
+ *   sidecar index's facts or the scan at load), so a retry of a stored message writes nothing.
  *
  * Every operation runs through the session's WriteQueue, in call order.
  */
@@ -59,6 +62,9 @@ export class JsonlSession {
   private handle: FileHandle | undefined;
   private lock: FileLock | undefined;
   private index: RecordIndex = emptyIndex();
+  /** Each record's message id, parallel to `index`, and the set of them (idempotent appends). */
+  private idAt: (string | undefined)[] = [];
+  private ids = new Set<string>();
   /** End of the valid records: where the next record goes. */
   private size = 0;
   /** The file's real size (-1 unknown); differs from `size` while a torn tail or a failed write's bytes remain. */
@@ -112,6 +118,7 @@ export class JsonlSession {
       const { body, index } = layoutRecords(records);
       await this.indexKeeper.invalidate();
       await this.rewrite(body, index);
+      this.adoptIds(records.map((r) => r.facts.id));
       await this.indexKeeper.rewritten(records, index.starts, index.ends);
     });
   }
@@ -123,7 +130,9 @@ export class JsonlSession {
       const { body, index } = keepRecords(data, this.index, (i) => this.index.runIds[i] !== runId);
       // The kept records' facts are not at hand: the next load scans the file and writes the index again.
       await this.indexKeeper.invalidate();
+      const kept = this.idAt.filter((_, i) => this.index.runIds[i] !== runId);
       await this.rewrite(body, index);
+      this.adoptIds(kept);
     });
   }
 
@@ -222,6 +231,7 @@ export class JsonlSession {
     if (indexed) {
       // A trusted index: nothing is read or parsed now; each message is parsed when first read.
       this.index = { starts: indexed.map((r) => r.start), ends: indexed.map((r) => r.end), runIds: indexed.map((r) => r.facts.runId) };
+      this.adoptIds(indexed.map((r) => r.facts.id));
       this.size = this.fileSize = stat.size;
       this.fresh = lazyMessages(this.file, module, indexed);
       this.updatedAt = stat.mtime;
@@ -231,6 +241,7 @@ export class JsonlSession {
       throw storageUnavailable(error, module, this.file, `read ${this.file}`);
     });
     this.index = { starts: scan.starts, ends: scan.ends, runIds: scan.runIds };
+    this.adoptIds(scan.messages.map((m) => (typeof m.metadata?.id === "string" ? m.metadata.id : undefined)));
     this.size = scan.validEnd;
     this.fileSize = scan.size;
     this.missingNewline = scan.missingNewline;
@@ -251,8 +262,13 @@ export class JsonlSession {
     }
   }
 
-  /** One write of every record of a batch at the end of the valid data, then the fsync the mode asks for. */
-  private async commit(records: EncodedMessage[]): Promise<void> {
+  /**
+   * One write of every record of a batch at the end of the valid data, then the fsync the mode asks
+   * for. Records whose ids the session holds (a retry) are left out; a batch of retries writes nothing.
+   */
+  private async commit(batch: EncodedMessage[]): Promise<void> {
+    const records = recordsToAppend(batch, (id) => this.ids.has(id));
+    if (records.length === 0) return;
     this.fresh = undefined;
     const lead = this.missingNewline ? "\n" : "";
     const body = Buffer.from(`${lead}${records.map((r) => r.json).join("\n")}\n`);
@@ -266,11 +282,16 @@ export class JsonlSession {
       if (this.config.fsync === "never") this.unsynced = true;
       else await handle.datasync();
     } catch (error) {
-      // Cut whatever part of the batch reached the file, so it stays valid JSONL.
-      if (this.handle) await this.handle.truncate(this.size).then(() => (this.fileSize = this.size), () => undefined);
-      throw storageWriteFailed(error, this.config.module, this.file, `append to ${this.file}`);
+      // Cut whatever part of the batch reached the file, so it stays valid JSONL and the failure is
+      // true ("nothing was stored"). When the cut fails too, the records may be in the file for the
+      // next load to find: the outcome is unknown (a retry is a no-op there: the ids are indexed at load).
+      const cut = this.handle ? await this.handle.truncate(this.size).then(() => true, () => false) : true; // no handle: nothing was written
+      if (cut) this.fileSize = this.size;
+      const action = `append to ${this.file}`;
+      throw cut ? storageWriteFailed(error, this.config.module, this.file, action) : storageWriteUncertain(error, this.config.module, this.file, action, records.map((r) => r.facts.id));
     }
     extendIndex(this.index, records, this.size + lead.length);
+    for (const record of records) this.noteId(record.facts.id);
     await this.indexKeeper.appended(records, this.size + lead.length, this.handle!);
     this.size = this.fileSize = this.size + body.length;
     this.missingNewline = false;
@@ -291,6 +312,17 @@ export class JsonlSession {
       // The new content is in place (and what this store now serves); only its durability is unconfirmed.
       throw storageWriteFailed(error, this.config.module, this.file, `make the rewrite of ${this.file} durable (fsync of the folder)`);
     }
+  }
+
+  private adoptIds(ids: (string | undefined)[]): void {
+    this.idAt = [];
+    this.ids = new Set();
+    for (const id of ids) this.noteId(id);
+  }
+
+  private noteId(id: string | undefined): void {
+    this.idAt.push(id);
+    if (id !== undefined) this.ids.add(id);
   }
 
   private adoptRewrite(size: number, index: RecordIndex): void {

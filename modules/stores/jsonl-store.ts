@@ -10,8 +10,9 @@ import { jsonlAgentFolder, jsonlAttachmentPath, jsonlSessionPaths } from "./json
 import { deleteJsonlAttachments, readJsonlAttachment, writeJsonlAttachment } from "./jsonl-attachments.js";
 import { assertAttachmentName, assertAttachmentText } from "./attachment-arguments.js";
 import { JsonlSession, type FsyncMode } from "./jsonl-session.js";
+import { JsonlSessionReader } from "./jsonl-session-reader.js";
 import { encodeMessage, encodeMessages } from "./message-codec.js";
-import { listJsonlSessions } from "./session-listing.js";
+import { listJsonlSessionIds, listJsonlSessions } from "./session-listing.js";
 import { assertSessionId } from "./session-id.js";
 import { errnoOf, storageWriteFailed } from "./storage-errors.js";
 import { deleteIndex, indexPathOf } from "./session-index-file.js";
@@ -41,10 +42,11 @@ export interface JsonlStoreOptions {
   /** Told when a session loads with damage (torn tail, corrupt records); also returned by `open()`. */
   onRecover?: (report: RecoveryReport) => void;
   /**
-   * The sessions are opened to be read (a listing, `sessions show`, the inspector, a replay): loading
-   * one writes nothing beside its file — a trusted sidecar index (`<id>.jsonl.index`) is used, a
-   * missing or stale one is neither written nor deleted (the file is scanned). Writes still work:
-   * the first append writes or repairs the index. Default false: a load writes or repairs it.
+   * A reader beside the writer (a listing, `sessions show`, the Inspector, a replay): the store takes
+   * no lock and writes nothing — no sidecar index, no temp-file cleanup, no folder — and every call
+   * looks at the file again, reading only the bytes appended since (jsonl-session-reader.ts), so it
+   * follows a session another process is writing. A line still being written is not there yet.
+   * Writes are STORE_READ_ONLY. Default false: the store is the session's one writer.
    */
   readOnly?: boolean;
 }
@@ -78,11 +80,13 @@ export class JsonlStore implements HistoryStore, SessionAttachments {
   readonly kind = "jsonl";
   readonly storagePath: string;
   readonly fsync: FsyncMode;
-  /** Loads write no sidecar index (JsonlStoreOptions.readOnly). */
+  /** A reader: no lock, no write, follows the writer (JsonlStoreOptions.readOnly). */
   readonly readOnly: boolean;
   private readonly onRecover: ((report: RecoveryReport) => void) | undefined;
   /** Held sessions by agentSessionKey(agent, session). */
   private readonly sessions = new Map<string, JsonlSession>();
+  /** Followed sessions of a readOnly store, by the same keys. */
+  private readonly readers = new Map<string, JsonlSessionReader>();
   /** Sessions being closed or deleted (same keys): the next holder waits for them. */
   private readonly releasing = new Map<string, Promise<unknown>>();
   /** Attachment writes in flight by file: the next write of the file, a read of it and close() wait for them. */
@@ -98,18 +102,19 @@ export class JsonlStore implements HistoryStore, SessionAttachments {
   }
 
   async open(sessionId: string, scope?: HistoryScope): Promise<OpenedSession> {
+    if (this.readOnly) return this.reader(sessionId, scope).open();
     return this.session(sessionId, scope).open();
   }
 
   async append(sessionId: string, message: Message, scope?: HistoryScope): Promise<void> {
-    const id = this.checkId(sessionId);
+    const id = this.writable(sessionId);
     agentIdOf(scope, MODULE);
     const record = encodeMessage(message, "message", MODULE);
     return this.session(id, scope).append([record]);
   }
 
   async appendMany(sessionId: string, messages: Message[], scope?: HistoryScope): Promise<void> {
-    const id = this.checkId(sessionId);
+    const id = this.writable(sessionId);
     agentIdOf(scope, MODULE);
     const records = encodeMessages(messages, "messages", MODULE);
     const session = this.session(id, scope);
@@ -120,26 +125,29 @@ export class JsonlStore implements HistoryStore, SessionAttachments {
   async read(sessionId: string, options?: ReadOptions): Promise<Message[]> {
     const id = this.checkId(sessionId);
     resolvePage(options, 0, MODULE);
-    return this.session(id, options).read((length) => resolvePage(options, length, MODULE));
+    const page = (length: number) => resolvePage(options, length, MODULE);
+    return this.readOnly ? this.reader(id, options).read(page) : this.session(id, options).read(page);
   }
 
   async count(sessionId: string, scope?: HistoryScope): Promise<number> {
+    if (this.readOnly) return this.reader(sessionId, scope).count();
     return this.session(sessionId, scope).count();
   }
 
   async replace(sessionId: string, messages: Message[], scope?: HistoryScope): Promise<void> {
-    const id = this.checkId(sessionId);
+    const id = this.writable(sessionId);
     agentIdOf(scope, MODULE);
     const records = encodeMessages(messages, "messages", MODULE);
     return this.session(id, scope).replace(records);
   }
 
   async clear(sessionId: string, scope?: HistoryScope): Promise<void> {
+    this.writable(sessionId);
     return this.session(sessionId, scope).replace([]);
   }
 
   async clearRun(sessionId: string, runId: string, scope?: HistoryScope): Promise<void> {
-    const id = this.checkId(sessionId);
+    const id = this.writable(sessionId);
     assertRunId(runId, MODULE);
     return this.session(id, scope).clearRun(runId);
   }
@@ -148,11 +156,19 @@ export class JsonlStore implements HistoryStore, SessionAttachments {
   async listSessions(scope?: HistoryScope): Promise<SessionSummary[]> {
     this.live();
     const agent = agentIdOf(scope, MODULE);
-    return listJsonlSessions(jsonlAgentFolder(this.storagePath, agent), (id) => this.sessions.get(agentSessionKey(agent, id))?.summary(), MODULE);
+    const folder = jsonlAgentFolder(this.storagePath, agent);
+    if (!this.readOnly) return listJsonlSessions(folder, (id) => this.sessions.get(agentSessionKey(agent, id))?.summary(), MODULE);
+    // A reader lists from its followed sessions: a second listing reads only what was appended.
+    const summaries: SessionSummary[] = [];
+    for (const id of await listJsonlSessionIds(folder, MODULE)) {
+      const summary = await this.reader(id, scope).summary();
+      if (summary !== undefined) summaries.push({ sessionId: id, ...summary });
+    }
+    return summaries;
   }
 
   async deleteSession(sessionId: string, scope?: HistoryScope): Promise<void> {
-    const id = this.checkId(sessionId);
+    const id = this.writable(sessionId);
     const agent = agentIdOf(scope, MODULE);
     const key = agentSessionKey(agent, id);
     const held = this.sessions.get(key);
@@ -166,6 +182,7 @@ export class JsonlStore implements HistoryStore, SessionAttachments {
   async closeSession(sessionId: string, scope?: HistoryScope): Promise<void> {
     const id = this.checkId(sessionId);
     const key = agentSessionKey(agentIdOf(scope, MODULE), id);
+    this.readers.delete(key);
     const held = this.sessions.get(key);
     if (!held) return this.releasing.get(key)?.then(() => undefined, () => undefined);
     this.sessions.delete(key);
@@ -185,7 +202,7 @@ export class JsonlStore implements HistoryStore, SessionAttachments {
 
   /** Replaces the attachment's file atomically, holding the session (its lock) as every write does. */
   async writeAttachment(sessionId: string, name: string, text: string, scope?: HistoryScope): Promise<void> {
-    const id = this.checkId(sessionId);
+    const id = this.writable(sessionId);
     const agent = agentIdOf(scope, MODULE);
     assertAttachmentName(name, MODULE);
     assertAttachmentText(text, MODULE);
@@ -213,6 +230,7 @@ export class JsonlStore implements HistoryStore, SessionAttachments {
   close(): Promise<void> {
     this.closing ??= (async () => {
       await Promise.allSettled([...this.attachmentWrites.values()]);
+      this.readers.clear();
       const held = [...this.sessions.values()];
       this.sessions.clear();
       const results = await Promise.allSettled([...held.map((s) => s.close()), ...this.releasing.values()]);
@@ -231,6 +249,32 @@ export class JsonlStore implements HistoryStore, SessionAttachments {
   private checkId(sessionId: string): string {
     this.live();
     return assertSessionId(sessionId, MODULE);
+  }
+
+  /** The checked id of a session about to be written; STORE_READ_ONLY for a reader, before anything is touched. */
+  private writable(sessionId: string): string {
+    const id = this.checkId(sessionId);
+    if (this.readOnly) {
+      throw createError("STORE_READ_ONLY", `This JSONL store was opened read-only: session "${id}" cannot be written through it`, {
+        module: MODULE,
+        file: this.storagePath,
+        expected: "a store opened without readOnly (the session's one writer)",
+      });
+    }
+    return id;
+  }
+
+  /** The agent's session as a readOnly store follows it: one reader per session, made on first use. */
+  private reader(sessionId: string, scope: HistoryScope | undefined): JsonlSessionReader {
+    const id = this.checkId(sessionId);
+    const agent = agentIdOf(scope, MODULE);
+    const key = agentSessionKey(agent, id);
+    let reader = this.readers.get(key);
+    if (reader === undefined) {
+      reader = new JsonlSessionReader(id, jsonlSessionPaths(this.storagePath, agent, id).file, MODULE);
+      this.readers.set(key, reader);
+    }
+    return reader;
   }
 
   /** The agent's session's single JsonlSession, created (and its load queued) synchronously so call order holds. */

@@ -6,6 +6,7 @@ import { agentIdOf, agentSessionKey } from "./agent-id.js";
 import { assertAttachmentName, assertAttachmentText } from "./attachment-arguments.js";
 import { assertSessionId } from "./session-id.js";
 import { assertRunId, resolvePage } from "./store-arguments.js";
+import { recordsToAppend } from "./message-ids.js";
 
 const MODULE = "stores/memory";
 
@@ -18,7 +19,8 @@ const MODULE = "stores/memory";
  * read is a fresh copy by construction. Every method completes synchronously inside its promise,
  * so calls take effect in call order without a queue. Sessions are kept per agent (a map of
  * agents, each a map of its sessions): one agent's calls never see another's. Attachments
- * (SessionAttachments) sit in a map of their own, so writing one lists no session.
+ * (SessionAttachments) sit in a map of their own, so writing one lists no session. Appends are
+ * idempotent by message id (message-ids.ts): each session keeps the set of the ids it holds.
  */
 export class MemoryStore implements HistoryStore, SessionAttachments {
   readonly kind = "memory";
@@ -38,7 +40,7 @@ export class MemoryStore implements HistoryStore, SessionAttachments {
     const id = assertSessionId(sessionId, MODULE);
     agentIdOf(scope, MODULE);
     const encoded = encodeMessage(message, "message", MODULE);
-    push(this.session(id, scope, true), [encoded]);
+    append(this.session(id, scope, true), [encoded]);
   }
 
   async appendMany(sessionId: string, messages: Message[], scope?: HistoryScope): Promise<void> {
@@ -46,7 +48,7 @@ export class MemoryStore implements HistoryStore, SessionAttachments {
     const id = assertSessionId(sessionId, MODULE);
     agentIdOf(scope, MODULE);
     const encoded = encodeMessages(messages, "messages", MODULE);
-    if (encoded.length > 0) push(this.session(id, scope, true), encoded);
+    if (encoded.length > 0) append(this.session(id, scope, true), encoded);
   }
 
   async read(sessionId: string, options?: ReadOptions): Promise<Message[]> {
@@ -65,10 +67,8 @@ export class MemoryStore implements HistoryStore, SessionAttachments {
     agentIdOf(scope, MODULE);
     const encoded = encodeMessages(messages, "messages", MODULE);
     const session = this.session(id, scope, true);
-    session.records = [];
-    session.runIds = [];
-    session.bytes = 0;
-    push(session, encoded);
+    empty(session);
+    push(session, encoded.map(stored));
   }
 
   async clear(sessionId: string, scope?: HistoryScope): Promise<void> {
@@ -83,11 +83,9 @@ export class MemoryStore implements HistoryStore, SessionAttachments {
     if (!session || !session.runIds.includes(runId)) return;
     const kept: StoredRecord[] = [];
     session.records.forEach((json, i) => {
-      if (session.runIds[i] !== runId) kept.push({ json, runId: session.runIds[i] });
+      if (session.runIds[i] !== runId) kept.push({ json, runId: session.runIds[i], id: session.idAt[i] });
     });
-    session.records = [];
-    session.runIds = [];
-    session.bytes = 0;
+    empty(session);
     push(session, kept);
   }
 
@@ -163,7 +161,7 @@ export class MemoryStore implements HistoryStore, SessionAttachments {
     }
     let session = sessions.get(id);
     if (!session && create) {
-      session = { records: [], runIds: [], bytes: 0, updatedAt: new Date() };
+      session = { records: [], runIds: [], idAt: [], ids: new Set(), bytes: 0, updatedAt: new Date() };
       sessions.set(id, session);
     }
     return session;
@@ -173,21 +171,43 @@ export class MemoryStore implements HistoryStore, SessionAttachments {
 interface MemorySession {
   records: string[];
   runIds: (string | undefined)[];
+  /** Each record's message id (so clearRun can rebuild `ids`). */
+  idAt: (string | undefined)[];
+  /** The message ids the session holds: an append of one of them is a no-op. */
+  ids: Set<string>;
   /** UTF-8 bytes of the records plus one separator each, as the JSONL file would hold them. */
   bytes: number;
   updatedAt: Date;
 }
 
 /** What this store keeps of an encoded message. */
-type StoredRecord = Pick<EncodedMessage, "json" | "runId">;
+type StoredRecord = Pick<EncodedMessage, "json" | "runId"> & { id: string | undefined };
 
-function push(session: MemorySession, encoded: StoredRecord[]): void {
-  for (const { json, runId } of encoded) {
+/** An append: the records whose ids the session does not hold yet (message-ids.ts). */
+function append(session: MemorySession, encoded: EncodedMessage[]): void {
+  push(session, recordsToAppend(encoded, (id) => session.ids.has(id)).map(stored));
+}
+
+const stored = (e: EncodedMessage): StoredRecord => ({ json: e.json, runId: e.runId, id: e.facts.id });
+
+/** Stores the records as given (replace keeps a list exactly, repeated ids included). */
+function push(session: MemorySession, records: readonly StoredRecord[]): void {
+  for (const { json, runId, id } of records) {
     session.records.push(json);
     session.runIds.push(runId);
+    session.idAt.push(id);
+    if (id !== undefined) session.ids.add(id);
     session.bytes += Buffer.byteLength(json) + 1;
   }
   session.updatedAt = new Date();
+}
+
+function empty(session: MemorySession): void {
+  session.records = [];
+  session.runIds = [];
+  session.idAt = [];
+  session.ids = new Set();
+  session.bytes = 0;
 }
 
 /** Records were checked when written; checking again on the way out keeps one rule for every store. */

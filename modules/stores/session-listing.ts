@@ -18,6 +18,16 @@ const CHUNK = 1024 * 1024;
  * nothing; a folder that cannot be read is STORAGE_UNAVAILABLE.
  */
 export async function listJsonlSessions(dir: string, known: KnownSummary, module: string): Promise<SessionSummary[]> {
+  const ids = await listJsonlSessionIds(dir, module);
+  const summaries: (SessionSummary | undefined)[] = [];
+  for (let i = 0; i < ids.length; i += PARALLEL) {
+    summaries.push(...(await Promise.all(ids.slice(i, i + PARALLEL).map((id) => describe(dir, id, known)))));
+  }
+  return summaries.filter((s): s is SessionSummary => s !== undefined);
+}
+
+/** The ids of the `<sessionId>.jsonl` files of a folder, sorted; a missing folder holds none. */
+export async function listJsonlSessionIds(dir: string, module: string): Promise<string[]> {
   let names: string[];
   try {
     names = await readdir(dir);
@@ -25,16 +35,11 @@ export async function listJsonlSessions(dir: string, known: KnownSummary, module
     if (errnoOf(error) === "ENOENT") return [];
     throw storageUnavailable(error, module, dir, `list the session folder ${dir}`);
   }
-  const ids = names
+  return names
     .filter((name) => name.endsWith(".jsonl"))
     .map((name) => name.slice(0, -".jsonl".length))
     .filter(isValidSessionId)
     .sort();
-  const summaries: (SessionSummary | undefined)[] = [];
-  for (let i = 0; i < ids.length; i += PARALLEL) {
-    summaries.push(...(await Promise.all(ids.slice(i, i + PARALLEL).map((id) => describe(dir, id, known)))));
-  }
-  return summaries.filter((s): s is SessionSummary => s !== undefined);
 }
 
 async function describe(dir: string, sessionId: string, known: KnownSummary): Promise<SessionSummary | undefined> {

@@ -6,7 +6,8 @@ import { createError, type AmplifierError } from "@amplifier-ts/contracts";
  * | when | code | what the caller does |
  * |---|---|---|
  * | opening a session (folder, lock, reading the file) | STORAGE_UNAVAILABLE | context-persistent falls back to memory (or fails with `strict`) |
- * | writing (append, rewrite, delete) | STORAGE_WRITE_FAILED | the message is not stored; the caller's addMessage rejects |
+ * | writing (append, rewrite, delete) | STORAGE_WRITE_FAILED | the message is not stored (a failed append's bytes are cut off again); the caller's addMessage rejects |
+ * | an append whose bytes could not be cut off again | STORAGE_WRITE_UNCERTAIN | the message may be in the file (a later load finds it); a retry is a no-op there (idempotent by id) |
  *
  * Both carry the system error as `cause`, the file, and a hint naming the likely reason.
  */
@@ -29,6 +30,19 @@ export function storageWriteFailed(cause: unknown, module: string, file: string,
     hint: hintFor(code),
     cause,
     errno: code,
+  });
+}
+
+/** A write that may have reached the file (its bytes could not be removed again): `messageIds` names what it carried. */
+export function storageWriteUncertain(cause: unknown, module: string, file: string, action: string, messageIds: (string | undefined)[]): AmplifierError {
+  const code = errnoOf(cause);
+  return createError("STORAGE_WRITE_UNCERTAIN", `Cannot ${action}: ${code ?? describeCause(cause)}; the records could not be removed again, so they may be stored`, {
+    module,
+    file,
+    hint: `${hintFor(code)}; retrying the same messages is safe (appends are idempotent by message id)`,
+    cause,
+    errno: code,
+    messageIds: messageIds.filter((id): id is string => id !== undefined),
   });
 }
 

@@ -78,6 +78,17 @@ describe("JsonlStore: one writer per session", () => {
     expect((await second.read("s")).map((m) => m.content)).toEqual(["a", "c"]);
   });
 
+  it("SESSION_LOCKED for a live holder says it is running and how to check it, and never advises deleting its lock", async () => {
+    const holder = await holdInChild();
+    const error = await failure(storeHere().open("s"));
+    const hint = String(error?.details.hint);
+    expect(error?.message).toContain(`process ${holder.child.pid}, which is running`);
+    expect(hint).toContain(`ps -p ${holder.child.pid}`);
+    expect(hint).toContain("do not delete the lock file while it runs");
+    expect(hint).toContain("readOnly");
+    expect(hint).not.toMatch(/if it no longer runs, delete the lock file/);
+  });
+
   it("refuses a session held by another process, naming its pid; takes it over once that process is killed", async () => {
     const holder = await holdInChild();
     expect(holder.lines).toContain("locked");

@@ -237,50 +237,43 @@ describe("JSONL sidecar index", () => {
       expect(messages.filter(isUnparsed)).toEqual([]);
       expect(plain(messages)).toEqual(plain(history()));
       expect(await store.read("s")).toHaveLength(history().length);
+      expect(await folder()).toEqual(["s.jsonl"]);
       await store.close();
       expect(await folder()).toEqual(["s.jsonl"]);
       expect((await reopen()).lazy).toBe(0);
       expect(await folder()).toEqual(["s.jsonl", "s.jsonl.index"]);
     });
 
-    it("the first append through it writes the index of the whole file, which later opens trust", async () => {
+    it("refuses an append (STORE_READ_ONLY) and leaves the file and the folder as they were", async () => {
       await writeFile(file, history().map((m) => `${JSON.stringify(m)}\n`).join(""));
+      const before = await readFile(file, "utf8");
       const store = readOnlyStore();
       await store.open("s");
-      expect(await folder()).toEqual(["s.jsonl", "s.lock"]);
-      await store.append("s", user("late"));
+      await expect(store.append("s", user("late"))).rejects.toMatchObject({ code: "STORE_READ_ONLY" });
       await store.close();
-      expect(await folder()).toEqual(["s.jsonl", "s.jsonl.index"]);
-      const after = await reopen();
-      expect(after.lazy).toBe(history().length + 1);
-      expect(after.messages).toEqual(plain([...history(), user("late")]));
+      expect(await folder()).toEqual(["s.jsonl"]);
+      expect(await readFile(file, "utf8")).toBe(before);
     });
 
-    it("a trusted index is used (lazy messages) and left as it was", async () => {
+    it("a trusted index is left as it was", async () => {
       await seed();
       const before = await readFile(indexFile, "utf8");
       const store = readOnlyStore();
       const { messages } = await store.open("s");
-      expect(messages.every(isUnparsed)).toBe(true);
       expect(plain(messages)).toEqual(plain(history()));
       await store.close();
       expect(await readFile(indexFile, "utf8")).toBe(before);
     });
 
-    it("a stale index is neither trusted nor deleted; the first append replaces it", async () => {
+    it("a stale index is neither trusted nor deleted; the reader sees the line appended outside", async () => {
       await seed();
       await appendFile(file, `${JSON.stringify(user("outside"))}\n`);
       const stale = await readFile(indexFile, "utf8");
       const store = readOnlyStore();
       const { messages } = await store.open("s");
-      expect(messages.filter(isUnparsed)).toEqual([]);
       expect(plain(messages)).toEqual(plain([...history(), user("outside")]));
-      expect(await readFile(indexFile, "utf8")).toBe(stale);
-      await store.append("s", user("late"));
       await store.close();
-      const after = await reopen();
-      expect(after.lazy).toBe(history().length + 2);
-      expect(after.messages).toEqual(plain([...history(), user("outside"), user("late")]));
+      expect(await readFile(indexFile, "utf8")).toBe(stale);
     });
 
     it("rejects a readOnly that is not a boolean (INVALID_ARGUMENT naming the option)", () => {

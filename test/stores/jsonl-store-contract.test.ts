@@ -15,14 +15,4 @@ for (const fsync of ["always", "batch", "never"] satisfies FsyncMode[]) {
   }, { attachments: true });
 }
 
-// readOnly only changes what a load writes beside the file (no sidecar index): every contract
-// behaviour, writes included, holds — reopened read-only and writable.
-describeHistoryStoreContract("jsonl (readOnly)", async () => {
-  const storagePath = await mkdtemp(join(tmpdir(), "amplifier-jsonl-readonly-"));
-  let reopens = 0;
-  return {
-    store: new JsonlStore({ storagePath, fsync: "never", readOnly: true }),
-    reopen: async () => new JsonlStore({ storagePath, fsync: "never", readOnly: ++reopens % 2 === 0 }),
-    cleanup: () => rm(storagePath, { recursive: true, force: true }),
-  };
-}, { attachments: true });
+// A readOnly store is a reader (no writes, no lock): test/stores/jsonl-reader.test.ts.
