@@ -38,6 +38,13 @@ export const storeBlobsConfigSchema = z
         type: z.literal("file"),
         path: z.string().min(1).optional().meta({ description: "The folder (relative to the working directory). Default .amplifier/blobs." }),
         maxBlobBytes,
+        tempMaxAgeMs: z
+          .number()
+          .int()
+          .min(1)
+          .max(Number.MAX_SAFE_INTEGER)
+          .optional()
+          .meta({ description: "An upload's temp file not modified for this long (ms) is removed when a store opens the folder, whoever wrote it; a younger one only when its writer's process is gone. Default 86400000 (24 hours)." }),
       })
       .meta({ title: "FileBlobStoreConfig", description: "Blobs in a folder, one atomically written file each: the embedded default." }),
     z

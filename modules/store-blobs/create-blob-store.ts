@@ -27,7 +27,7 @@ export function createBlobStore(config: BlobStoreConfig, deps: BlobStoreDeps = {
     case "memory":
       return new MemoryBlobStore({ ...optional(config, "maxBlobBytes") });
     case "file":
-      return new FileBlobStore({ ...optional(config, "path"), ...optional(config, "maxBlobBytes") });
+      return new FileBlobStore({ ...optional(config, "path"), ...optional(config, "maxBlobBytes"), ...optional(config, "tempMaxAgeMs") });
     case "postgres": {
       const driver = deps.drivers?.postgres;
       if (driver === undefined) throw storeDriverMissing(BLOB_POSTGRES_DRIVER);

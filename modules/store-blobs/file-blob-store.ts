@@ -1,9 +1,10 @@
-import { createHash, randomBytes } from "node:crypto";
-import { mkdir, open, readFile, readdir, rename, unlink } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { mkdir, open, readFile, readdir, rename, stat, unlink } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { BlobDownload, BlobStore } from "@amplifier-ts/contracts";
 import { assertBlobKey, assertBlobSize, assertBlobUpload, blobNotFound, createError, DEFAULT_MAX_BLOB_BYTES } from "@amplifier-ts/contracts";
+import { DEFAULT_TEMP_MAX_AGE_MS, isTempName, judgeTemp, markInFlight, tempNameFor } from "./temp-file-owner.js";
 
 const MODULE = "store-blobs/file";
 
@@ -15,6 +16,12 @@ export interface FileBlobStoreOptions {
   path?: string;
   /** Default DEFAULT_MAX_BLOB_BYTES (64 MiB). */
   maxBlobBytes?: number;
+  /**
+   * A temp file (an upload being written) not modified for this long is removed by `connect()`
+   * whoever wrote it; younger ones only when their writer provably ended (temp-file-owner.ts).
+   * Default DEFAULT_TEMP_MAX_AGE_MS (24 hours).
+   */
+  tempMaxAgeMs?: number;
 }
 
 /**
@@ -27,13 +34,16 @@ export interface FileBlobStoreOptions {
  *
  * Writes are atomic (temp file in the same folder, fsync, rename, fsync of the folder): after a
  * crash a blob is its old record or its new one, never a mix, and a failed or refused upload
- * leaves nothing behind. Temp files start with a dot; `connect()` removes those a crash left.
+ * leaves nothing behind. Temp files start with a dot and name their writer (host and pid namespace,
+ * boot, pid); `connect()` removes only those provably abandoned — the writer's process is gone, or
+ * the file was not modified for `tempMaxAgeMs` — never another process's upload in flight.
  * The folder is created by the first upload, not by `connect()`: mounting the store creates nothing.
  */
 export class FileBlobStore implements BlobStore {
   readonly kind = "file";
   readonly root: string;
   readonly #maxBlobBytes: number;
+  readonly #tempMaxAgeMs: number;
   #ready: Promise<void> | undefined;
   #closed = false;
 
@@ -43,6 +53,11 @@ export class FileBlobStore implements BlobStore {
     }
     this.root = resolve(options.path ?? DEFAULT_BLOB_PATH);
     this.#maxBlobBytes = options.maxBlobBytes ?? DEFAULT_MAX_BLOB_BYTES;
+    const age = options.tempMaxAgeMs;
+    if (age !== undefined && (typeof age !== "number" || !Number.isSafeInteger(age) || age < 1)) {
+      throw createError("INVALID_ARGUMENT", "tempMaxAgeMs must be a positive whole number of milliseconds", { module: MODULE, path: "tempMaxAgeMs", expected: "a safe integer ≥ 1 (milliseconds)", given: age });
+    }
+    this.#tempMaxAgeMs = age ?? DEFAULT_TEMP_MAX_AGE_MS;
   }
 
   async connect(): Promise<void> {
@@ -121,7 +136,7 @@ export class FileBlobStore implements BlobStore {
         if (!shard.isDirectory() || !/^[0-9a-f]{2}$/.test(shard.name)) continue;
         const folder = join(this.root, shard.name);
         for (const name of await readdir(folder)) {
-          if (TEMP_NAME.test(name)) await unlink(join(folder, name)).catch(() => undefined);
+          if (isTempName(name)) await removeIfAbandoned(join(folder, name), name, this.#tempMaxAgeMs);
         }
       }
     } catch (cause) {
@@ -135,13 +150,18 @@ export class FileBlobStore implements BlobStore {
   }
 }
 
-const TEMP_NAME = /^\.[0-9a-f]{64}\.blob\.tmp-[0-9]+-[0-9a-f]{12}$/;
-
 /** Temp file, fsync, rename over the target, fsync the folder; the temp file is removed on any failure. */
 async function writeAtomic(target: string, parts: readonly Uint8Array[]): Promise<void> {
   const folder = join(target, "..");
-  const temp = join(folder, `.${target.slice(folder.length + 1)}.tmp-${process.pid}-${randomBytes(6).toString("hex")}`);
-  const handle = await open(temp, "wx", 0o600);
+  const temp = join(folder, tempNameFor(target.slice(folder.length + 1)));
+  const done = markInFlight(temp);
+  let handle;
+  try {
+    handle = await open(temp, "wx", 0o600);
+  } catch (error) {
+    done();
+    throw error;
+  }
   try {
     for (const part of parts) {
       let written = 0;
@@ -154,6 +174,8 @@ async function writeAtomic(target: string, parts: readonly Uint8Array[]): Promis
     await handle.close().catch(() => undefined);
     await unlink(temp).catch(() => undefined);
     throw error;
+  } finally {
+    done();
   }
   const directory = await open(folder, "r");
   try {
@@ -161,6 +183,18 @@ async function writeAtomic(target: string, parts: readonly Uint8Array[]): Promis
   } finally {
     await directory.close();
   }
+}
+
+/** Removes temp file `path` when judgeTemp finds it abandoned; one that vanished meanwhile was finished or removed by its writer. */
+async function removeIfAbandoned(path: string, name: string, maxAgeMs: number): Promise<void> {
+  let mtimeMs: number;
+  try {
+    mtimeMs = (await stat(path)).mtimeMs;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
+    throw error;
+  }
+  if (judgeTemp(path, name, mtimeMs, maxAgeMs) === "abandoned") await unlink(path).catch(() => undefined);
 }
 
 async function readRecord(file: string, headerOnly = false): Promise<{ contentType: string; data: Uint8Array } | undefined> {

@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -5,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { isAmplifierError, storeErrors } from "../../contracts/index.js";
 import { FileBlobStore } from "../../modules/store-blobs/index.js";
+import { tempNameFor } from "../../modules/store-blobs/temp-file-owner.js";
 import { PostgresBlobStore } from "../../modules/agent-stores-postgres/index.js";
 import { dropSchemas, PG_URL, queryOnce, testSchemaName } from "../stores/postgres-support.js";
 
@@ -14,6 +16,13 @@ afterAll(async () => {
   for (const folder of folders) await rm(folder, { recursive: true, force: true });
   await dropSchemas(...schemas);
 });
+
+/** The pid of a process that ran and ended. */
+async function endedPid(): Promise<number> {
+  const child = spawn(process.execPath, ["-e", ""], { stdio: "ignore" });
+  await new Promise((resolve) => child.on("exit", resolve));
+  return child.pid!;
+}
 
 async function folder(): Promise<string> {
   const path = await mkdtemp(join(tmpdir(), "amp-blob-files-"));
@@ -74,7 +83,8 @@ describe("FileBlobStore: one atomically written record per blob", () => {
     await first.upload("kept", new TextEncoder().encode("kept"), "text/plain");
     const [record] = await filesUnder(root);
     const shard = join(root, record!.slice(0, 2));
-    const leftover = `.${record!.slice(3)}.tmp-4242-0123456789ab`;
+    // Named as an upload of a process that has ended (a crash): its pid no longer runs.
+    const leftover = tempNameFor(record!.slice(3)).replace(/-[0-9]+-([0-9a-f]{12})$/, `-${await endedPid()}-$1`);
     await writeFile(join(shard, leftover), "half a record");
     await writeFile(join(shard, "notes.txt"), "someone else's file");
     await first.disconnect();

@@ -33,6 +33,10 @@ export interface FileBlobStoreConfig {
    * Largest blob accepted, in bytes; a larger upload is STORE/BLOB_TOO_LARGE and writes nothing. Default 67108864 (64 MiB).
    */
   maxBlobBytes?: number;
+  /**
+   * An upload's temp file not modified for this long (ms) is removed when a store opens the folder, whoever wrote it; a younger one only when its writer's process is gone. Default 86400000 (24 hours).
+   */
+  tempMaxAgeMs?: number;
 }
 /**
  * Blobs in PostgreSQL (bytea chunks), shared by every process on the database.
