@@ -21,6 +21,7 @@ export const ERROR_CODES = {
   INVALID_HOOK_RESULT: "A hook returned something that is not a HookResult",
   INVALID_PROVIDER_INFO: "A provider's getInfo() did not return valid ProviderInfo",
   PROVIDER_TIMEOUT: "A provider's getInfo() did not settle within its timeout",
+  WINDOW_RECORD_INVALID: "A stored window record (what a context manager sent) is not a valid record",
 
   // --- coordinator -----------------------------------------------------------------------
   UNKNOWN_MOUNT_POINT: "No such mount point",

@@ -57,6 +57,7 @@ export * from "./hook-result.js";
 export type * from "./history-store.js";
 export { hasSessionAttachments, ATTACHMENT_NAME_PATTERN, MAX_ATTACHMENT_BYTES } from "./history-store.js";
 export { DEFAULT_AGENT_ID, AGENT_ID_PATTERN } from "./agent-scope.js";
+export { decodeWindowSegment, encodeWindowSegment, windowSegmentName, WINDOW_RECORD_VERSION, WINDOW_SEGMENT_SIZE, type ToolRecord, type WindowRecord, type WindowRun, type WindowRunDecision } from "./window-record.js";
 export type * from "./module.js";
 export type * from "./provider.js";
 export { providerErrors, providerErrorFrom, type ProviderErrorCode, type ProviderCallSite } from "./provider-errors.js";

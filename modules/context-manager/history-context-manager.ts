@@ -18,7 +18,7 @@
  * This class wires them and keeps the public API (the five methods, runs, search, explain).
  */
 import { randomUUID } from "node:crypto";
-import type { AnyStrategyDefinition, BilledUsage, CompactionContext, ContextManager, Embedder, HistoryStore, HookBusContract, Message, Provider, SearchHit, SearchOptions, Summarizer, ToolDefinition, WindowRequestOptions } from "@amplifier-ts/contracts";
+import type { AnyStrategyDefinition, BilledUsage, CompactionContext, ContextManager, Embedder, HistoryStore, HookBusContract, Message, Provider, SearchHit, SearchOptions, Summarizer, ToolDefinition, WindowRecord, WindowRequestOptions } from "@amplifier-ts/contracts";
 import { createError } from "@amplifier-ts/contracts";
 import { exportTokenCounts, type CarriedTokenCounts, type TokenCounter } from "@amplifier-ts/core";
 import { HistorySearchIndex } from "@amplifier-ts/search";
@@ -36,6 +36,7 @@ import { StoredHistory, type SkippedMessage } from "./stored-history.js";
 import { TokenCalibration, type CalibrationRecord } from "./token-calibration.js";
 import { UsageLedger, type UsageRecord } from "./usage-ledger.js";
 import { explainWindow, type LastWindow } from "./window-explanation.js";
+import { ToolRecords, windowRecord, type WindowRecordInput } from "./window-record.js";
 
 export { parseModuleConfig } from "./module-config.js";
 export type { LastWindow } from "./window-explanation.js";
@@ -77,11 +78,20 @@ export interface HistoryContextManagerInit {
   calibration?: TokenCalibration | CalibrationRecord;
   /** Called with the calibration record after every bill that was recorded (context-persistent saves it beside the session). */
   onCalibration?: (record: CalibrationRecord) => void | Promise<void>;
+  /**
+   * Called with the record of every window this manager built (contracts/window-record.ts), right
+   * after it was built and before getMessagesForRequest resolves: keep it cheap or queue it
+   * (context-persistent queues it for the session's attachments).
+   */
+  onWindow?: (record: WindowRecord) => void;
+  /** How many window records windowRecords() keeps in memory (the newest). Default 1,000. */
+  windowRecordLimit?: number;
 }
 
 /** How many of the first and of the newest stored messages carriedTokenCounts() looks at. */
 const CARRIED_HEAD = 32;
 const CARRIED_TAIL = 4_096;
+const WINDOW_RECORD_LIMIT = 1_000;
 
 export class HistoryContextManager implements ContextManager {
   readonly moduleName: string;
@@ -110,6 +120,10 @@ export class HistoryContextManager implements ContextManager {
   readonly #onCalibration: ((record: CalibrationRecord) => void | Promise<void>) | undefined;
   readonly #unsubscribe: (() => void) | undefined;
   #last: LastWindow | undefined;
+  readonly #records: WindowRecord[] = [];
+  readonly #recordLimit: number;
+  readonly #toolRecords = new ToolRecords();
+  readonly #onWindow: ((record: WindowRecord) => void) | undefined;
 
   constructor(init: HistoryContextManagerInit) {
     this.moduleName = init.moduleName;
@@ -126,6 +140,8 @@ export class HistoryContextManager implements ContextManager {
     const calibration = init.calibration instanceof TokenCalibration ? init.calibration : init.calibration === undefined ? new TokenCalibration() : TokenCalibration.fromJSON(init.calibration);
     this.#usage = new UsageLedger(calibration, this.options.safetyFactor);
     this.#onCalibration = init.onCalibration;
+    this.#onWindow = init.onWindow;
+    this.#recordLimit = init.windowRecordLimit ?? WINDOW_RECORD_LIMIT;
     // Provider modules announce their bill on the bus: the window this manager produced is matched
     // with it. A handler, not an observer, so the provider's emit resolves once the bill is recorded.
     this.#unsubscribe = init.hooks?.register(
@@ -259,6 +275,16 @@ export class HistoryContextManager implements ContextManager {
   }
 
   /**
+   * What was sent, request by request: the newest `windowRecordLimit` window records (budget,
+   * model, tool definitions, token split, run-length decisions — contracts/window-record.ts), oldest
+   * first. The Inspector shows them for a live session; context-persistent also keeps them beside
+   * the session.
+   */
+  windowRecords(): readonly WindowRecord[] {
+    return this.#records;
+  }
+
+  /**
    * Resumed messages left out of the history because they are no longer valid messages (a record
    * another program wrote; a value that cannot be counted): index in the store's list, id, error.
    * The session goes on without them; context-persistent reports them as context:storage_degraded.
@@ -335,6 +361,7 @@ export class HistoryContextManager implements ContextManager {
       strategies: ["window"],
       ...(report.decisions ? { explanation: explainWindow(history, history, report.decisions, undefined) } : {}),
     };
+    this.#record({ history, report, model, counter, tools, strategies: ["window"], explanation: this.#last.explanation });
     // Over the stored history itself the report accounts for the history (no recount).
     if (isCompaction(report, false) && this.hooks && listensToCompaction(this.hooks)) {
       const totals = { messageCount: report.historyMessages, tokens: report.historyTokens, ids: this.#tally.ids(history) };
@@ -367,6 +394,8 @@ export class HistoryContextManager implements ContextManager {
       strategies,
       ...(report.decisions ? { explanation: explainWindow(history, run.messages, report.decisions, log) } : {}),
     };
+    const explanation = this.#last.explanation;
+    this.#record({ history, report, model, counter, tools, strategies, explanation, ...(explanation ? {} : { pipelineOrigin: originOf(history, run.messages) }) });
     // The history's totals count the stored messages the window did not (originals of compacted
     // copies): that work is skipped when nobody listens.
     if (isCompaction(report, run.changed.length > 0) && this.hooks && listensToCompaction(this.hooks)) {
@@ -375,6 +404,14 @@ export class HistoryContextManager implements ContextManager {
       await emitCompaction(this.hooks, { history: totals, window: messages, report, strategies, durationMs: run.durationMs + report.durationMs });
     }
     return messages;
+  }
+
+  /** Keeps the window's record (windowRecords) and hands it to `onWindow`. */
+  #record(input: WindowRecordInput): void {
+    const record = windowRecord(input, this.#toolRecords.of(input.tools, input.counter));
+    this.#records.push(record);
+    if (this.#records.length > this.#recordLimit) this.#records.splice(0, this.#records.length - this.#recordLimit);
+    this.#onWindow?.(record);
   }
 
   /** The final step of every request: the budget and the window invariants, with this module's cut settings. */
@@ -389,6 +426,21 @@ export class HistoryContextManager implements ContextManager {
       explain,
     });
   }
+}
+
+/** The stored index of each message of a pipeline's output (by object, else by id); undefined for one the pipeline made. */
+function originOf(history: readonly Message[], output: readonly Message[]): Array<number | undefined> {
+  const byObject = new Map<Message, number>();
+  const byId = new Map<string, number>();
+  history.forEach((m, i) => {
+    byObject.set(m, i);
+    const id = m.metadata?.id;
+    if (typeof id === "string") byId.set(id, i);
+  });
+  return output.map((m) => {
+    const id = m.metadata?.id;
+    return byObject.get(m) ?? (typeof id === "string" ? byId.get(id) : undefined);
+  });
 }
 
 function copyHit(hit: SearchHit): SearchHit {

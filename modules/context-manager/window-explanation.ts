@@ -43,6 +43,8 @@ export interface MessageExplanation {
   /** The strategy that decided: a pipeline strategy's name, "window" or "pipeline". */
   readonly strategy: string;
   readonly reason: string;
+  /** The window assembler's reason code (window-report.ts) when it decided; "removed-by-pipeline" when nobody said why. */
+  readonly code?: DecisionReason | "removed-by-pipeline";
 }
 
 const WINDOW_REASONS: Record<DecisionReason, string> = {
@@ -93,17 +95,17 @@ export function explainWindow(
     const d = position === undefined ? undefined : decisionAt.get(position);
     if (position === undefined || d === undefined) {
       if (entry) return { ...base, decision: entry.decision, strategy: entry.strategy, reason: entry.reason };
-      return { ...base, decision: "dropped" as const, strategy: "pipeline", reason: "not returned by the compaction pipeline" };
+      return { ...base, decision: "dropped" as const, strategy: "pipeline", reason: "not returned by the compaction pipeline", code: "removed-by-pipeline" as const };
     }
     const windowReason = d.note ? `${NOTE_PREFIX[d.action]}: ${WINDOW_REASONS[d.reason]}` : WINDOW_REASONS[d.reason];
-    if (d.action === "dropped") return { ...base, decision: "dropped" as const, strategy: "window", reason: windowReason };
+    if (d.action === "dropped") return { ...base, decision: "dropped" as const, strategy: "window", reason: windowReason, code: d.reason };
     if (entry?.decision === "truncated") {
       const reason = d.action === "truncated" ? `${entry.reason}; then ${windowReason}` : entry.reason;
       return { ...base, decision: "truncated" as const, strategy: entry.strategy, reason };
     }
-    if (d.action === "truncated") return { ...base, decision: "truncated" as const, strategy: "window", reason: windowReason };
+    if (d.action === "truncated") return { ...base, decision: "truncated" as const, strategy: "window", reason: windowReason, code: d.reason };
     // A strategy that brought a message in on purpose (recall) says why; the window only kept it.
     if (entry?.decision === "kept") return { ...base, decision: "kept" as const, strategy: entry.strategy, reason: entry.reason };
-    return { ...base, decision: "kept" as const, strategy: "window", reason: windowReason };
+    return { ...base, decision: "kept" as const, strategy: "window", reason: windowReason, code: d.reason };
   });
 }

@@ -14,6 +14,7 @@ import { openSessionStore, type StoreConfig } from "./open-session-store.js";
 import { CALIBRATION_ATTACHMENT, openCalibration, type CalibrationAttachment } from "./calibration-attachment.js";
 import { openTokenCounts, TOKEN_COUNTS_ATTACHMENT, type TokenCountsAttachment } from "./token-counts-attachment.js";
 import { sessionAttachment } from "./session-attachment.js";
+import { windowRecordsAttachment } from "./window-records-attachment.js";
 import { forAgent, HybridStore } from "@amplifier-ts/stores";
 import { DEFAULT_AGENT_ID } from "@amplifier-ts/contracts";
 import { providerLookup } from "@amplifier-ts/summarizers";
@@ -102,6 +103,10 @@ export async function mount(coordinator: CoordinatorContract, config: ContextPer
   const countsAttachment = sessionAttachment(store, sessionId, agentId, TOKEN_COUNTS_ATTACHMENT, "token counts");
   const countsFile: TokenCountsAttachment | undefined = countsAttachment ? await openTokenCounts(countsAttachment) : undefined;
   if (countsFile?.problem !== undefined) await degraded(countsFile.problem);
+  // What each request sent (budget, model, tools, decisions), for the Inspector: queued, written off the turn's path.
+  const windowsFile = sessionAttachment(store, sessionId, agentId, "windows-0", "window records")
+    ? windowRecordsAttachment((name) => sessionAttachment(store, sessionId, agentId, name, "window records")!, degraded)
+    : undefined;
 
   let context: HistoryContextManager;
   try {
@@ -113,6 +118,7 @@ export async function mount(coordinator: CoordinatorContract, config: ContextPer
       sessionId,
       initialMessages,
       ...(calibrationFile ? { calibration: calibrationFile.calibration, onCalibration: (record) => calibrationFile.save(record) } : {}),
+      ...(windowsFile ? { onWindow: (record) => windowsFile.add(record) } : {}),
       providers: providerLookup(coordinator),
       ...embedderOf(coordinator),
       ...strategyDefinitionsOf(coordinator),
@@ -126,6 +132,8 @@ export async function mount(coordinator: CoordinatorContract, config: ContextPer
     throw error;
   }
   coordinator.registerCleanup(() => context.close());
+  // After close in the list, so it runs first: the queued window records are written while the store is open.
+  if (windowsFile) coordinator.registerCleanup(() => windowsFile.flush());
   // Registered after close: cleanups run in reverse order, so the counts are saved while the context is open.
   if (countsFile) {
     coordinator.registerCleanup(async () => {

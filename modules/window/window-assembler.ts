@@ -218,6 +218,10 @@ export class WindowAssembler {
       cutReason: reason,
       ladder: plan.level,
       budget,
+      instructionTokens,
+      toolTokens,
+      sentStored: built.sentStored,
+      sentTruncated: built.sentTruncated,
       durationMs: performance.now() - started,
       ...(built.decisions ? { decisions: built.decisions } : {}),
     };

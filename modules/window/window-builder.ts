@@ -31,6 +31,9 @@ export interface BuiltWindow {
   /** Call ids answered by synthetic results. */
   readonly interruptedCalls: string[];
   readonly firstKeptId: string | undefined;
+  /** Stored index of each stored message in the window (window order), and of those sent truncated: O(window), for the window's record. */
+  readonly sentStored: number[];
+  readonly sentTruncated: number[];
   readonly decisions?: WindowDecision[];
 }
 
@@ -55,6 +58,8 @@ export function buildWindow(input: BuildInput): BuiltWindow {
   let truncated = 0;
   const interruptedCalls: string[] = [];
   let firstKeptId: string | undefined;
+  const sentStored: number[] = [...index.instructions];
+  const sentTruncated: number[] = [];
 
   for (const i of index.instructions) out.push(shallowCopy(index.stored[i]!));
   storedKept += index.instructions.length;
@@ -67,13 +72,19 @@ export function buildWindow(input: BuildInput): BuiltWindow {
       if (firstKeptId === undefined && u >= cut && !member.synthetic) firstKeptId = idOf(sent);
       out.push(shallowCopy(sent));
       if (member.synthetic) interruptedCalls.push(...resultIdsOf(sent));
-      else storedKept++;
-      if (replaced) truncated++;
+      else {
+        storedKept++;
+        sentStored.push(member.stored);
+      }
+      if (replaced) {
+        truncated++;
+        sentTruncated.push(member.stored);
+      }
     }
   };
   forEachKeptUnit(index, plan, emit);
   for (const extra of input.extraMessages) out.push(shallowCopy(extra));
-  const built = { messages: out, storedKept, truncated, interruptedCalls, firstKeptId };
+  const built = { messages: out, storedKept, truncated, interruptedCalls, firstKeptId, sentStored, sentTruncated };
   return input.explain ? { ...built, decisions: explainDecisions(input) } : built;
 }
 

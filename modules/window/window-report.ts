@@ -101,6 +101,16 @@ export interface WindowReport {
   /** The ladder step that made the window fit (cut reason `ladder` only). */
   readonly ladder: LadderLevel | undefined;
   readonly budget: number;
+  /** Tokens of the window's instructions (system/developer messages that are not turn notes). */
+  readonly instructionTokens: number;
+  /** Tokens of the tool definitions sent with the window (countTools). */
+  readonly toolTokens: number;
+  /**
+   * Stored index of every stored message the window holds, in window order, and of those it holds
+   * truncated: what was sent, at O(window) — without `explain`'s O(history) account of the rest.
+   */
+  readonly sentStored: readonly number[];
+  readonly sentTruncated: readonly number[];
   readonly durationMs: number;
   readonly decisions?: readonly WindowDecision[];
 }

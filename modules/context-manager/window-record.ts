@@ -1,0 +1,142 @@
+/**
+ * The record of one window (contracts/window-record.ts): what this manager sent — budget, model,
+ * tool definitions with their tokens, the token split — and why each stored message was in it or
+ * not, as runs. Built after every request at O(window + runs): from the assembler's `sentStored`
+ * (the stored indices it sent) when nobody asked for explain, from the per-message explanation
+ * when someone did (it is exact, and already paid for).
+ *
+ * | without explain, a stored message …        | run                                                |
+ * |--------------------------------------------|----------------------------------------------------|
+ * | sent truncated                              | truncated / window / result-cap                   |
+ * | sent, before the cut, an instruction        | kept / window / instruction                       |
+ * | sent, before the cut, otherwise             | kept / window / critical                          |
+ * | sent, at or after the cut                   | kept / window / in-window                         |
+ * | not sent, before the cut                    | dropped / window / before-cut (before-first-turn when nothing was cut) |
+ * | not sent, at or after the cut               | dropped / window / older-in-turn (ladder) or orphan-result |
+ * | (a pipeline ran) not returned by it         | dropped / its strategy (the one that changed something, else "pipeline") / removed-by-pipeline |
+ */
+import { idOf, isInstruction, type Message, type ToolDefinition, type ToolRecord, type WindowRecord, type WindowRun, type WindowRunDecision } from "@amplifier-ts/contracts";
+import type { TokenCounter } from "@amplifier-ts/core";
+import type { WindowReport } from "@amplifier-ts/window";
+import type { MessageExplanation } from "./window-explanation.js";
+
+export interface WindowRecordInput {
+  history: readonly Message[];
+  report: WindowReport;
+  model: string;
+  counter: TokenCounter;
+  tools: readonly ToolDefinition[] | undefined;
+  strategies: readonly string[];
+  explanation: readonly MessageExplanation[] | undefined;
+  /** With a pipeline: the stored index of each message of its output (undefined for one it made, a summary). */
+  pipelineOrigin?: ReadonlyArray<number | undefined>;
+}
+
+export function windowRecord(input: WindowRecordInput, tools: ToolRecord[]): WindowRecord {
+  const { history, report } = input;
+  const record: WindowRecord = {
+    at: new Date().toISOString(),
+    history: history.length,
+    model: input.model,
+    encoding: input.counter.encoding,
+    budget: report.budget,
+    windowMessages: report.windowMessages,
+    windowTokens: report.windowTokens,
+    historyTokens: report.historyTokens,
+    instructionTokens: report.instructionTokens,
+    toolTokens: report.toolTokens,
+    tools,
+    strategies: [...input.strategies],
+    runs: input.explanation ? runsOfExplanation(input.explanation) : runsOfSent(input),
+  };
+  const lastId = history.length > 0 ? idOf(history[history.length - 1]!) : undefined;
+  if (typeof lastId === "string") record.lastId = lastId;
+  return record;
+}
+
+/**
+ * Each tool definition with what it costs alone — counted once per definitions array (a session
+ * hands the same array request after request).
+ */
+export class ToolRecords {
+  #tools: readonly ToolDefinition[] | undefined;
+  #encoding = "";
+  #records: ToolRecord[] = [];
+
+  of(tools: readonly ToolDefinition[] | undefined, counter: TokenCounter): ToolRecord[] {
+    if (tools === undefined || tools.length === 0) return [];
+    if (tools !== this.#tools || counter.encoding !== this.#encoding) {
+      this.#records = tools.map((tool) => ({ name: String(tool.function?.name ?? "?"), tokens: counter.countTools([tool]) }));
+      this.#tools = tools;
+      this.#encoding = counter.encoding;
+    }
+    return this.#records;
+  }
+}
+
+// ---- private helpers ----
+
+function runsOfExplanation(explanation: readonly MessageExplanation[]): WindowRun[] {
+  const runs: WindowRun[] = [];
+  for (const e of explanation) push(runs, e.index, e.decision, e.strategy, e.code ?? e.reason);
+  return runs;
+}
+
+function runsOfSent(input: WindowRecordInput): WindowRun[] {
+  const { history, report, pipelineOrigin } = input;
+  // Stored index → what the window did with it; only sent messages are listed (O(window)).
+  const sent = new Map<number, WindowRunDecision>();
+  const truncated = new Set(report.sentTruncated);
+  const toStored = (i: number) => (pipelineOrigin === undefined ? i : pipelineOrigin[i]);
+  for (const i of report.sentStored) {
+    const at = toStored(i);
+    if (at !== undefined) sent.set(at, truncated.has(i) ? "truncated" : "kept");
+  }
+  const cut = pipelineOrigin === undefined ? report.cutIndex : Math.min(history.length, nextOrigin(pipelineOrigin, report.cutIndex) ?? history.length);
+  const returned = pipelineOrigin === undefined ? undefined : new Set(pipelineOrigin.filter((i) => i !== undefined));
+  const pipelineBy = input.strategies.length === 2 ? input.strategies[0]! : "pipeline";
+  const droppedBefore = report.cutReason === "fits" ? "before-first-turn" : "before-cut";
+  const droppedAfter = report.cutReason === "ladder" ? "older-in-turn" : "orphan-result";
+  const runs: WindowRun[] = [];
+  // Walk only where something changes: the sent indices, sorted, and the gaps between them.
+  const marks = [...sent.keys()].sort((a, b) => a - b);
+  let next = 0;
+  for (const at of marks) {
+    if (at > next) dropGap(runs, next, at, cut, returned, pipelineBy, droppedBefore, droppedAfter);
+    const decision = sent.get(at)!;
+    const why = decision === "truncated" ? "result-cap" : at >= cut ? "in-window" : isInstruction(history[at]!) ? "instruction" : "critical";
+    push(runs, at, decision, "window", why);
+    next = at + 1;
+  }
+  if (next < history.length) dropGap(runs, next, history.length, cut, returned, pipelineBy, droppedBefore, droppedAfter);
+  return runs;
+}
+
+/** Stored messages [from, to) not sent: split at the cut; with a pipeline, the ones it did not return are its. */
+function dropGap(runs: WindowRun[], from: number, to: number, cut: number, returned: Set<number | undefined> | undefined, pipelineBy: string, before: string, after: string): void {
+  if (returned !== undefined) {
+    for (let i = from; i < to; i++) {
+      if (!returned.has(i)) push(runs, i, "dropped", pipelineBy, "removed-by-pipeline");
+      else push(runs, i, "dropped", "window", i < cut ? before : after);
+    }
+    return;
+  }
+  if (from < Math.min(cut, to)) pushRange(runs, from, Math.min(cut, to), "dropped", "window", before);
+  if (Math.max(cut, from) < to) pushRange(runs, Math.max(cut, from), to, "dropped", "window", after);
+}
+
+function push(runs: WindowRun[], at: number, decision: WindowRunDecision, by: string, why: string): void {
+  pushRange(runs, at, at + 1, decision, by, why);
+}
+
+function pushRange(runs: WindowRun[], from: number, to: number, decision: WindowRunDecision, by: string, why: string): void {
+  const last = runs.at(-1);
+  if (last !== undefined && last[1] === from && last[2] === decision && last[3] === by && last[4] === why) last[1] = to;
+  else runs.push([from, to, decision, by, why]);
+}
+
+/** The stored index of the first pipeline output message at or after `i` that came from the history. */
+function nextOrigin(origin: ReadonlyArray<number | undefined>, i: number): number | undefined {
+  for (let k = i; k < origin.length; k++) if (origin[k] !== undefined) return origin[k];
+  return undefined;
+}

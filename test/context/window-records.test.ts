@@ -1,0 +1,122 @@
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { decodeWindowSegment, encodeWindowSegment, isAmplifierError, WINDOW_SEGMENT_SIZE, type ToolDefinition, type WindowRecord } from "../../contracts/index.js";
+import { Coordinator } from "../../core/coordinator.js";
+import { getTokenCounter } from "../../core/tokens/index.js";
+import { HistoryContextManager } from "../../modules/context-manager/index.js";
+import { mount as mountPersistent } from "../../modules/context-persistent/index.js";
+
+/**
+ * Issue 24 item 8: the manager records what each request sent — budget, model, tool definitions
+ * with their tokens, run-length decisions — and context-persistent keeps the records beside the
+ * session (attachments windows-<n>), written off the turn's path.
+ */
+const tool = (name: string): ToolDefinition => ({ type: "function", function: { name, description: `the ${name} tool`, parameters: { type: "object", properties: { path: { type: "string" } } } } });
+const TOOLS = [tool("read_file"), tool("write_file"), tool("search")];
+
+async function filled(context: HistoryContextManager, turns: number): Promise<void> {
+  await context.addMessage({ role: "system", content: "You are terse." });
+  for (let i = 0; i < turns; i++) {
+    await context.addMessage({ role: "user", content: `question ${i} ${"lorem ipsum ".repeat(40)}` });
+    await context.addMessage({ role: "assistant", content: `answer ${i} ${"dolor sit ".repeat(40)}` });
+  }
+}
+
+/** Every stored position covered once, in order. */
+function covered(record: WindowRecord): number[] {
+  return record.runs.flatMap(([from, to]) => Array.from({ length: to - from }, (_, k) => from + k));
+}
+
+describe("window records (what was sent)", () => {
+  const dirs: string[] = [];
+  afterEach(async () => {
+    for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
+  });
+
+  it("records the budget, model, each tool definition with its tokens, and run-length decisions — without explain", async () => {
+    const context = new HistoryContextManager({ moduleName: "test-records", tools: TOOLS });
+    await filled(context, 60);
+    const window = await context.getMessagesForRequest(2_000);
+    const [record] = context.windowRecords();
+    const counter = getTokenCounter("gpt-4o");
+    expect(record).toBeDefined();
+    expect(record!.budget).toBe(2_000);
+    expect(record!.model).toBe(context.explainLastWindow()!.model);
+    expect(record!.tools.map((t) => t.name)).toEqual(["read_file", "write_file", "search"]);
+    for (const [i, t] of record!.tools.entries()) expect(t.tokens).toBe(counter.countTools([TOOLS[i]!]));
+    expect(record!.toolTokens).toBe(counter.countTools(TOOLS));
+    expect(record!.windowTokens).toBe(counter.countRequest(window, TOOLS));
+    expect(record!.windowMessages).toBe(window.length);
+    expect(record!.history).toBe(121);
+    expect(covered(record!)).toEqual(Array.from({ length: 121 }, (_, i) => i));
+    // The system message kept, an old run dropped over budget, the recent run kept: three runs, not 121 rows.
+    expect(record!.runs).toEqual([
+      [0, 1, "kept", "window", "instruction"],
+      [1, record!.runs[1]![1], "dropped", "window", "before-cut"],
+      [record!.runs[1]![1], 121, "kept", "window", "in-window"],
+    ]);
+    const kept = record!.runs.filter((r) => r[2] === "kept").reduce((n, [from, to]) => n + to - from, 0);
+    expect(kept).toBe(window.length);
+  });
+
+  it("with explain, the runs are the explanation's (same decisions as explainLastWindow)", async () => {
+    const context = new HistoryContextManager({ moduleName: "test-records" });
+    await filled(context, 40);
+    await context.getMessagesForRequest(1_500, undefined, { explain: true });
+    const explanation = context.explainLastWindow()!.explanation!;
+    const record = context.windowRecords().at(-1)!;
+    const decisionAt = (i: number) => record.runs.find(([from, to]) => from <= i && i < to)![2];
+    for (const e of explanation) expect(decisionAt(e.index)).toBe(e.decision);
+  });
+
+  it("context-persistent writes them as the session's attachments, one segment per WINDOW_SEGMENT_SIZE records, readable after close", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "window-records-"));
+    dirs.push(dir);
+    const coordinator = new Coordinator({ sessionId: "rec" });
+    const context = await mountPersistent(coordinator, { storagePath: dir });
+    context.setTools(TOOLS);
+    await filled(context, 2);
+    const requests = WINDOW_SEGMENT_SIZE + 6;
+    for (let i = 0; i < requests; i++) {
+      await context.addMessage({ role: "user", content: `more ${i}` });
+      await context.getMessagesForRequest(1_200);
+      await context.addMessage({ role: "assistant", content: `ok ${i}` });
+    }
+    await coordinator.cleanup();
+    const files = (await readdir(dir)).filter((f) => f.startsWith("rec.windows-")).sort();
+    expect(files).toEqual(["rec.windows-0.json", "rec.windows-1.json"]);
+    const records = [...decodeWindowSegment(await readFile(join(dir, files[0]!), "utf8")), ...decodeWindowSegment(await readFile(join(dir, files[1]!), "utf8"))];
+    expect(records).toHaveLength(requests);
+    expect(records.map((r) => r.history)).toEqual(Array.from({ length: requests }, (_, i) => 6 + 2 * i));
+    expect(records.every((r) => r.budget === 1_200 && r.tools.length === 3)).toBe(true);
+
+    // A resumed session appends to the newest segment.
+    const again = new Coordinator({ sessionId: "rec" });
+    const resumed = await mountPersistent(again, { storagePath: dir });
+    await resumed.getMessagesForRequest(1_200);
+    await again.cleanup();
+    expect(decodeWindowSegment(await readFile(join(dir, "rec.windows-1.json"), "utf8"))).toHaveLength(7);
+  });
+
+  it("a segment that is not a record is WINDOW_RECORD_INVALID naming the field", () => {
+    const good = encodeWindowSegment([{ at: "2026-01-01T00:00:00Z", history: 2, model: "m", encoding: "o200k_base", budget: 10, windowMessages: 2, windowTokens: 9, historyTokens: 9, instructionTokens: 0, toolTokens: 0, tools: [], strategies: ["window"], runs: [[0, 2, "kept", "window", "in-window"]] }]);
+    expect(decodeWindowSegment(good)[0]!.runs).toEqual([[0, 2, "kept", "window", "in-window"]]);
+    for (const [text, path] of [
+      ["{", ""],
+      [good.replace('"budget":10', '"budget":-1'), "windows[0].budget"],
+      [good.replace("[0,2,", "[0,3,"), "windows[0].runs[0]"],
+      [good.replace('"tools":0', '"tools":4'), "windows[0].tools"],
+    ] as const) {
+      let error: unknown;
+      try {
+        decodeWindowSegment(text);
+      } catch (e) {
+        error = e;
+      }
+      expect(isAmplifierError(error, "WINDOW_RECORD_INVALID")).toBe(true);
+      expect((error as { details: { path: string } }).details.path).toBe(path);
+    }
+  });
+});
