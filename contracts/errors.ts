@@ -49,6 +49,7 @@ export const ERROR_CODES = {
   MODULE_MOUNT_FAILED: "The module's mount() threw",
   MODULE_MOUNT_TIMEOUT: "The module's mount() did not settle in time",
   MODULE_COMPILE_FAILED: "A TypeScript module could not be compiled",
+  MODULE_CACHE_UNSAFE: "The cache folder for compiled .ts modules is not private to this user",
   MODULE_IMPORT_FAILED: "The module was found but importing it failed",
   MODULE_ABANDONED: "A module whose mount failed or timed out used the coordinator afterwards",
   CONFIG_NOT_FOUND: "The config file does not exist",

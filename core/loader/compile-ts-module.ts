@@ -1,24 +1,36 @@
 import { createHash, randomBytes } from "node:crypto";
-import { existsSync, statSync } from "node:fs";
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { readFile, rename, unlink, writeFile } from "node:fs/promises";
 import { isBuiltin } from "node:module";
-import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Message, Plugin } from "esbuild";
 import { createError } from "@amplifier-ts/contracts";
+import { defaultCacheDir, notPrivate, privateCacheDir } from "./module-cache-dir.js";
 
 /**
  * Load-time compilation of `.ts` modules, so a module author needs no build step.
  *
  * The entry is bundled with its local imports inlined; package and node: imports stay imports,
  * but are resolved at compile time to absolute file URLs, so the compiled file works from any
- * folder (including the os.tmpdir() fallback) and shares package instances (amplifier-ts itself,
- * zod …) with the host. Each output is named by the hash of everything that went into it
+ * folder and shares package instances (amplifier-ts itself, zod …) with the host. Each output is named by the hash of everything that went into it
  * (compiler version, options, every input's path and content): ESM caches modules by URL, so a
  * changed source must get a new URL, and an unchanged one loads from disk without esbuild.
  * Source maps are inlined and Node's source-map support is switched on before import, so stack
  * traces point at the `.ts` lines.
+ *
+ * Importing a cached file runs it, so the cache is trusted only as far as it is checked:
+ *
+ * | check                                                        | on failure                   |
+ * |--------------------------------------------------------------|------------------------------|
+ * | the folder is private to the user (module-cache-dir.ts)      | MODULE_CACHE_UNSAFE          |
+ * | the manifest and the output are regular files of this user, nobody else may write them | rebuilt, the entry replaced |
+ * | every input still hashes as the manifest says                | rebuilt under a new name     |
+ * | the output's name is the key recomputed from those inputs and the compiler | rebuilt      |
+ * | the output's content hashes as the manifest says (a swapped or torn file) | rebuilt, replaced |
+ *
+ * Between that last check and Node's import the file could change only by the hand of this user
+ * or root: the folder is theirs alone.
  */
 export interface CompiledModule {
   /** The compiled ES module in the cache folder. */
@@ -29,12 +41,12 @@ export interface CompiledModule {
 }
 
 export interface CompileOptions {
-  /** Defaults to defaultCacheDir(). */
+  /** Defaults to defaultCacheDir(); either way it must be private to the user (MODULE_CACHE_UNSAFE otherwise). */
   cacheDir?: string;
 }
 
 /** Bump when the build options below change meaning: old cache entries then stop matching. */
-const OPTIONS_VERSION = "1";
+const OPTIONS_VERSION = "2";
 
 type Esbuild = typeof import("esbuild");
 let esbuildModule: Promise<Esbuild> | undefined;
@@ -57,8 +69,9 @@ async function loadEsbuild(entry: string): Promise<Esbuild> {
   return esbuildModule;
 }
 
+/** Everything besides the inputs that decides the output: compiler, our options, the target Node. */
 function compilerId(esbuild: Esbuild): string {
-  return `esbuild@${esbuild.version}+amplifier-ts/${OPTIONS_VERSION}`;
+  return `esbuild@${esbuild.version}+amplifier-ts/${OPTIONS_VERSION}+node${process.versions.node.split(".")[0]}`;
 }
 
 interface Manifest {
@@ -69,12 +82,13 @@ interface Manifest {
   inputs: Record<string, string>;
   /** Absolute files of the packages the output imports; a reinstall that moves them forces a rebuild. */
   externals: string[];
+  /** sha256 of the output's content, checked before every reuse. */
+  outputHash: string;
 }
 
 export async function compileTsModule(file: string, options: CompileOptions = {}): Promise<CompiledModule> {
   const entry = resolve(file);
-  const cacheDir = options.cacheDir ?? (await defaultCacheDir());
-  await mkdir(cacheDir, { recursive: true });
+  const cacheDir = options.cacheDir === undefined ? await defaultCacheDir() : await privateCacheDir(resolve(options.cacheDir));
   const manifestFile = join(cacheDir, `${sha256(entry).slice(0, 24)}.json`);
 
   const esbuild = await loadEsbuild(entry);
@@ -85,53 +99,34 @@ export async function compileTsModule(file: string, options: CompileOptions = {}
   const { code, inputs, externals } = await bundle(esbuild, entry, cacheDir);
   const hashes: Record<string, string> = {};
   for (const input of inputs) hashes[input] = sha256(await readFile(input));
-  const key = sha256([COMPILER_ID, ...Object.keys(hashes).sort().map((path) => `${path}\0${hashes[path]}`)].join("\n"));
-  const output = join(cacheDir, `${key.slice(0, 32)}.mjs`);
-  if (!existsSync(output)) await writeAtomically(output, code);
-  const manifest: Manifest = { compiler: COMPILER_ID, entry, output, inputs: hashes, externals };
+  const output = outputFile(cacheDir, COMPILER_ID, hashes);
+  const outputHash = sha256(code);
+  // An existing entry is kept only when it is ours and holds exactly this code.
+  if ((await readTrusted(output).then((text) => (text === undefined ? undefined : sha256(text)))) !== outputHash) await writeAtomically(output, code);
+  const manifest: Manifest = { compiler: COMPILER_ID, entry, output, inputs: hashes, externals, outputHash };
   await writeAtomically(manifestFile, JSON.stringify(manifest));
   return { file: output, url: pathToFileURL(output).href, cached: false };
 }
 
-/**
- * `node_modules/.cache/amplifier-ts` of the nearest package (from `cwd` upwards), the convention
- * of babel, eslint and ava; `os.tmpdir()/amplifier-ts-cache` when there is no such folder or it
- * is not writable. Override with AMPLIFIER_TS_CACHE_DIR.
- */
-export async function defaultCacheDir(cwd: string = process.cwd()): Promise<string> {
-  const fromEnv = process.env.AMPLIFIER_TS_CACHE_DIR;
-  if (fromEnv) return resolve(fromEnv);
-  let dir = resolve(cwd);
-  for (;;) {
-    if (existsSync(join(dir, "package.json"))) {
-      const nodeModules = join(dir, "node_modules");
-      if (isDirectory(nodeModules)) {
-        const candidate = join(nodeModules, ".cache", "amplifier-ts");
-        try {
-          await mkdir(candidate, { recursive: true });
-          return candidate;
-        } catch {
-          break; // read-only install: fall back below
-        }
-      }
-      break;
-    }
-    const parent = dirname(dir);
-    if (parent === dir) break;
-    dir = parent;
-  }
-  return join(tmpdir(), "amplifier-ts-cache");
+/** The output's name: the hash of the compiler id and of every input's path and content. */
+function outputFile(cacheDir: string, compiler: string, hashes: Record<string, string>): string {
+  const key = sha256([compiler, ...Object.keys(hashes).sort().map((path) => `${path}\0${hashes[path]}`)].join("\n"));
+  return join(cacheDir, `${key.slice(0, 32)}.mjs`);
 }
 
+/** The cached output to import, or undefined when any check of the table above fails. */
 async function reuse(manifestFile: string, entry: string, cacheDir: string, COMPILER_ID: string): Promise<string | undefined> {
   let manifest: Manifest;
   try {
-    manifest = JSON.parse(await readFile(manifestFile, "utf8")) as Manifest;
+    const text = await readTrusted(manifestFile);
+    if (text === undefined) return undefined;
+    manifest = JSON.parse(text) as Manifest;
   } catch {
     return undefined;
   }
-  if (manifest.compiler !== COMPILER_ID || manifest.entry !== entry || dirname(manifest.output) !== cacheDir) return undefined;
-  if (!existsSync(manifest.output) || !manifest.externals.every((file) => existsSync(file))) return undefined;
+  if (manifest.compiler !== COMPILER_ID || manifest.entry !== entry || typeof manifest.outputHash !== "string") return undefined;
+  if (typeof manifest.inputs !== "object" || manifest.inputs === null || !Array.isArray(manifest.externals)) return undefined;
+  if (!manifest.externals.every((file) => typeof file === "string" && existsSync(file))) return undefined;
   for (const [input, hash] of Object.entries(manifest.inputs)) {
     try {
       if (sha256(await readFile(input)) !== hash) return undefined;
@@ -139,7 +134,20 @@ async function reuse(manifestFile: string, entry: string, cacheDir: string, COMP
       return undefined;
     }
   }
-  return manifest.output;
+  const output = outputFile(cacheDir, COMPILER_ID, manifest.inputs);
+  if (manifest.output !== output) return undefined;
+  const code = await readTrusted(output);
+  return code !== undefined && sha256(code) === manifest.outputHash ? output : undefined;
+}
+
+/** A cache file's text, or undefined when it is absent or not a private file of this user. */
+async function readTrusted(file: string): Promise<string | undefined> {
+  try {
+    if ((await notPrivate(file, "file")) !== undefined) return undefined;
+    return await readFile(file, "utf8");
+  } catch {
+    return undefined;
+  }
 }
 
 async function bundle(esbuild: Esbuild, entry: string, cacheDir: string): Promise<{ code: string; inputs: string[]; externals: string[] }> {
@@ -212,20 +220,18 @@ function formatMessage(message: Message): string {
   return `${where}${message.text}`;
 }
 
+/** Temp file (exclusive, 0600) then rename: readers see the old entry or the whole new one; a foreign entry is replaced. */
 async function writeAtomically(file: string, content: string): Promise<void> {
   const temporary = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
-  await writeFile(temporary, content);
-  await rename(temporary, file);
+  await writeFile(temporary, content, { mode: 0o600, flag: "wx" });
+  try {
+    await rename(temporary, file);
+  } catch (error) {
+    await unlink(temporary).catch(() => undefined);
+    throw error;
+  }
 }
 
 function sha256(content: string | Buffer): string {
   return createHash("sha256").update(content).digest("hex");
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }

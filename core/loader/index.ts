@@ -4,7 +4,8 @@ export { loadModule, type LoadedModule, type LoadModuleOptions } from "./load-mo
 export { resolveModule, isPathSpecifier, MODULE_EXTENSIONS, type ResolvedModule, type ModuleSource } from "./resolve-module.js";
 export { resolvePackage, parsePackageSpecifier, userConditions, type PackageResolution } from "./resolve-package.js";
 export { BUILTIN_MODULES, builtinModuleNames, builtinModuleFile, builtinModulePackage, isBuiltinModule, resolveBuiltinModule } from "./builtin-modules.js";
-export { compileTsModule, defaultCacheDir, type CompiledModule, type CompileOptions } from "./compile-ts-module.js";
+export { compileTsModule, type CompiledModule, type CompileOptions } from "./compile-ts-module.js";
+export { defaultCacheDir, privateCacheDir } from "./module-cache-dir.js";
 export { validateModuleConfig, type ModuleConfigLocation } from "./validate-module-config.js";
 export { validateModuleMeta } from "./validate-module-meta.js";
 export { configValidator } from "./config-validator.js";

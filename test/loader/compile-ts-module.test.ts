@@ -1,10 +1,11 @@
 import { execFile } from "node:child_process";
-import { cp, mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readFile, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { compileTsModule, defaultCacheDir } from "../../core/loader/compile-ts-module.js";
+import { compileTsModule } from "../../core/loader/compile-ts-module.js";
+import { defaultCacheDir } from "../../core/loader/module-cache-dir.js";
 import { FIXTURES, MODULES, rejection } from "./support.js";
 
 const run = promisify(execFile);
@@ -107,10 +108,15 @@ describe("defaultCacheDir", () => {
     expect(await defaultCacheDir(join(project, "src", "deep"))).toBe(join(project, "node_modules", ".cache", "amplifier-ts"));
   });
 
-  it("falls back to the system temp folder, and AMPLIFIER_TS_CACHE_DIR overrides both", async () => {
+  it("without a package: the user's cache folder (XDG_CACHE_HOME, else ~/.cache), made 0700; AMPLIFIER_TS_CACHE_DIR overrides both", async () => {
     const bare = await tempDir("bare");
     await writeFile(join(bare, "package.json"), "{}"); // a package without node_modules
-    expect(await defaultCacheDir(bare)).toBe(join(tmpdir(), "amplifier-ts-cache"));
+    vi.stubEnv("XDG_CACHE_HOME", join(bare, "xdg"));
+    expect(await defaultCacheDir(bare)).toBe(join(bare, "xdg", "amplifier-ts"));
+    expect((await stat(join(bare, "xdg", "amplifier-ts"))).mode & 0o777).toBe(0o700);
+    vi.stubEnv("XDG_CACHE_HOME", "");
+    vi.stubEnv("HOME", join(bare, "home"));
+    expect(await defaultCacheDir(bare)).toBe(join(bare, "home", ".cache", "amplifier-ts"));
     vi.stubEnv("AMPLIFIER_TS_CACHE_DIR", join(bare, "custom"));
     expect(await defaultCacheDir(bare)).toBe(join(bare, "custom"));
   });
