@@ -14,10 +14,8 @@
  * opens `/?token=<token>` once, gets a session cookie and a redirect to `/`, and the page's data
  * requests (the live stream included) carry the cookie; scripts may send `Authorization: Bearer`.
  *
- * Bound to a loopback address, the Inspector answers only requests whose Host names a loopback
- * address (127.x, localhost, ::1): a web page whose name an attacker re-points at 127.0.0.1 (DNS
- * rebinding) gets 403 instead of the sessions (checked before the token, so no login either).
- * Bound to another address, the token guards it.
+ * Bound to a loopback address, the server answers only requests whose Host names a loopback
+ * address, on every route these included (host-guard.ts, before the token: no login either).
  */
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { createInspector, INSPECTOR_CSP, inspectorAssets, inspectorErrors, inspectorPageHtml, type InspectorOptions } from "@amplifier-ts/inspector";
@@ -43,18 +41,6 @@ const sessionViewQuery = {
 } as const;
 
 const PING_MS = 15_000;
-
-/** On a loopback bind, refuses (403) Inspector requests for another host name. Registered before the token guard. */
-export function registerInspectorHostCheck(app: FastifyInstance, boundHost: string): void {
-  if (!isLoopbackHost(boundHost)) return;
-  app.addHook("onRequest", async (request, reply) => {
-    const path = request.url.split("?")[0]!;
-    if (path !== "/" && !path.startsWith("/inspector/")) return;
-    if (!isLoopbackHost(hostnameOf(request.headers.host ?? ""))) {
-      return reply.code(403).send({ statusCode: 403, error: "Forbidden", code: "FORBIDDEN_HOST", message: "the Inspector on a loopback address answers requests for 127.0.0.1, localhost or [::1] only" });
-    }
-  });
-}
 
 export function registerInspectorRoutes(app: FastifyInstance, options: InspectorOptions): void {
   const inspector = createInspector(options);
@@ -111,17 +97,4 @@ export function registerInspectorRoutes(app: FastifyInstance, options: Inspector
     streams.add(end);
     request.raw.on("close", end);
   });
-}
-
-// ---- private helpers ----
-
-function isLoopbackHost(host: string): boolean {
-  return host === "localhost" || host === "::1" || host === "[::1]" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
-}
-
-/** "127.0.0.1:8000" → "127.0.0.1", "[::1]:8000" → "[::1]", "localhost" → "localhost". */
-function hostnameOf(header: string): string {
-  const value = header.trim().toLowerCase();
-  if (value.startsWith("[")) return value.slice(0, value.indexOf("]") + 1);
-  return value.split(":")[0]!;
 }

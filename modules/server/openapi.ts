@@ -1,10 +1,13 @@
 /**
  * The OpenAPI 3.1 document of the endpoints, served at GET /openapi.json. Hand-written (two
- * routes do not need a generator); the route schemas in memory-routes.ts are its `parameters`,
+ * routes do not need a generator); the route schemas in start-server.ts are its `parameters`,
  * so what the document says is what fastify validates.
  */
 export const LIMIT_DEFAULT = 100;
 export const LIMIT_MAX = 1000;
+
+/** Each route's one-line summary: in this document and in the index at `/` (route-index.ts). */
+export const ROUTE_SUMMARIES = { events: "List events, newest last", sessions: "List session ids, oldest first" } as const;
 
 export const eventsQuerySchema = {
   type: "object",
@@ -47,7 +50,7 @@ export function openApiDocument(agent: string, secured: boolean): Record<string,
     paths: {
       "/memory/events": {
         get: {
-          summary: "List events, newest last",
+          summary: ROUTE_SUMMARIES.events,
           parameters: Object.entries(eventsQuerySchema.properties).map(([name, schema]) => ({ name, in: "query", required: false, schema, description: schema.description })),
           responses: {
             "200": {
@@ -60,7 +63,7 @@ export function openApiDocument(agent: string, secured: boolean): Record<string,
       },
       "/memory/sessions": {
         get: {
-          summary: "List session ids, oldest first",
+          summary: ROUTE_SUMMARIES.sessions,
           responses: {
             "200": {
               description: "The sessions",

@@ -1,8 +1,11 @@
 import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
 import { createError, memoryOf, MemoryEvent, recentMemoryEvents, type CoordinatorContract, type Memory, type MemoryEventJson } from "@amplifier-ts/contracts";
 import type { InspectorOptions } from "@amplifier-ts/inspector";
-import { registerInspectorHostCheck, registerInspectorRoutes } from "./inspector-routes.js";
-import { eventsQuerySchema, LIMIT_DEFAULT, openApiDocument } from "./openapi.js";
+import { registerHostGuard } from "./host-guard.js";
+import { registerInspectorRoutes } from "./inspector-routes.js";
+import { eventsQuerySchema, LIMIT_DEFAULT, openApiDocument, ROUTE_SUMMARIES } from "./openapi.js";
+import { registerRouteIndex } from "./route-index.js";
+import { applyConnectionCap, fastifyLimitOptions, resolveServerLimits, type ServerLimits } from "./server-limits.js";
 import { registerTokenGuard } from "./token-guard.js";
 
 export interface StartServerOptions {
@@ -26,6 +29,8 @@ export interface StartServerOptions {
    * analyzer; the memory's events join its timeline. No Inspector routes when absent.
    */
   inspector?: Omit<InspectorOptions, "memory">;
+  /** Request timeout, idle timeout, connection cap, body and header sizes (server-limits.ts); each has a default. */
+  limits?: Partial<ServerLimits>;
 }
 
 export interface RunningServer {
@@ -45,6 +50,18 @@ export interface RunningServer {
  * | GET /memory/sessions | `{ agent, sessions, total }`: session ids, oldest first |
  * | GET /openapi.json | the OpenAPI 3.1 document (no token needed) |
  * | GET /, /inspector/… | with `inspector`: the Inspector page and its data (inspector-routes.ts) |
+ * | GET / | without `inspector`: `{ agent, inspector: false, routes, openapi }`, the routes it serves (route-index.ts) |
+ *
+ * Guards, on every route (the 404 handler included), in this order: bound to a loopback address,
+ * only a loopback Host (127.x, localhost, [::1]) is answered — 403 `FORBIDDEN_HOST` otherwise,
+ * whatever the token (host-guard.ts, against DNS rebinding); with `token`, the bearer header or
+ * the Inspector's cookie (token-guard.ts; /openapi.json exempt). Both decide on the routed request,
+ * never on the raw URL's spelling.
+ *
+ * Limits (`limits`, server-limits.ts): a request must arrive within 30 s (408), a connection silent
+ * both ways for 120 s is closed, an idle keep-alive one after 5 s, at most 512 connections are open
+ * (more are dropped at accept), headers ≤ 16 KiB (431), bodies ≤ 16 KiB (413; no route takes one).
+ * Live streams are not cut: the request timeout ends when the request has arrived.
  *
  * Errors are JSON `{ statusCode, error, code, message, parameter? }`: 400 for a bad query
  * parameter (validated by fastify against the documented schema; `parameter` names it), 401 for a
@@ -59,11 +76,12 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   if (options.coordinator === undefined && options.memory === undefined && options.inspector === undefined) {
     throw createError("INVALID_ARGUMENT", "startServer() needs a coordinator (its memory capability), a memory or an inspector", { module: "server", path: "startServer.coordinator", expected: "a coordinator, options.memory or options.inspector" });
   }
+  const limits = resolveServerLimits(options.limits);
   const host = options.host ?? "127.0.0.1";
   const agent = options.agentName ?? "agent";
   const memory = (): Memory | undefined => options.memory ?? (options.coordinator ? memoryOf(options.coordinator) : undefined);
 
-  const app = Fastify({ logger: false, ajv: { customOptions: { coerceTypes: true, removeAdditional: false, useDefaults: true } } });
+  const app = Fastify({ logger: false, ...fastifyLimitOptions(limits), ajv: { customOptions: { coerceTypes: true, removeAdditional: false, useDefaults: true } } });
   app.setErrorHandler((error: FastifyError, _request, reply) => {
     if (error.validation) {
       const issue = error.validation[0];
@@ -75,7 +93,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   });
   app.setNotFoundHandler((request, reply) => reply.code(404).send({ statusCode: 404, error: "Not Found", code: "NOT_FOUND", message: `no route ${request.method} ${request.url.split("?")[0]}` }));
 
-  if (options.inspector !== undefined) registerInspectorHostCheck(app, host);
+  registerHostGuard(app, host);
   if (options.token !== undefined) registerTokenGuard(app, options.token, { inspector: options.inspector !== undefined });
 
   const withMemory = <T>(reply: { code(n: number): { send(body: unknown): T } }) => {
@@ -84,9 +102,11 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     return found;
   };
 
-  app.get("/openapi.json", async () => openApiDocument(agent, options.token !== undefined));
+  if (options.inspector === undefined) registerRouteIndex(app, agent);
 
-  app.get<{ Querystring: { limit?: number; session_id?: string } }>("/memory/events", { schema: { querystring: eventsQuerySchema } }, async (request, reply) => {
+  app.get("/openapi.json", { config: { summary: "The OpenAPI 3.1 document of /memory/*" } }, async () => openApiDocument(agent, options.token !== undefined));
+
+  app.get<{ Querystring: { limit?: number; session_id?: string } }>("/memory/events", { config: { summary: ROUTE_SUMMARIES.events }, schema: { querystring: eventsQuerySchema } }, async (request, reply) => {
     const found = withMemory(reply);
     if (found === undefined) return reply;
     const limit = request.query.limit ?? LIMIT_DEFAULT;
@@ -95,7 +115,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     return { agent, events, total: events.length };
   });
 
-  app.get("/memory/sessions", async (_request, reply) => {
+  app.get("/memory/sessions", { config: { summary: ROUTE_SUMMARIES.sessions } }, async (_request, reply) => {
     const found = withMemory(reply);
     if (found === undefined) return reply;
     const sessions = await found.listSessions();
@@ -104,6 +124,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
 
   if (options.inspector !== undefined) registerInspectorRoutes(app, { ...options.inspector, memory });
 
+  applyConnectionCap(app.server, limits);
   await app.listen({ port, host });
   const address = app.server.address();
   const boundPort = typeof address === "object" && address !== null ? address.port : port;

@@ -1,6 +1,9 @@
 /**
  * The bearer token's guard (`startServer({ token })`): one `onRequest` hook for every route but
- * `/openapi.json`. A request passes with either credential:
+ * `/openapi.json` (the 404 handler included), decided on the route the router chose
+ * (`request.routeOptions.url`), never on the raw URL. It runs after the host guard (host-guard.ts):
+ * on a loopback bind a foreign Host is refused before any token is looked at. A request passes with
+ * either credential:
  *
  * | credential | how it is given | checked |
  * |---|---|---|
@@ -60,11 +63,13 @@ export function registerTokenGuard(app: FastifyInstance, token: string, options:
   };
 
   app.addHook("onRequest", async (request, reply) => {
-    const path = request.url.split("?")[0]!;
+    // The route the router chose (undefined for the 404 handler), never the raw URL: `/%6Fpenapi.json`
+    // and `http://x/openapi.json` route to /openapi.json too, and only the routed path says so.
+    const path = request.routeOptions.url;
     if (path === "/openapi.json") return;
-    const page = options.inspector && PAGE_PATHS.has(path);
+    const page = options.inspector && path !== undefined && PAGE_PATHS.has(path);
     if (page && path === "/" && request.method === "GET") {
-      const given = new URLSearchParams(request.url.slice(path.length)).getAll("token");
+      const given = tokensIn((request.query as Record<string, unknown> | undefined)?.token);
       if (given.length > 0) {
         if (given.length !== 1 || !sameToken(given[0]!)) return refusePage(reply, "That token is not this server's.");
         const secure = request.protocol === "https" || /^\s*https\s*(,|$)/i.test(String(request.headers["x-forwarded-proto"] ?? ""));
@@ -97,6 +102,12 @@ function refusePage(reply: FastifyReply, why: string) {
     .headers({ "content-security-policy": LOGIN_CSP, "x-content-type-options": "nosniff", "x-frame-options": "DENY", "referrer-policy": "no-referrer", "cache-control": "no-store" })
     .type("text/html; charset=utf-8")
     .send(html);
+}
+
+/** The `token` query parameter as the router parsed it: absent, once, or repeated. */
+function tokensIn(value: unknown): string[] {
+  if (value === undefined) return [];
+  return (Array.isArray(value) ? value : [value]).map(String);
 }
 
 /** The value of cookie `name` in a Cookie header (`a=1; b=2`), or undefined. */

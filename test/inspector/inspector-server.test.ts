@@ -231,8 +231,12 @@ describe("the Inspector's routes", () => {
     expect(await status(`localhost:${port}`, "/inspector/api/sessions")).toBe(200);
     expect(await status(`127.0.0.1:${port}`, "/")).toBe(200);
     expect(await status(`[::1]:${port}`, "/inspector/api/sessions")).toBe(200);
-    // The /memory endpoints keep their own behaviour.
-    expect(await status(`attacker.example:${port}`, "/memory/sessions")).toBe(200);
+    // The same guard covers the rest of the server (host-guard.ts; test/server/host-guard.test.ts).
+    expect(await status(`attacker.example:${port}`, "/memory/sessions")).toBe(403);
+    // Decided on what the router routes: an encoded path still reaches the Inspector's route, and is refused.
+    expect(await status(`attacker.example:${port}`, "/%69nspector/api/session?source=store&id=chat")).toBe(403);
+    expect(await status(`attacker.example:${port}`, "/inspector/%61pi/sessions")).toBe(403);
+    expect(await status(`localhost:${port}`, "/%69nspector/api/session?source=store&id=chat")).toBe(200);
   });
 
   it("with a token on a loopback address, a login for another host name is refused (403) before the token is looked at: no cookie", async () => {

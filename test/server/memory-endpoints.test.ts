@@ -116,6 +116,20 @@ describe("server", () => {
     await expect(startServer({ memory: new LocalMemory(), token: "" })).rejects.toMatchObject({ code: "INVALID_ARGUMENT", details: { path: "startServer.token" } });
   });
 
+  it("without an Inspector, GET / names the routes it serves (what fastify registered), not a 404", async () => {
+    const server = await serve(new LocalMemory());
+    const response = await fetch(`${server.url}/`);
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { agent: string; inspector: boolean; routes: { method: string; path: string; summary?: string }[]; openapi: string };
+    expect(body).toMatchObject({ agent: "my-agent", inspector: false, openapi: "/openapi.json" });
+    expect(body.routes.map((r) => `${r.method} ${r.path}`).sort()).toEqual(["GET /", "GET /memory/events", "GET /memory/sessions", "GET /openapi.json"]);
+    expect(body.routes.find((r) => r.path === "/memory/events")?.summary).toBe("List events, newest last");
+    // With a token, the index is guarded like the routes it names.
+    const guarded = await serve(new LocalMemory(), { token: "t" });
+    expect((await fetch(`${guarded.url}/`)).status).toBe(401);
+    expect((await fetch(`${guarded.url}/`, { headers: { authorization: "Bearer t" } })).status).toBe(200);
+  });
+
   it("unknown paths are a JSON 404", async () => {
     const server = await serve(new LocalMemory());
     const response = await fetch(`${server.url}/memory/nothing`);
