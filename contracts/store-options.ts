@@ -25,10 +25,24 @@ export interface PostgresStoreOptions {
   retry?: Partial<RetryPolicy>;
   /** Connections in the shared pool of this URL (taken from the first store on the URL; default 10). */
   poolSize?: number;
+  /**
+   * How long the store tries to reach the server the first time — each connection attempt, and
+   * connect + migrations with their retries together — before STORAGE_UNAVAILABLE (context-persistent
+   * then falls back to memory, or fails with `strict`). Default 3000 ms. Each later connection of the
+   * pool is bounded by it too (taken from the first store on the URL).
+   */
+  connectTimeoutMs?: number;
 }
 
-/** Redis's backoff has the same shape as every other store's. */
-export type RedisRetryPolicy = RetryPolicy;
+/** Redis's backoff has the same shape as every other store's, with the window of unknown outcomes. */
+export interface RedisRetryPolicy extends RetryPolicy {
+  /**
+   * A write whose reply was lost (it may have been applied) is retried — idempotently — until its
+   * outcome is known or this long after the loss, even past `attempts`; then STORAGE_WRITE_UNCERTAIN.
+   * Default 10000 ms.
+   */
+  outcomeWindowMs: number;
+}
 
 export interface RedisStoreOptions {
   /** Default: env AMPLIFIER_REDIS_URL, else redis://127.0.0.1:6379. `redis+cluster://host:port,host:port` names a Redis Cluster. */

@@ -27,11 +27,12 @@ export interface PoolLease {
 
 let driver: Promise<typeof pg> | undefined;
 
-export async function acquirePool(url: string, max = 10): Promise<PoolLease> {
+/** `connectTimeoutMs` bounds each new connection; like `max`, the first store on a URL sets it for the pool. */
+export async function acquirePool(url: string, max = 10, connectTimeoutMs = 5_000): Promise<PoolLease> {
   const { Pool } = await (driver ??= import("pg").then((m) => m.default));
   let shared = POOLS.get(url);
   if (!shared) {
-    const pool = new Pool({ connectionString: url, max, idleTimeoutMillis: 10_000, connectionTimeoutMillis: 5_000 });
+    const pool = new Pool({ connectionString: url, max, idleTimeoutMillis: 10_000, connectionTimeoutMillis: connectTimeoutMs });
     pool.on("error", () => undefined);
     shared = { pool, refs: 0 };
     POOLS.set(url, shared);

@@ -33,16 +33,18 @@ export function backoffDelay(policy: RetryPolicy, attempt: number): number {
 }
 
 /**
- * Runs `task` until it succeeds, fails for good, or `attempts` are used up; `onRetry` sees each
- * transient failure first (the store uses it to learn that a write's outcome is unknown).
+ * Runs `task` until it succeeds, fails for good, or `attempts` are used up — or, with `deadline`
+ * (a Date.now() value), until the next try would start after it: the last failure is thrown then.
  */
-export async function withRetry<T>(policy: RetryPolicy, task: (attempt: number) => Promise<T>): Promise<T> {
+export async function withRetry<T>(policy: RetryPolicy, task: (attempt: number) => Promise<T>, deadline = Infinity): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await task(attempt);
     } catch (error) {
       if (attempt >= policy.attempts || !isTransient(error)) throw error;
-      await new Promise((resolve) => setTimeout(resolve, backoffDelay(policy, attempt)));
+      const delay = backoffDelay(policy, attempt);
+      if (Date.now() + delay >= deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, delay));
     }
   }
 }

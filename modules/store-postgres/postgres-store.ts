@@ -27,6 +27,14 @@ const PAGE_BYTES = 32 * 1024 * 1024;
 /** Pages requested ahead of the one being decoded. */
 const PIPELINE = 2;
 const MAX_BATCH_BYTES = 8 * 1024 * 1024;
+/**
+ * How long a store tries to reach the server the first time (each connection attempt, and the
+ * retries of connect + migrations together) before STORAGE_UNAVAILABLE. Short, because an
+ * unreachable server at open is usually a wrong url or a server that is not running, and
+ * context-persistent decides on it (memory fallback, or failing with strict): the default retry
+ * policy alone would take its ~5 s of backoff (8 tries, 50 ms → 2 s) to say so.
+ */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 3_000;
 
 /**
  * A HistoryStore in PostgreSQL, shared by any number of processes (postgres-migrations.ts holds
@@ -55,6 +63,7 @@ export class PostgresStore implements HistoryStore, SessionAttachments {
   private readonly names: TableNames;
   private readonly retry: RetryPolicy;
   private readonly poolSize: number;
+  private readonly connectTimeoutMs: number;
   private lease: Promise<PoolLease> | undefined;
   private ready: Promise<void> | undefined;
   /** Sessions (by agentSessionKey) with operations in flight; a queue is dropped when its last operation settles. */
@@ -75,6 +84,10 @@ export class PostgresStore implements HistoryStore, SessionAttachments {
     this.poolSize = options.poolSize ?? 10;
     if (!Number.isSafeInteger(this.poolSize) || this.poolSize < 1) {
       throw createError("INVALID_ARGUMENT", "store.poolSize must be a positive integer", { module: MODULE, path: "store.poolSize", expected: "an integer ≥ 1", given: options.poolSize });
+    }
+    this.connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+    if (!Number.isSafeInteger(this.connectTimeoutMs) || this.connectTimeoutMs < 1 || this.connectTimeoutMs > 2 ** 31 - 1) {
+      throw createError("INVALID_ARGUMENT", "store.connectTimeoutMs must be a whole number of milliseconds", { module: MODULE, path: "store.connectTimeoutMs", expected: "an integer from 1 to 2147483647", given: options.connectTimeoutMs });
     }
   }
 
@@ -251,19 +264,23 @@ export class PostgresStore implements HistoryStore, SessionAttachments {
   }
 
   private async pool(): Promise<pg.Pool> {
-    this.lease ??= acquirePool(this.url, this.poolSize);
+    this.lease ??= acquirePool(this.url, this.poolSize, this.connectTimeoutMs);
     return (await this.lease).pool;
   }
 
   /** Runs the migrations once per store; a failure is reported and forgotten, so a later call tries again. */
   private ensureReady(): Promise<void> {
-    this.ready ??= withRetry(this.retry, async () => {
-      await migrate(await this.pool(), this.names);
-    }).catch((cause: unknown) => {
+    this.ready ??= withRetry(
+      this.retry,
+      async () => {
+        await migrate(await this.pool(), this.names);
+      },
+      Date.now() + this.connectTimeoutMs,
+    ).catch((cause: unknown) => {
       this.ready = undefined;
       throw createError("STORAGE_UNAVAILABLE", `Cannot use PostgreSQL at ${redactUrl(this.url)}: ${describe(cause)}`, {
         module: MODULE,
-        hint: "check that the server runs, the url (store.url or AMPLIFIER_PG_URL) and the user's rights on the schema",
+        hint: `check that the server runs, the url (store.url or AMPLIFIER_PG_URL) and the user's rights on the schema; tried for up to ${this.connectTimeoutMs} ms (store.connectTimeoutMs)`,
         cause,
         url: redactUrl(this.url),
       });
