@@ -4,6 +4,7 @@ import { createError, isAmplifierError } from "@amplifier-ts/contracts";
 import { CliUsageError, type CliCommand, type CliIo } from "./command.js";
 import { COMMANDS, findCommand } from "./command-registry.js";
 import { commandHelp, programHelp } from "./help.js";
+import { terminalSafeWriter } from "./terminal-safe.js";
 
 /** Exit codes: the work succeeded, the work failed, the command line was wrong. */
 export const EXIT_OK = 0;
@@ -30,7 +31,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   if (typeof io?.stdout?.write !== "function" || typeof io?.stderr?.write !== "function") {
     throw createError("INVALID_ARGUMENT", "runCli() writes to io.stdout and io.stderr", { path: "io", expected: "{ stdout: { write }, stderr: { write }, cwd? }", given: io });
   }
-  const full = { stdout: io.stdout, stderr: io.stderr, cwd: io.cwd ?? process.cwd() };
+  // Stored content reaches both streams (tables, JSONL, error messages): controls are shown escaped (terminal-safe.ts).
+  const full = { stdout: terminalSafeWriter(io.stdout), stderr: terminalSafeWriter(io.stderr), cwd: io.cwd ?? process.cwd() };
   const [name, ...rest] = argv;
   if (name === undefined) {
     full.stderr.write(`${programHelp(COMMANDS)}\n`);

@@ -6,6 +6,7 @@ import { createProgressBar, type ProgressStream } from "../../replay/progress-ba
 import { writeHtmlReport } from "../../replay/html-report.js";
 import { runReplay, type ReplayResult } from "../../replay/run-replay.js";
 import { CliUsageError, type CliCommand, type CliInvocation } from "../command.js";
+import { rawWriter } from "../terminal-safe.js";
 
 /** Exit code after Ctrl-C (128 + SIGINT), as shells report it. */
 const EXIT_INTERRUPTED = 130;
@@ -72,13 +73,14 @@ async function replay({ positionals, values, io }: CliInvocation): Promise<numbe
   }
   const config = typeof values.config === "string" ? resolve(io.cwd, values.config) : undefined;
 
-  const stderr = io.stderr as ProgressStream;
+  // The bar draws with \r and ESC[K by design: it writes to the stream under runCli's terminal-safe writer.
+  const stderr = rawWriter(io.stderr) as ProgressStream;
   const controller = new AbortController();
   let outOfRange: string | undefined;
   let progress = { done: 0, total: 0 };
   let bar: ReturnType<typeof createProgressBar> | undefined;
   // Only the real program owns Ctrl-C; an embedding application keeps its own handler.
-  const ownsProcess = io.stderr === process.stderr;
+  const ownsProcess = rawWriter(io.stderr) === process.stderr;
   const onInterrupt = () => controller.abort(new Error("interrupted"));
   if (ownsProcess) process.once("SIGINT", onInterrupt);
 
