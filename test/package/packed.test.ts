@@ -109,6 +109,8 @@ function install(names: string[]): string {
   });
   const result = spawnSync("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", ...files], { cwd: app, encoding: "utf8", timeout: INSTALL_TIMEOUT_MS });
   if (result.status !== 0) throw new Error(`npm install ${names.join(" ")} failed:\n${result.stdout}${result.stderr}`);
+  // engines says Node 20: nothing installed may declare otherwise (npm warns EBADENGINE on this Node).
+  expect(result.stderr, `npm install ${names.join(" ")} on Node ${process.versions.node}`).not.toContain("EBADENGINE");
   return app;
 }
 
