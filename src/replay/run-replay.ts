@@ -8,6 +8,7 @@ import { createError, isAmplifierError } from "@amplifier-ts/contracts";
 import { createSession, type Session, type SessionConfigInput } from "@amplifier-ts/core";
 import { getModelInfo, getTokenCounter } from "@amplifier-ts/core";
 import { ReplayCache, type ReplayCacheSummary, type ReplayCacheTurn } from "./cache-report.js";
+import { eventLoopYielder } from "./event-loop-yield.js";
 import { prefixKept } from "./prefix-kept.js";
 
 export interface ReplayOptions {
@@ -135,16 +136,14 @@ export async function runReplay(options: ReplayOptions): Promise<ReplayResult> {
     /** Ids of the messages stored so far: "kept" counts window messages that are stored ones (not synthetic). */
     const storedIds = new Set<string>();
     let historyTokens = counter.replyPriming;
-    let lastYield = performance.now();
+    // An in-memory module never leaves the microtask queue: without yields a replay would hold the
+    // event loop for its whole length (a server's other requests, Ctrl-C, timers). It yields before
+    // every turn's window (the expensive step) and every few ms in between.
+    const loop = eventLoopYielder();
     for (let i = 0; i < messages.length; i++) {
-      // An in-memory module never leaves the microtask queue: yield now and then so that signals
-      // (Ctrl-C → abort) and timers get a chance to run.
-      if (performance.now() - lastYield > 50) {
-        await new Promise((resolve) => setImmediate(resolve));
-        lastYield = performance.now();
-      }
-      options.signal?.throwIfAborted();
       const message = messages[i]!;
+      await (message.role === "assistant" ? loop.yieldNow() : loop.yieldSometimes());
+      options.signal?.throwIfAborted();
       if (message.role === "assistant") {
         const explainThis = options.explainAll === true || options.explainTurn === turns.length + 1;
         const started = performance.now();

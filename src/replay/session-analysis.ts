@@ -1,6 +1,7 @@
 import type { Message } from "@amplifier-ts/contracts";
 import { getTokenCounter, type SessionConfigInput } from "@amplifier-ts/core";
 import { decisionRuns, type AnalyzedTurn, type ExplainedMessage, type SessionAnalysis } from "@amplifier-ts/inspector";
+import { eventLoopYielder } from "./event-loop-yield.js";
 import { runReplay, type ReplayResult, type ReplayTurn } from "./run-replay.js";
 
 export interface AnalyzeSessionOptions {
@@ -14,6 +15,10 @@ export interface AnalyzeSessionOptions {
   cache?: boolean;
   /** A name for errors and the summary (default "session"). */
   name?: string;
+  /** Called after each replayed turn (the Inspector shows it while the analysis runs). */
+  onProgress?: (turnsDone: number, turns: number) => void;
+  /** Stops the analysis between two steps (it rejects with the signal's reason). */
+  signal?: AbortSignal;
 }
 
 /**
@@ -40,13 +45,28 @@ export async function analyzeSession(messages: readonly Message[], options: Anal
     ...(options.budget === undefined ? {} : { budget: options.budget }),
     ...(options.config === undefined ? {} : { config: options.config }),
     ...(options.cache === true ? { cache: true } : {}),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.onProgress === undefined ? {} : { onTurn: (turn: ReplayTurn, total: number) => options.onProgress!(turn.turn, total) }),
   });
+  // Counting every message and laying out every turn's decisions is O(messages × turns) on a long
+  // session: done in slices, so a server stays responsive while it analyses (event-loop-yield.ts).
+  const loop = eventLoopYielder();
   const counter = getTokenCounter(model);
-  const tokens = messages.map((m) => counter.countMessage(m));
+  const tokens: number[] = [];
+  for (const m of messages) {
+    await loop.yieldSometimes();
+    options.signal?.throwIfAborted();
+    tokens.push(counter.countMessage(m));
+  }
   const positions = new Map<string, number>();
   messages.forEach((m, i) => positions.set(typeof m.metadata?.id === "string" && m.metadata.id !== "" ? m.metadata.id : `line-${i + 1}`, i));
   const fallbackBudget = typeof replay.summary.budget === "number" ? replay.summary.budget : 0;
-  const turns = replay.turns.map((turn) => analyzedTurn(turn, messages, positions, counter.replyPriming, fallbackBudget));
+  const turns: AnalyzedTurn[] = [];
+  for (const turn of replay.turns) {
+    await loop.yieldSometimes();
+    options.signal?.throwIfAborted();
+    turns.push(analyzedTurn(turn, messages, positions, counter.replyPriming, fallbackBudget));
+  }
   return { analysis: { module: replay.summary.module, model, turns }, tokens, replay };
 }
 
