@@ -1,38 +1,65 @@
 import { Fragment, h } from "preact";
 import { useEffect, useMemo, useState } from "preact/hooks";
-import type { InspectorSession, InspectorSessionSummary, SessionAnalysisResult } from "../inspector-data.js";
+import type { InspectorSession, InspectorSessionSummary, SessionAnalysisResult, SimulationOptions } from "../inspector-data.js";
 import { foldText, type FoldedText } from "../view-model/fold-text.js";
 import { sessionCharts } from "../view-model/session-charts.js";
 import { sessionRows, timeLabel } from "../view-model/session-list.js";
 import { timeline, type TimelineEntry } from "../view-model/timeline.js";
-import { turnWindow, type WindowRow } from "../view-model/turn-window.js";
 import { Chart } from "./chart.js";
+import { TurnView } from "./turn-view.js";
 
 /** Where the page's data comes from: the server's routes, or the report's embedded session. */
 export interface PageData {
   /** Undefined in a report (one session, no list). */
   list?: () => Promise<InspectorSessionSummary[]>;
   session(source: string, sessionId: string): Promise<InspectorSession>;
-  /** The analysis of a session that came with `analysisPending`. */
-  analysis?: (source: string, sessionId: string) => Promise<SessionAnalysisResult>;
+  /** The analysis (a simulation under `simulation`'s budget and model) of a session that came with `analysisPending`. */
+  analysis?: (source: string, sessionId: string, simulation?: SimulationOptions) => Promise<SessionAnalysisResult>;
   /** Calls `onChange` when the session gained messages; stops when `signal` aborts. */
   follow?: (source: string, sessionId: string, onChange: () => void, signal: AbortSignal) => void;
   /** The report's session: the page opens it instead of a list. */
   only?: { source: string; sessionId: string };
 }
 
-export type Route = { view: "list" } | { view: "session"; source: string; sessionId: string; turn?: number };
+export type Route =
+  | { view: "list" }
+  | { view: "session"; source: string; sessionId: string; turn?: number }
+  /** A hash the page has no view for: said so, with the address as given and why. */
+  | { view: "not-found"; hash: string; reason: string };
 
+/**
+ * The page's address, from its hash (a link, the history, a typed address — anything):
+ *
+ * | hash | view |
+ * |---|---|
+ * | empty, `#`, `#/` | the session list |
+ * | `#/s/<source>/<id>` | the session (source and id %-encoded, as routeHash writes them) |
+ * | `#/s/<source>/<id>/t/<n>` | the session at turn n (a whole number ≥ 1) |
+ * | anything else — a malformed %-escape, an empty part, a bad turn, another path | not-found, with the reason |
+ *
+ * Never throws: a hash is outside input, and a throw here would leave the page blank.
+ */
 export function parseRoute(hash: string): Route {
-  const parts = hash.replace(/^#\/?/, "").split("/").map((p) => decodeURIComponent(p));
-  if (parts[0] === "s" && parts[1] && parts[2]) {
-    const turn = parts[3] === "t" ? Number(parts[4]) : undefined;
-    return turn !== undefined && Number.isInteger(turn) && turn > 0 ? { view: "session", source: parts[1], sessionId: parts[2], turn } : { view: "session", source: parts[1], sessionId: parts[2] };
+  const path = hash.replace(/^#\/?/, "").replace(/\/$/, "");
+  if (path === "") return { view: "list" };
+  const notFound = (reason: string): Route => ({ view: "not-found", hash, reason });
+  let parts: string[];
+  try {
+    parts = path.split("/").map((part) => decodeURIComponent(part));
+  } catch {
+    return notFound("the address holds a malformed %-escape");
   }
-  return { view: "list" };
+  if (parts[0] !== "s" || (parts.length !== 3 && parts.length !== 5)) return notFound("the page has no such address");
+  const [, source, sessionId, turnMark, turnText] = parts as [string, string, string, string?, string?];
+  if (source === "" || sessionId === "") return notFound("a session's address names its source and its id");
+  if (parts.length === 3) return { view: "session", source, sessionId };
+  const turn = turnMark === "t" && /^[1-9][0-9]*$/.test(turnText!) ? Number(turnText) : Number.NaN;
+  if (!Number.isSafeInteger(turn)) return notFound(`"${turnMark}/${turnText}" is not a turn (t/<a whole number ≥ 1>)`);
+  return { view: "session", source, sessionId, turn };
 }
 
 export function routeHash(route: Route): string {
+  if (route.view === "not-found") return route.hash;
   if (route.view === "list") return "#/";
   const base = `#/s/${encodeURIComponent(route.source)}/${encodeURIComponent(route.sessionId)}`;
   return route.turn === undefined ? base : `${base}/t/${route.turn}`;
@@ -50,7 +77,21 @@ export function App({ data, onNeedToken }: { data: PageData; onNeedToken: (messa
     "div",
     { class: "page" },
     h("header", { class: "top" }, h("a", { href: "#/", class: "brand" }, "amplifier-ts Inspector"), data.only ? h("span", { class: "muted" }, " · report") : null),
-    shown.view === "list" ? h(SessionList, { data, onNeedToken }) : h(SessionPage, { data, route: shown, onNeedToken, key: `${shown.source}/${shown.sessionId}` }),
+    shown.view === "list"
+      ? h(SessionList, { data, onNeedToken })
+      : shown.view === "not-found"
+        ? h(NotFound, { route: shown })
+        : h(SessionPage, { data, route: shown, onNeedToken, key: `${shown.source}/${shown.sessionId}` }),
+  );
+}
+
+function NotFound({ route }: { route: Extract<Route, { view: "not-found" }> }) {
+  return h(
+    "section",
+    { id: "not-found" },
+    h("h1", null, "Not found"),
+    h("p", null, "There is no page at ", h("code", null, route.hash), ": ", route.reason, "."),
+    h("p", null, h("a", { href: "#/" }, "← the sessions")),
   );
 }
 
@@ -98,6 +139,7 @@ function SessionPage({ data, route, onNeedToken }: { data: PageData; route: Extr
   const [session, setSession] = useState<InspectorSession | undefined>();
   const [error, setError] = useState<string | undefined>();
   const [updates, setUpdates] = useState(0);
+  const [simulation, setSimulation] = useState<SimulationOptions>({});
   useEffect(() => {
     let current = true;
     const failed = (e: Error & { status?: number }) => (e.status === 401 ? onNeedToken(e.message) : setError(e.message));
@@ -106,7 +148,7 @@ function SessionPage({ data, route, onNeedToken }: { data: PageData; route: Extr
       // A live update keeps the analysis on screen until the new one arrives.
       setSession((shown) => (loaded.analysisPending && shown?.analysis ? { ...loaded, analysis: shown.analysis } : loaded));
       if (!loaded.analysisPending || !data.analysis) return;
-      data.analysis(route.source, route.sessionId).then((result) => {
+      data.analysis(route.source, route.sessionId, simulation).then((result) => {
         if (!current) return;
         const merged: InspectorSession = { ...loaded, analysisPending: false, messages: loaded.messages.map((m) => (result.tokens?.[m.index] === undefined ? m : { ...m, tokens: result.tokens[m.index]! })) };
         if (result.analysis) merged.analysis = result.analysis;
@@ -117,7 +159,7 @@ function SessionPage({ data, route, onNeedToken }: { data: PageData; route: Extr
     return () => {
       current = false;
     };
-  }, [updates]);
+  }, [updates, simulation]);
   useEffect(() => {
     if (!data.follow) return;
     const controller = new AbortController();
@@ -126,8 +168,13 @@ function SessionPage({ data, route, onNeedToken }: { data: PageData; route: Extr
   }, []);
   if (error !== undefined) return h("p", { class: "error" }, error);
   if (session === undefined) return h("p", { class: "muted" }, "loading the session…");
-  const turns = session.analysis?.turns ?? [];
+  const turns = turnNumbers(session);
+  const recorded = session.recorded?.length ?? 0;
   const open = (turn: number) => (location.hash = routeHash({ ...route, turn }));
+  const simulate = (options: SimulationOptions) => {
+    setSession((shown) => (shown === undefined ? shown : { ...shown, analysisPending: true }));
+    setSimulation(options);
+  };
   return h(
     "section",
     { id: "session" },
@@ -136,24 +183,25 @@ function SessionPage({ data, route, onNeedToken }: { data: PageData; route: Extr
       "p",
       { class: "facts", id: "session-facts" },
       `${session.messages.length} messages · ${session.events.length} memory events · ${turns.length} turns`,
-      session.analysis ? ` · ${session.analysis.module} · ${session.analysis.model}` : "",
+      recorded > 0 ? ` · ${recorded} recorded as sent (${session.recorded!.at(-1)!.model}, budget ${session.recorded!.at(-1)!.budget.toLocaleString("en")})` : " · no record of what was sent: windows are simulated",
+      session.analysis ? ` · simulation: ${session.analysis.module} · ${session.analysis.model}${session.analysis.budget === undefined ? "" : ` · budget ${session.analysis.budget.toLocaleString("en")}`}` : "",
     ),
     session.analysisError ? h("p", { class: "note" }, `No window analysis: ${session.analysisError}`) : null,
     session.analysisPending && !session.analysis ? h("p", { class: "note", id: "analysis-pending" }, `Replaying the session's ${session.messages.filter((m) => m.role === "assistant").length} turns to explain each window…`) : null,
-    turns.length > 0 ? h(SessionChartsView, { session, onPick: open }) : null,
-    route.turn !== undefined ? h(TurnView, { session, turn: route.turn, route }) : null,
+    session.analysis !== undefined || recorded > 0 ? h(SessionChartsView, { session, onPick: open }) : null,
+    route.turn !== undefined ? h(TurnView, { session, turn: route.turn, hrefOf: (turn?: number) => routeHash(turn === undefined ? { view: "session", source: route.source, sessionId: route.sessionId } : { ...route, turn }), simulation, onSimulate: simulate }) : null,
     h(TurnStrip, { session, route }),
     h(Timeline, { session }),
   );
 }
 
 function SessionChartsView({ session, onPick }: { session: InspectorSession; onPick: (turn: number) => void }) {
-  const charts = useMemo(() => sessionCharts(session.analysis), [session]);
+  const charts = useMemo(() => sessionCharts(session.analysis, session.recorded), [session]);
   const tokenSeries = useMemo(
     () => [
       { label: "history tokens", values: charts.historyTokens, color: "#8a8f98" },
-      { label: "window tokens", values: charts.windowTokens, color: "#2f6fdf" },
-      { label: "budget", values: charts.budget, color: "#d9822b", dash: [6, 4] },
+      { label: `window tokens (${charts.windowSource})`, values: charts.windowTokens, color: "#2f6fdf" },
+      { label: `budget (${charts.windowSource})`, values: charts.budget, color: "#d9822b", dash: [6, 4] },
     ],
     [charts],
   );
@@ -180,8 +228,16 @@ function SessionChartsView({ session, onPick }: { session: InspectorSession; onP
   );
 }
 
+/** Turn numbers of the session: those recorded as sent and those the simulation has, ascending. */
+function turnNumbers(session: InspectorSession): Array<{ turn: number; windowTokens: number; historyTokens: number }> {
+  const byTurn = new Map<number, { turn: number; windowTokens: number; historyTokens: number }>();
+  for (const t of session.analysis?.turns ?? []) byTurn.set(t.turn, t);
+  for (const t of session.recorded ?? []) byTurn.set(t.turn, t);
+  return [...byTurn.values()].sort((a, b) => a.turn - b.turn);
+}
+
 function TurnStrip({ session, route }: { session: InspectorSession; route: Extract<Route, { view: "session" }> }) {
-  const turns = session.analysis?.turns ?? [];
+  const turns = turnNumbers(session);
   if (turns.length === 0) return null;
   return h(
     "details",
@@ -198,71 +254,6 @@ function TurnStrip({ session, route }: { session: InspectorSession; route: Extra
         ),
       ),
     ),
-  );
-}
-
-const DECISION_ORDER = ["kept", "truncated", "summarized", "recalled", "dropped"] as const;
-
-function TurnView({ session, turn, route }: { session: InspectorSession; turn: number; route: Extract<Route, { view: "session" }> }) {
-  const view = useMemo(() => turnWindow(session, turn), [session, turn]);
-  const [only, setOnly] = useState<string>("all");
-  // Opening a turn (a link, a click on a chart) brings its window into view.
-  useEffect(() => document.getElementById("turn")?.scrollIntoView({ block: "start" }), [turn]);
-  if (view === undefined) return h("p", { class: "error" }, `no turn ${turn} in this session`);
-  const t = view.turn;
-  const last = session.analysis!.turns.length;
-  const rows = only === "all" ? view.rows : view.rows.filter((r) => r.decision === only);
-  return h(
-    "section",
-    { id: "turn", class: "turn" },
-    h(
-      "h2",
-      null,
-      `Turn ${t.turn} of ${last}`,
-      " ",
-      t.turn > 1 ? h("a", { href: routeHash({ ...route, turn: t.turn - 1 }), class: "nav" }, "← previous") : null,
-      " ",
-      t.turn < last ? h("a", { href: routeHash({ ...route, turn: t.turn + 1 }), class: "nav" }, "next →") : null,
-      " ",
-      h("a", { href: routeHash({ view: "session", source: route.source, sessionId: route.sessionId }), class: "nav" }, "close"),
-    ),
-    h("p", { class: "facts" }, `The window the model received before message #${t.messageIndex + 1}: ${t.windowMessages} messages, ${t.windowTokens.toLocaleString("en")} tokens of a ${t.budget.toLocaleString("en")}-token budget; the whole history was ${t.historyMessages} messages, ${t.historyTokens.toLocaleString("en")} tokens. Prefix kept from the previous window: ${(t.prefixKept * 100).toFixed(1)} %.`),
-    h(
-      "div",
-      { class: "token-bar", id: "token-bar", role: "img", "aria-label": view.bar.map((s) => `${s.label} ${s.tokens}`).join(", ") },
-      view.bar.filter((s) => s.tokens > 0).map((s) => h("div", { class: `segment ${s.key}`, style: { width: `${Math.max(0.4, s.share * 100)}%` }, title: `${s.label}: ${s.tokens.toLocaleString("en")} tokens` })),
-    ),
-    h("ul", { class: "legend" }, view.bar.map((s) => h("li", { class: `legend-${s.key}` }, h("span", { class: `swatch ${s.key}` }), `${s.label}: ${s.tokens.toLocaleString("en")}`))),
-    h(
-      "div",
-      { class: "decision-filter" },
-      h("button", { type: "button", class: `chip all${only === "all" ? " on" : ""}`, onClick: () => setOnly("all") }, `all ${view.rows.length}`),
-      DECISION_ORDER.map((d) => h("button", { type: "button", class: `chip ${d}${only === d ? " on" : ""}`, onClick: () => setOnly(d) }, `${d} ${view.counts[d]}`)),
-    ),
-    view.explained ? null : h("p", { class: "note" }, "The context module offers no explain: decisions are unknown."),
-    view.syntheticMessages > 0
-      ? h("p", { class: "muted", id: "synthetic-note" }, `The window also holds ${view.syntheticMessages} message${view.syntheticMessages === 1 ? "" : "s"} the history does not (a summary, a placeholder or a synthetic tool result), counted in "history kept".`)
-      : null,
-    h(
-      "table",
-      { class: "grid window-table" },
-      h("thead", null, h("tr", null, ["#", "role", "decision", "by", "why", "tokens", "content"].map((c) => h("th", null, c)))),
-      h("tbody", null, rows.map((row) => h(WindowRowView, { row, key: row.index }))),
-    ),
-  );
-}
-
-function WindowRowView({ row }: { row: WindowRow }) {
-  return h(
-    "tr",
-    { class: `decision-${row.decision.replace(" ", "-")}`, "data-index": row.index },
-    h("td", { class: "num" }, String(row.index + 1)),
-    h("td", null, h("span", { class: `role ${row.role}` }, row.role)),
-    h("td", null, h("span", { class: `badge ${row.decision.replace(" ", "-")}` }, row.decision)),
-    h("td", null, row.strategy),
-    h("td", { class: "reason" }, row.reason),
-    h("td", { class: "num" }, row.tokens === undefined ? "" : String(row.tokens)),
-    h("td", { class: "preview" }, row.preview),
   );
 }
 
