@@ -247,6 +247,9 @@ export async function readTranscript(path: string): Promise<{ messages: Message[
     try {
       value = JSON.parse(line);
     } catch (cause) {
+      // A last line without its newline that does not parse is being written (a session file its
+      // agent appends to): it is not there yet, as for every reader of a live session.
+      if (n === rows.length - 1) break;
       throw createError("TRANSCRIPT_INVALID", `line ${n + 1} is not JSON`, { file: path, path: `line ${n + 1}`, expected: "one JSON message per line", cause });
     }
     if (typeof value !== "object" || value === null || Array.isArray(value) || typeof (value as { role?: unknown }).role !== "string") {
