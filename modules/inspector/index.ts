@@ -1,9 +1,11 @@
 // @amplifier-ts/inspector: the Inspector's data, view models, page and self-contained report.
-export type { AnalyzedTurn, DecisionRun, InspectorReport, InspectorSession, InspectorSessionSummary, MessageView, SessionAnalysis, SessionAnalysisResult, ToolCallView, WindowDecisionKind } from "./inspector-data.js";
+export type { AnalyzedTurn, DecisionRun, InspectorReport, InspectorSession, InspectorSessionSummary, MessageView, RecordedWindow, SessionAnalysis, SessionAnalysisResult, SimulationOptions, ToolCallView, WindowDecisionKind } from "./inspector-data.js";
 export { inspectorErrors } from "./inspector-errors.js";
 export { INSPECTOR_ASSET_PATH, INSPECTOR_CSP, inspectorAssets, inspectorPageHtml, jsonForScript, reportHtml, type InspectorAssets } from "./inspector-page.js";
 export { createInspector, historyStoreSource, liveSessions, type Inspector, type InspectorOptions, type InspectorSource, type LiveContext, type LiveSessions, type SessionAnalyzer } from "./inspector-service.js";
 export { decisionRuns, type ExplainedMessage } from "./view-model/decision-runs.js";
+export { byWords, whyWords } from "./view-model/decision-words.js";
+export { readWindowRecords, recordedWindows } from "./window-records.js";
 export { FOLD_CHARS, FOLD_LINES, foldText, oneLine, type FoldedText } from "./view-model/fold-text.js";
 export { messageView, messageViews } from "./view-model/message-views.js";
 export { sessionCharts, type SessionCharts } from "./view-model/session-charts.js";

@@ -6,7 +6,8 @@
  * |---|---|---|
  * | `InspectorSessionSummary` | the server's session list | counts and last activity of one session of one source |
  * | `InspectorSession` | the server's session route, the report | the session's messages as `MessageView`s, its memory events, its analysis |
- * | `SessionAnalysis` | an analyzer (the umbrella's replay, `analyzeSession`) | per turn: the window's numbers and why each stored message was kept or not |
+ * | `RecordedWindow` | the context manager's window records (contracts/window-record.ts), read beside the session | per turn: what was ACTUALLY sent — budget, model, tool definitions, decisions |
+ * | `SessionAnalysis` | an analyzer (the umbrella's replay, `analyzeSession`) | a SIMULATION: per turn, the window a replay under its budget and model builds, and why |
  *
  * Every string in these shapes is untrusted content (a message, a tool's output, a reason): the
  * page renders it as text, never as markup.
@@ -72,6 +73,8 @@ export interface DecisionRun {
   /** The strategy that decided: a pipeline strategy's name, "window" (the assembler) or "pipeline". */
   strategy: string;
   reason: string;
+  /** The assembler's reason code (`in-window`, `before-cut` …; "removed-by-pipeline") when it is known: the page words the "by" column from it. */
+  code?: string;
 }
 
 /** One model call of the session: the window built before an assistant message. */
@@ -106,6 +109,37 @@ export interface SessionAnalysis {
   turns: AnalyzedTurn[];
 }
 
+/** The budget and model a simulation replays under (the page's control; absent = the server's defaults). */
+export interface SimulationOptions {
+  budget?: number;
+  model?: string;
+}
+
+/** One model call as the context manager recorded it when it was made: what was actually sent. */
+export interface RecordedWindow {
+  /** The turn (1-based, the assistant messages in order) whose call this window was. */
+  turn: number;
+  /** Index of the assistant message the call produced. */
+  messageIndex: number;
+  /** ISO-8601 time of the request. */
+  at: string;
+  model: string;
+  budget: number;
+  historyMessages: number;
+  historyTokens: number;
+  windowMessages: number;
+  windowTokens: number;
+  instructionTokens: number;
+  /** Window tokens of the kept conversation: window − instructions − tool definitions. */
+  historyKeptTokens: number;
+  toolTokens: number;
+  /** The tool definitions sent, each with what it costs alone. */
+  tools: Array<{ name: string; tokens: number }>;
+  /** Pipeline strategies that changed something, then "window". */
+  strategies: string[];
+  decisions: DecisionRun[];
+}
+
 /** One session as the page shows it. */
 export interface InspectorSession {
   source: string;
@@ -113,6 +147,10 @@ export interface InspectorSession {
   live: boolean;
   messages: MessageView[];
   events: MemoryEventJson[];
+  /** What each turn actually sent, from the context manager's records (absent: the session has none — the page then says every window it shows is a simulation). */
+  recorded?: RecordedWindow[];
+  /** Why the session's records could not be read (the page falls back to the simulation and says so). */
+  recordError?: string;
   analysis?: SessionAnalysis;
   /** Why there is no analysis (no analyzer, or it failed): shown instead of the turn views. */
   analysisError?: string;

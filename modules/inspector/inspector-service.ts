@@ -10,10 +10,11 @@
  * | `analysis(source, id)` | the analysis alone, with each message's token count (the page fetches it after the messages) |
  * | `follow(source, id, onChange)` | calls `onChange(messageCount)` when the session's message count or last id changes (the source's `watch`, else polling every `pollMs`); returns the stop function |
  */
-import { MemoryEvent, type HistoryStore, type Memory, type MemoryEventJson, type Message } from "@amplifier-ts/contracts";
-import type { InspectorSession, InspectorSessionSummary, SessionAnalysis, SessionAnalysisResult } from "./inspector-data.js";
+import { MemoryEvent, type HistoryStore, type Memory, type MemoryEventJson, type Message, type WindowRecord } from "@amplifier-ts/contracts";
+import type { InspectorSession, InspectorSessionSummary, SessionAnalysis, SessionAnalysisResult, SimulationOptions } from "./inspector-data.js";
 import { inspectorErrors } from "./inspector-errors.js";
 import { messageViews } from "./view-model/message-views.js";
+import { sessionRecords, storeWindowRecords, type WindowRecordSource } from "./session-records.js";
 
 /** Where the Inspector reads sessions from. */
 export interface InspectorSource {
@@ -26,10 +27,12 @@ export interface InspectorSource {
   read(sessionId: string): Promise<Message[] | undefined>;
   /** Calls `listener` when the session changes; returns the unsubscribe. Without it the Inspector polls. */
   watch?(sessionId: string, listener: () => void): () => void;
+  /** The context manager's records of what each request sent (contracts/window-record.ts); absent or undefined = none kept. */
+  windows?: WindowRecordSource;
 }
 
-/** Turns a session's messages into its analysis and each message's own token count. */
-export type SessionAnalyzer = (messages: Message[], sessionId: string) => Promise<{ analysis: SessionAnalysis; tokens?: number[] }>;
+/** Turns a session's messages into its analysis — a simulation under `options` (the page's budget and model; absent = the server's defaults) — and each message's own token count. */
+export type SessionAnalyzer = (messages: Message[], sessionId: string, options?: SimulationOptions) => Promise<{ analysis: SessionAnalysis; tokens?: number[] }>;
 
 export interface InspectorOptions {
   sources: InspectorSource[];
@@ -43,7 +46,8 @@ export interface InspectorOptions {
 export interface Inspector {
   listSessions(): Promise<InspectorSessionSummary[]>;
   session(source: string, sessionId: string, options?: { analysis?: boolean }): Promise<InspectorSession>;
-  analysis(source: string, sessionId: string): Promise<SessionAnalysisResult>;
+  /** The simulation: the session replayed under `simulation`'s budget and model (absent = the analyzer's defaults). */
+  analysis(source: string, sessionId: string, simulation?: SimulationOptions): Promise<SessionAnalysisResult>;
   follow(source: string, sessionId: string, onChange: (messages: number) => void): () => void;
 }
 
@@ -51,6 +55,7 @@ export interface Inspector {
 export function historyStoreSource(store: HistoryStore, name: string = store.kind): InspectorSource {
   return {
     name,
+    ...storeWindowRecords(store),
     listSessions: async () => (await store.listSessions()).map((s) => (s.updatedAt === undefined ? { sessionId: s.sessionId, count: s.count } : { sessionId: s.sessionId, count: s.count, updatedAt: s.updatedAt })),
     read: async (sessionId) => {
       const known = (await store.listSessions()).some((s) => s.sessionId === sessionId);
@@ -62,6 +67,8 @@ export function historyStoreSource(store: HistoryStore, name: string = store.kin
 /** Something that holds a running session's messages: a ContextManager, or a session's `context`. */
 export interface LiveContext {
   getMessages(): Promise<Message[]>;
+  /** What each request sent (the built-in managers' windowRecords()). */
+  windowRecords?(): readonly WindowRecord[];
 }
 
 /** In-process sessions as a source: add() a running session's context, remove it when it ends. */
@@ -93,6 +100,7 @@ export function liveSessions(name = "live"): LiveSessions {
       return out;
     },
     read: async (sessionId) => contexts.get(sessionId)?.getMessages(),
+    windows: async (sessionId) => contexts.get(sessionId)?.windowRecords?.(),
   };
 }
 
@@ -108,16 +116,16 @@ export function createInspector(options: InspectorOptions): Inspector {
   };
 
   /** The analysis of these messages, computed once per session and content (count and last id). */
-  const analyzed = async (source: string, sessionId: string, messages: Message[]): Promise<SessionAnalysisResult> => {
+  const analyzed = async (source: string, sessionId: string, messages: Message[], simulation: SimulationOptions = {}): Promise<SessionAnalysisResult> => {
     if (options.analyze === undefined) return { analysisError: NO_ANALYZER };
     if (messages.length === 0) return {};
-    const key = `${source}/${sessionId}`;
+    const key = `${source}/${sessionId}/${simulation.budget ?? ""}/${simulation.model ?? ""}`;
     const signature = `${messages.length}:${messages.at(-1)?.metadata?.id ?? ""}`;
     let entry = analyses.get(key);
     if (entry?.signature !== signature) {
       let result: SessionAnalysisResult;
       try {
-        const done = await options.analyze(messages, sessionId);
+        const done = await options.analyze(messages, sessionId, simulation);
         result = done.tokens === undefined ? { analysis: done.analysis } : { analysis: done.analysis, tokens: done.tokens };
       } catch (error) {
         result = { analysisError: (error as Error).message };
@@ -165,7 +173,7 @@ export function createInspector(options: InspectorOptions): Inspector {
       const messages = await read(source, sessionId);
       const events = await eventsOf(sessionId);
       if (source === "memory" && events.length === 0) throw inspectorErrors.create("UNKNOWN_SESSION", `memory/${sessionId}`, { module: "inspector", given: { source, sessionId } });
-      const view: InspectorSession = { source, sessionId, live: sourceNamed(source)?.live === true, messages: [], events };
+      const view: InspectorSession = { source, sessionId, live: sourceNamed(source)?.live === true, messages: [], events, ...(await sessionRecords(sourceNamed(source), sessionId, messages)) };
       if (sessionOptions.analysis === false) {
         view.messages = messageViews(messages);
         if (options.analyze !== undefined && messages.length > 0) view.analysisPending = true;
@@ -179,8 +187,8 @@ export function createInspector(options: InspectorOptions): Inspector {
       return view;
     },
 
-    async analysis(source, sessionId) {
-      return analyzed(source, sessionId, await read(source, sessionId));
+    async analysis(source, sessionId, simulation) {
+      return analyzed(source, sessionId, await read(source, sessionId), simulation);
     },
 
     follow(source, sessionId, onChange) {

@@ -67,7 +67,8 @@ export async function analyzeSession(messages: readonly Message[], options: Anal
     options.signal?.throwIfAborted();
     turns.push(analyzedTurn(turn, messages, positions, counter.replyPriming, fallbackBudget));
   }
-  return { analysis: { module: replay.summary.module, model, turns }, tokens, replay };
+  // A fixed budget is the simulation's: the page labels the replay with it.
+  return { analysis: { module: replay.summary.module, model, ...(options.budget === undefined ? {} : { budget: options.budget }), turns }, tokens, replay };
 }
 
 interface LastWindowShape {

@@ -72,11 +72,19 @@ describe("foldText and oneLine", () => {
     expect(foldText("short")).toEqual({ preview: "short", full: "short", folded: false, hiddenChars: 0 });
     const long = "x".repeat(1_000);
     expect(foldText(long, 400)).toMatchObject({ preview: "x".repeat(400), folded: true, hiddenChars: 600 });
-    const lines = "1\n2\n3\n4";
-    expect(foldText(lines, 400, 2)).toMatchObject({ preview: "1\n2", folded: true, hiddenChars: 4 });
+    const lines = "1\n2\n3\n4\n5\n6";
+    expect(foldText(lines, 400, 2)).toMatchObject({ preview: "1\n2", folded: true, hiddenChars: 8 });
+  });
+  it("folds only when it hides a meaningful amount: never two characters behind a 'show all' (issue 24 item 10)", () => {
+    expect(foldText(`${"x".repeat(400)}ab`)).toEqual({ preview: `${"x".repeat(400)}ab`, full: `${"x".repeat(400)}ab`, folded: false, hiddenChars: 0 });
+    expect(foldText("1\n2\n3\n4", 400, 2).folded).toBe(false);
+    expect(foldText("x".repeat(599)).folded).toBe(false);
+    expect(foldText("x".repeat(600))).toMatchObject({ folded: true, hiddenChars: 200 });
+    expect(foldText(`${"y".repeat(390)}\n\n\n`).folded).toBe(false);
+    expect(foldText("a\nb\nc\nd\ne\nf\ng\nh\ni").folded).toBe(true);
   });
   it("never cuts a surrogate pair", () => {
-    const text = `${"a".repeat(9)}😀tail`;
+    const text = `${"a".repeat(9)}😀${"tail".repeat(60)}`;
     const folded = foldText(text, 10);
     expect(folded.preview).toBe("a".repeat(9));
     expect(oneLine(`${"b".repeat(8)}😀 and more`, 10)).toBe(`${"b".repeat(8)}…`);
@@ -217,7 +225,7 @@ describe("tokenBar: instructions, history kept, tool definitions, free budget", 
 describe("sessionCharts: series per turn", () => {
   it("draws history, window and budget tokens and the prefix kept in percent, without a cache series when no turn has usage", () => {
     const charts = sessionCharts({ module: "m", model: "x", turns: [turn({ turn: 1, messageIndex: 2 }), turn({ turn: 2, messageIndex: 5, prefixKept: 0.8123, windowTokens: 400 })] });
-    expect(charts).toEqual({ turns: [1, 2], historyTokens: [500, 500], windowTokens: [300, 400], budget: [1_000, 1_000], prefixKept: [100, 81.2] });
+    expect(charts).toEqual({ turns: [1, 2], historyTokens: [500, 500], windowTokens: [300, 400], budget: [1_000, 1_000], windowSource: "simulation", prefixKept: [100, 81.2] });
   });
   it("gives the cached share where usage is known, null elsewhere, and says where it comes from", () => {
     const charts = sessionCharts({

@@ -19,7 +19,8 @@ function served(): PageData {
     list: async () => (await getJson<{ sessions: InspectorSessionSummary[] }>("/inspector/api/sessions")).sessions,
     // Messages first (fast), the analysis after (a replay of every turn, once per content).
     session: (source, sessionId) => getJson<InspectorSession>(`/inspector/api/session?${query(source, sessionId)}&analysis=false`),
-    analysis: (source, sessionId) => getJson<SessionAnalysisResult>(`/inspector/api/analysis?${query(source, sessionId)}`),
+    analysis: (source, sessionId, simulation = {}) =>
+      getJson<SessionAnalysisResult>(`/inspector/api/analysis?${query(source, sessionId)}${simulation.budget === undefined ? "" : `&budget=${simulation.budget}`}${simulation.model === undefined ? "" : `&model=${encodeURIComponent(simulation.model)}`}`),
     follow: (source, sessionId, onChange, signal) => followEvents(`/inspector/api/live?${query(source, sessionId)}`, (name) => name === "changed" && onChange(), signal),
   };
 }

@@ -11,8 +11,10 @@ export interface MessageEntry {
   turn?: number;
   /** For each call this message answers: the call's tool name and arguments (when the call is in the session). */
   answers: Array<{ id: string; call?: ToolCallView }>;
-  /** Marks the timeline shows beside the role: "turn note", "ephemeral", "critical", "summary of 12", "2 images". */
+  /** Marks the timeline shows beside the role: "turn note", "ephemeral", "critical", "summary of 12", "2 images", "in memory". */
   marks: string[];
+  /** Memory events that record this message (a tool call, its result, the prompt, the answer): shown once, as this message. */
+  recorded: MemoryEventJson[];
 }
 
 export interface EventEntry {
@@ -29,13 +31,20 @@ export type TimelineEntry = MessageEntry | EventEntry;
  * Messages and memory events on one timeline: messages in stored order; each event placed before
  * the first message stamped later than it (events after the last stamped message come last; events
  * of one time keep their order). Tool results name the call they answer; assistant messages that
- * closed a turn link to that turn's window.
+ * closed a turn link to that turn's window (a recorded one, else the simulation's).
+ *
+ * One thing happens once on the timeline: a memory event that records a message (the memory
+ * recorder's tool_call / tool_result with the message's call id, user_message / agent_response
+ * with its exact text) is not listed on its own; the message carries it (`recorded`, mark "in memory").
  */
-export function timeline(session: Pick<InspectorSession, "messages" | "events" | "analysis">): TimelineEntry[] {
+export function timeline(session: Pick<InspectorSession, "messages" | "events" | "analysis" | "recorded">): TimelineEntry[] {
   const turnAt = new Map<number, number>();
   for (const t of session.analysis?.turns ?? []) turnAt.set(t.messageIndex, t.turn);
+  for (const t of session.recorded ?? []) turnAt.set(t.messageIndex, t.turn);
   const calls = new Map<string, ToolCallView>();
+  const recordedBy = recordingsOf(session);
   const events = session.events
+    .filter((event) => !recordedBy.has(event))
     .map((event, order) => ({ event, order, ms: Date.parse(event.timestamp) }))
     .sort((a, b) => (Number.isNaN(a.ms) ? Infinity : a.ms) - (Number.isNaN(b.ms) ? Infinity : b.ms) || a.order - b.order);
   const entries: TimelineEntry[] = [];
@@ -54,13 +63,39 @@ export function timeline(session: Pick<InspectorSession, "messages" | "events" |
         return call === undefined ? { id } : { id, call };
       }),
       marks: marksOf(message),
+      recorded: session.events.filter((event) => recordedBy.get(event) === message.index),
     };
+    if (entry.recorded.length > 0) entry.marks.push("in memory");
     const turn = turnAt.get(message.index);
     if (turn !== undefined) entry.turn = turn;
     entries.push(entry);
   }
   while (next < events.length) entries.push(eventEntry(events[next++]!.event, entries.length));
   return entries;
+}
+
+/** Memory event → the index of the message it records (see timeline). */
+function recordingsOf(session: Pick<InspectorSession, "messages" | "events">): Map<MemoryEventJson, number> {
+  const byCall = new Map<string, number>();
+  const byResult = new Map<string, number>();
+  const byText = new Map<string, number>();
+  for (const m of session.messages) {
+    for (const call of m.toolCalls) byCall.set(call.id, m.index);
+    for (const id of m.resultFor) byResult.set(id, m.index);
+    if ((m.role === "user" || m.role === "assistant") && m.text !== "") byText.set(`${m.role}\u0000${m.text}`, m.index);
+  }
+  const out = new Map<MemoryEventJson, number>();
+  for (const event of session.events) {
+    const content = event.content as { callId?: unknown } | string | undefined;
+    const callId = typeof content === "object" && content !== null && typeof content.callId === "string" ? content.callId : undefined;
+    let at: number | undefined;
+    if (event.event_type === "tool_call" && callId !== undefined) at = byCall.get(callId);
+    else if (event.event_type === "tool_result" && callId !== undefined) at = byResult.get(callId);
+    else if (event.event_type === "user_message" && typeof content === "string") at = byText.get(`user\u0000${content}`);
+    else if (event.event_type === "agent_response" && typeof content === "string") at = byText.get(`assistant\u0000${content}`);
+    if (at !== undefined) out.set(event, at);
+  }
+  return out;
 }
 
 function marksOf(message: MessageView): string[] {
