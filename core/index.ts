@@ -7,7 +7,7 @@ export { MOUNT_POINTS } from "./mount-points.js";
 export { runWithAgentContext, currentAgentContext, requireAgentContext, childAgentContext } from "./agent-context.js";
 export * from "./hooks/index.js";
 export * from "./tokens/index.js";
-export { createSession, DEFAULT_SESSION_CONFIG, TOKENS_CAPABILITY, type Session, type CreateSessionOptions, type TokensCapability, type ContextModules, type ContextOfModule } from "./session.js";
+export { createSession, DEFAULT_SESSION_CONFIG, TOKENS_CAPABILITY, type Session, type CreateSessionOptions, type TokensCapability, type ContextModules, type ContextOfModule, type AnyContext } from "./session.js";
 export {
   mountConfiguredModules,
   mountModule,

@@ -49,12 +49,27 @@ export type SessionListeners = { [K in keyof AmplifierEvents]?: Observer<Amplifi
  */
 export interface ContextModules {}
 
-/** The type of `session.context` for a config whose context entry is `module: Name`. */
-export type ContextOfModule<Name extends string> = Name extends keyof ContextModules
-  ? ContextModules[Name] extends ContextManager
-    ? ContextModules[Name]
-    : ContextManager
-  : ContextManager;
+/**
+ * The type of `session.context` for a config whose context entry is `module: Name`; a name typed
+ * only as `string` is decided at run time: AnyContext.
+ */
+export type ContextOfModule<Name extends string> = string extends Name
+  ? AnyContext
+  : Name extends keyof ContextModules
+    ? ContextModules[Name] extends ContextManager
+      ? ContextModules[Name]
+      : ContextManager
+    : ContextManager;
+
+/**
+ * `session.context` when the context module is decided at run time (a config file, nothing, a
+ * module name typed `string`): the contract's methods, and — optional, since the module mounted
+ * may lack them — what the registered context modules add (the built-ins: explainLastWindow,
+ * search, runs, setTools). So `session.context.explainLastWindow?.()` type-checks, no cast.
+ */
+export type AnyContext = [keyof ContextModules] extends [never]
+  ? ContextManager
+  : ContextManager & Partial<Omit<ContextModules[keyof ContextModules], keyof ContextManager>>;
 
 export interface Session<Context extends ContextManager = ContextManager> {
   coordinator: Coordinator;
@@ -95,13 +110,14 @@ export interface TokensCapability {
  * |--------------------------------------------------------------|-----------------------------------------|
  * | a config object whose context module is a literal name       | ContextOfModule<name> (ContextModules)  |
  * | `createSession<Manager>(…)`, any argument                    | Manager (the caller's word, unchecked)  |
- * | a path, nothing, or a config whose module name is a `string` | ContextManager                          |
+ * | a config object naming a module nobody registered            | ContextManager                          |
+ * | a path, nothing, or a config whose module name is a `string` | AnyContext (the built-ins' extras optional) |
  */
 export function createSession<Name extends string>(
   config: SessionConfigInput & { session: { context: { module: Name } } },
   options?: CreateSessionOptions,
 ): Promise<Session<ContextOfModule<Name>>>;
-export function createSession<Context extends ContextManager = ContextManager>(configOrPath?: SessionConfigInput | string, options?: CreateSessionOptions): Promise<Session<Context>>;
+export function createSession<Context extends ContextManager = AnyContext>(configOrPath?: SessionConfigInput | string, options?: CreateSessionOptions): Promise<Session<Context>>;
 export async function createSession(configOrPath?: SessionConfigInput | string, options: CreateSessionOptions = {}): Promise<Session> {
   checkOptions("createSession", options, { cwd: "string", sessionId: "string", mountTimeoutMs: "milliseconds", cacheDir: "string", on: "object" });
   const loaded = await loadSessionConfig(configOrPath, options.cwd ?? process.cwd());
