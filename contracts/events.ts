@@ -53,6 +53,11 @@ export interface AmplifierEvents {
     stopReason?: string;
   };
   "provider:error": { provider: string; model?: string; error: Error; retryable?: boolean };
+  /**
+   * A usage figure of an answer was not a non-negative safe integer (or the answer had no usage):
+   * the answer stands, its usage is dropped. `field` is the API's own path (`usage.prompt_tokens`).
+   */
+  "provider:usage_invalid": { provider: string; model?: string; field: string; given: unknown; expected: string };
 
   // --- streamed content (real-time display) ----------------------------------------------
   "content_block:start": { index: number; type: ContentBlock["type"] };

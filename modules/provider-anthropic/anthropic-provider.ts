@@ -1,6 +1,6 @@
 import type { AmplifierEvents, ChatRequest, ChatResponse, HookBusContract, Provider, ProviderInfo } from "@amplifier-ts/contracts";
 import { providerErrors } from "@amplifier-ts/contracts";
-import { runProviderCall } from "@amplifier-ts/provider-kit";
+import { runProviderCall, watchedFetch } from "@amplifier-ts/provider-kit";
 import Anthropic from "@anthropic-ai/sdk";
 import { MODULE_NAME, resolveAnthropicConfig, type AnthropicProviderConfigInput, type ResolvedAnthropicConfig } from "./anthropic-config.js";
 import { callMessages } from "./messages-api.js";
@@ -28,7 +28,8 @@ export class AnthropicProvider implements Provider {
     );
     this.#hooks = init.hooks;
     const { apiKey, baseURL, timeoutMs, maxRetries } = this.config;
-    this.client = new Anthropic({ apiKey, timeout: timeoutMs, maxRetries, ...(baseURL === undefined ? {} : { baseURL }) });
+    // watchedFetch: the kit's clock sees the answer's bytes, so timeoutMs holds past the headers.
+    this.client = new Anthropic({ apiKey, timeout: timeoutMs, maxRetries, fetch: watchedFetch, ...(baseURL === undefined ? {} : { baseURL }) });
   }
 
   getInfo(): ProviderInfo {
@@ -41,8 +42,9 @@ export class AnthropicProvider implements Provider {
   }
 
   complete(request: ChatRequest): Promise<ChatResponse> {
-    const { model, maxOutputTokens, cache, stream } = this.config;
-    return runProviderCall(request, { site: { module: MODULE_NAME, provider: "anthropic", model }, hooks: this.#hooks, stream, maxOutputTokens }, (call) =>
+    const { model, maxOutputTokens, cache, stream, timeoutMs, streamIdleTimeoutMs } = this.config;
+    const timeouts = { timeoutMs, streamIdleTimeoutMs };
+    return runProviderCall(request, { site: { module: MODULE_NAME, provider: "anthropic", model }, hooks: this.#hooks, stream, maxOutputTokens, timeouts }, (call) =>
       callMessages(this.client, { ...call, maxOutputTokens }, cache),
     );
   }

@@ -1,4 +1,4 @@
-import type { ApiAnswer, ApiCall } from "@amplifier-ts/provider-kit";
+import { usageReport, type ApiAnswer, type ApiCall } from "@amplifier-ts/provider-kit";
 import { fromAnthropic, toAnthropic, type AnthropicResponse } from "@amplifier-ts/adapters";
 import type Anthropic from "@anthropic-ai/sdk";
 
@@ -14,11 +14,12 @@ type AnthropicMessage = Anthropic.Messages.Message;
 export async function callMessages(client: Anthropic, call: ApiCall & { maxOutputTokens: number }, cache: boolean): Promise<ApiAnswer> {
   const request = toAnthropic(call.messages, { cache, ...(call.tools ? { tools: call.tools } : {}) });
   const body = { model: call.model, max_tokens: call.maxOutputTokens, ...request } as unknown as MessageParams;
-  const options = call.signal ? { signal: call.signal } : {};
+  const options = { signal: call.signal };
   let message: AnthropicMessage;
   if (call.onDelta) {
     const stream = client.messages.stream(body, options);
     for await (const event of stream) {
+      if (event.type === "message_stop") call.onStreamEnd?.();
       if (event.type !== "content_block_delta") continue;
       if (event.delta.type === "text_delta") call.onDelta({ type: "text", text: event.delta.text, index: event.index });
       else if (event.delta.type === "thinking_delta") call.onDelta({ type: "thinking", text: event.delta.thinking, index: event.index });
@@ -27,14 +28,21 @@ export async function callMessages(client: Anthropic, call: ApiCall & { maxOutpu
   } else {
     message = await client.messages.create(body, options);
   }
-  const { usage } = message;
-  const cacheRead = usage.cache_read_input_tokens ?? 0;
-  const cacheWrite = usage.cache_creation_input_tokens ?? 0;
   return {
     messages: fromAnthropic(message as unknown as AnthropicResponse),
     raw: message,
     model: message.model,
     ...(message.stop_reason ? { stopReason: message.stop_reason } : {}),
-    usage: { inputTokens: usage.input_tokens + cacheRead + cacheWrite, outputTokens: usage.output_tokens, cacheReadTokens: cacheRead, cacheWriteTokens: cacheWrite },
+    // Anthropic bills input outside the cache apart: inputTokens adds the three (checked figures only).
+    usageReport: usageReport(message.usage, {
+      figures: ["input_tokens", "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens"],
+      optional: ["cache_read_input_tokens", "cache_creation_input_tokens"],
+      bill: (n) => ({
+        inputTokens: n.input_tokens + n.cache_read_input_tokens + n.cache_creation_input_tokens,
+        outputTokens: n.output_tokens,
+        cacheReadTokens: n.cache_read_input_tokens,
+        cacheWriteTokens: n.cache_creation_input_tokens,
+      }),
+    }),
   };
 }

@@ -1,7 +1,7 @@
 import type { ProviderDelta } from "@amplifier-ts/contracts";
 import { fromOpenAIChat, toOpenAIChat, type OpenAIChatCompletion } from "@amplifier-ts/adapters";
 import type OpenAI from "openai";
-import type { ApiAnswer, ApiCall } from "@amplifier-ts/provider-kit";
+import { usageReport, type ApiAnswer, type ApiCall } from "@amplifier-ts/provider-kit";
 
 type ChatParams = OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming;
 type Completion = OpenAI.Chat.Completions.ChatCompletion;
@@ -18,26 +18,29 @@ export async function callChatCompletions(client: OpenAI, call: ApiCall): Promis
     ...request,
     ...(call.maxOutputTokens === undefined ? {} : { max_completion_tokens: call.maxOutputTokens }),
   } as unknown as ChatParams;
-  const options = call.signal ? { signal: call.signal } : {};
+  const options = { signal: call.signal };
   let completion: Completion;
   if (call.onDelta) {
     const stream = client.chat.completions.stream({ ...body, stream: true, stream_options: { include_usage: true } }, options);
     for await (const chunk of stream) {
-      const text = chunk.choices[0]?.delta?.content;
+      const choice = chunk.choices[0];
+      const text = choice?.delta?.content;
       if (text) call.onDelta({ type: "text", text, index: 0 } satisfies ProviderDelta);
+      if (choice?.finish_reason) call.onStreamEnd?.();
     }
     completion = (await stream.finalChatCompletion()) as Completion;
   } else {
     completion = await client.chat.completions.create(body, options);
   }
-  const usage = completion.usage;
   return {
     messages: fromOpenAIChat(completion as unknown as OpenAIChatCompletion),
     raw: completion,
     model: completion.model,
     ...(completion.choices[0]?.finish_reason ? { stopReason: completion.choices[0].finish_reason } : {}),
-    ...(usage
-      ? { usage: { inputTokens: usage.prompt_tokens, outputTokens: usage.completion_tokens, cacheReadTokens: usage.prompt_tokens_details?.cached_tokens ?? 0, cacheWriteTokens: 0 } }
-      : {}),
+    usageReport: usageReport(completion.usage, {
+      figures: ["prompt_tokens", "completion_tokens", "prompt_tokens_details.cached_tokens"],
+      optional: ["prompt_tokens_details.cached_tokens"],
+      bill: (n) => ({ inputTokens: n.prompt_tokens, outputTokens: n.completion_tokens, cacheReadTokens: n["prompt_tokens_details.cached_tokens"], cacheWriteTokens: 0 }),
+    }),
   };
 }

@@ -1,6 +1,6 @@
 import type { AmplifierEvents, ChatRequest, ChatResponse, HookBusContract, Provider, ProviderInfo } from "@amplifier-ts/contracts";
 import { providerErrors } from "@amplifier-ts/contracts";
-import { runProviderCall } from "@amplifier-ts/provider-kit";
+import { runProviderCall, watchedFetch } from "@amplifier-ts/provider-kit";
 import OpenAI from "openai";
 import { callChatCompletions } from "./chat-completions.js";
 import { MODULE_NAME, resolveOpenAIConfig, type OpenAIProviderConfigInput, type ResolvedOpenAIConfig } from "./openai-config.js";
@@ -29,7 +29,8 @@ export class OpenAIProvider implements Provider {
     );
     this.#hooks = init.hooks;
     const { apiKey, baseURL, timeoutMs, maxRetries } = this.config;
-    this.client = new OpenAI({ apiKey, timeout: timeoutMs, maxRetries, ...(baseURL === undefined ? {} : { baseURL }) });
+    // watchedFetch: the kit's clock sees the answer's bytes, so timeoutMs holds past the headers.
+    this.client = new OpenAI({ apiKey, timeout: timeoutMs, maxRetries, fetch: watchedFetch, ...(baseURL === undefined ? {} : { baseURL }) });
   }
 
   /** The API this provider calls: `openai-chat` or `openai-responses` (the `provider` of its events). */
@@ -49,9 +50,10 @@ export class OpenAIProvider implements Provider {
   complete(request: ChatRequest): Promise<ChatResponse> {
     const site = { module: MODULE_NAME, provider: this.api, model: this.config.model };
     const send = this.config.api === "chat" ? callChatCompletions : callResponses;
+    const { stream, timeoutMs, streamIdleTimeoutMs, maxOutputTokens } = this.config;
     return runProviderCall(
       request,
-      { site, hooks: this.#hooks, stream: this.config.stream, ...(this.config.maxOutputTokens === undefined ? {} : { maxOutputTokens: this.config.maxOutputTokens }) },
+      { site, hooks: this.#hooks, stream, timeouts: { timeoutMs, streamIdleTimeoutMs }, ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }) },
       (call) => send(this.client, call),
     );
   }

@@ -2,7 +2,7 @@ import type { ProviderDelta } from "@amplifier-ts/contracts";
 import { fromOpenAIResponses, toOpenAIResponses, type OpenAIResponse } from "@amplifier-ts/adapters";
 import type OpenAI from "openai";
 import type { ResponseStreamParams } from "openai/lib/responses/ResponseStream";
-import type { ApiAnswer, ApiCall } from "@amplifier-ts/provider-kit";
+import { usageReport, type ApiAnswer, type ApiCall } from "@amplifier-ts/provider-kit";
 
 type ResponsesParams = OpenAI.Responses.ResponseCreateParamsNonStreaming;
 type Response = OpenAI.Responses.Response;
@@ -20,26 +20,28 @@ export async function callResponses(client: OpenAI, call: ApiCall): Promise<ApiA
     store: false,
     ...(call.maxOutputTokens === undefined ? {} : { max_output_tokens: call.maxOutputTokens }),
   } as unknown as ResponsesParams;
-  const options = call.signal ? { signal: call.signal } : {};
+  const options = { signal: call.signal };
   let response: Response;
   if (call.onDelta) {
     const stream = client.responses.stream(body as unknown as ResponseStreamParams, options);
     for await (const event of stream) {
       if (event.type === "response.output_text.delta") call.onDelta({ type: "text", text: event.delta, index: event.output_index } satisfies ProviderDelta);
       else if (event.type === "response.reasoning_summary_text.delta") call.onDelta({ type: "thinking", text: event.delta, index: event.output_index });
+      else if (event.type === "response.completed" || event.type === "response.incomplete" || event.type === "response.failed") call.onStreamEnd?.();
     }
     response = (await stream.finalResponse()) as Response;
   } else {
     response = await client.responses.create(body, options);
   }
-  const usage = response.usage;
   return {
     messages: fromOpenAIResponses(response as unknown as OpenAIResponse),
     raw: response,
     model: response.model,
     ...(response.status ? { stopReason: response.incomplete_details?.reason ?? response.status } : {}),
-    ...(usage
-      ? { usage: { inputTokens: usage.input_tokens, outputTokens: usage.output_tokens, cacheReadTokens: usage.input_tokens_details?.cached_tokens ?? 0, cacheWriteTokens: 0 } }
-      : {}),
+    usageReport: usageReport(response.usage, {
+      figures: ["input_tokens", "output_tokens", "input_tokens_details.cached_tokens"],
+      optional: ["input_tokens_details.cached_tokens"],
+      bill: (n) => ({ inputTokens: n.input_tokens, outputTokens: n.output_tokens, cacheReadTokens: n["input_tokens_details.cached_tokens"], cacheWriteTokens: 0 }),
+    }),
   };
 }
