@@ -67,6 +67,9 @@ describe("amplifier-ts serve as a process", () => {
     const server = startServe(["serve", "--port", "0"], { MEMORY_TYPE: "local", MEMORY_MAX_SESSIONS: "10" });
     const url = await server.url;
     expect(server.stdout()).toContain('serving the local memory of agent "agent"');
+    // The server's own local memory is empty by nature: it says so, and how to serve an agent's memory.
+    await expect.poll(() => server.stdout()).toContain("starts empty");
+    expect(server.stdout()).toMatch(/MEMORY_TYPE=postgres with AMPLIFIER_PG_URL=postgres:\/\/[\s\S]*MEMORY_TYPE=redis with AMPLIFIER_REDIS_URL=redis:\/\//);
     expect(await (await fetch(`${url}/memory/events`)).json()).toEqual({ agent: "agent", events: [], total: 0 });
     expect((await fetch(`${url}/memory/events?limit=5000`)).status).toBe(400);
     server.child.kill("SIGINT");

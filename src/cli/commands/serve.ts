@@ -14,6 +14,18 @@ const TOKEN_VARIABLE = "AMPLIFIER_SERVER_TOKEN";
 const STOP_SIGNALS = ["SIGINT", "SIGTERM"] as const;
 
 /**
+ * A local memory lives in the process that mounts it: the server's own is a fresh, empty one, and
+ * an agent running in another process records into its own. Said at start, with the way out.
+ */
+const LOCAL_MEMORY_NOTE = [
+  "  note: a local memory lives inside this server's process: it starts empty and holds only what this",
+  "  process records; an agent running elsewhere writes into its own. To serve an agent's memory, give",
+  "  both the same shared one: MEMORY_TYPE=postgres with AMPLIFIER_PG_URL=postgres://…, or",
+  "  MEMORY_TYPE=redis with AMPLIFIER_REDIS_URL=redis://… (or \"memory\" in the config of each).",
+  "",
+].join("\n");
+
+/**
  * `amplifier-ts serve`: a session from the config (with its memory), and the HTTP endpoints of
  * amplifier-ts/server over that memory — and the Inspector at `/` over the sessions of the store
  * `--sessions` names (each session analyzed by replaying it, analyzeSession) — until SIGINT or SIGTERM.
@@ -45,11 +57,13 @@ export const serveCommand: CliCommand = {
     "<url>/?token=<token> once: the server sets a session cookie (HttpOnly, SameSite=Strict) and",
     "redirects to <url>/ without the token; without the cookie or the token the page answers 401.",
     "",
-    `Binds ${DEFAULT_HOST} unless --host says otherwise; with --token (or ${TOKEN_VARIABLE}) every`,
+    `Binds ${DEFAULT_HOST} unless --host says otherwise, and there answers only requests for a loopback`,
+    `host name (127.x, localhost, [::1]) on every route; with --token (or ${TOKEN_VARIABLE}) every`,
     "route but /openapi.json wants `Authorization: Bearer <token>` (or that cookie). Prints the URL when it listens.",
     "",
     "Examples:",
-    "  MEMORY_TYPE=local amplifier-ts serve --port 8000",
+    "  MEMORY_TYPE=redis AMPLIFIER_REDIS_URL=redis://127.0.0.1:6379 amplifier-ts serve   # the memory an agent shares",
+    "  MEMORY_TYPE=local amplifier-ts serve --port 8000    # this process's own memory: empty until it records",
     "  amplifier-ts serve --sessions examples/ --port 8000      # the Inspector on the sample session",
     "  amplifier-ts serve --config amplifier.config.json --agent-name my-agent --port 0",
     `  ${TOKEN_VARIABLE}=secret amplifier-ts serve --host 0.0.0.0`,
@@ -128,6 +142,7 @@ async function serve({ values, io }: CliInvocation): Promise<number> {
   io.stdout.write(memory === undefined ? `serving agent "${agentName}" (no memory mounted) at ${server.url}\n` : `serving the ${memory.kind} memory of agent "${agentName}" at ${server.url}\n`);
   io.stdout.write(`  Inspector: ${server.url}/${token === undefined ? "" : "?token=<token>"}${store === undefined ? "" : ` (sessions of ${store.kind} ${sessionsUrl})`}\n`);
   io.stdout.write(`  ${server.url}/memory/events\n  ${server.url}/memory/sessions\n  ${server.url}/openapi.json\n`);
+  if (memory?.kind === "local") io.stdout.write(LOCAL_MEMORY_NOTE);
 
   const signal = await untilStopSignal();
   io.stderr.write(`${signal}: stopping\n`);
