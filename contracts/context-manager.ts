@@ -27,6 +27,12 @@ export interface ContextManager {
   clear(): Promise<void>;
   /** Drop the messages of one run (metadata.runId). Optional in the contract; built-ins implement it. */
   clearRun?(runId: string): Promise<void>;
+  /**
+   * The session the manager keeps its history under (a persistent module's `sessionId` config, else
+   * the coordinator's). Optional; when present, whatever else records the session (the memory
+   * recorder) files under the same id, so the Inspector joins them.
+   */
+  readonly sessionId?: string;
 }
 
 export function isContextManager(value: unknown): value is ContextManager {

@@ -40,6 +40,7 @@ export const ERROR_CODES = {
   INVALID_EVENT_NAME: "Event names follow namespace:action",
   HOOK_TIMEOUT: "A hook handler did not settle within its timeout",
   HOOK_FAILED: "A hook handler threw",
+  PROMPT_DENIED: "A prompt:submit hook denied the prompt",
 
   // --- modules, config, loader -----------------------------------------------------------
   MODULE_NOT_FOUND: "The module reference could not be resolved",

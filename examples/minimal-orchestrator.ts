@@ -2,7 +2,10 @@
  * A minimal orchestrator: the agent loop of amplifier-ts in one file.
  *
  *   prompt:submit hooks → inject context → model call → tool calls (tool:pre / tool:post) → model
- *   call … until the model answers without tool calls.
+ *   call … until the model answers without tool calls → prompt:complete.
+ *
+ * startTurn and runTool (from amplifier-ts) emit the standard events and apply what hooks ask, so
+ * hooks written for amplifier-core — and the memory recorder — see the loop.
  *
  * The model is a ScriptedProvider (replayed answers), the tool a calculator, the context module
  * whatever the config names (context-simple by default). Run it:
@@ -15,10 +18,10 @@
  * runMinimalOrchestrator() — the tests do.
  */
 import { pathToFileURL } from "node:url";
-import type { Message, ToolCall } from "amplifier-ts";
+import type { Message, ToolCallPart } from "amplifier-ts";
 import type { ChatRequest } from "amplifier-ts";
-import type { Tool, ToolResult } from "amplifier-ts";
-import { createSession, type Session } from "amplifier-ts";
+import type { Tool } from "amplifier-ts";
+import { callArguments, createSession, forEachContentPart, runTool, startTurn, type Session } from "amplifier-ts";
 import { ScriptedProvider, type ScriptedReply } from "./scripted-provider.js";
 
 export interface MinimalOrchestratorOptions {
@@ -102,13 +105,11 @@ export async function runMinimalOrchestrator(options: MinimalOrchestratorOptions
     await options.setup?.(session);
     await hooks.emit("session:start", { sessionId: coordinator.sessionId });
 
-    const submitted = await hooks.emit("prompt:submit", { prompt });
-    const outcome = await coordinator.processHookResult(submitted, "prompt:submit", submitted.decidedBy ?? "minimal-orchestrator");
-    if (outcome.action === "deny") throw new Error(`prompt denied: ${outcome.reason ?? "no reason given"}`);
+    // prompt:submit (a hook may deny: PROMPT_DENIED), the hooks' injections, the user message.
+    const turn = await startTurn(coordinator, prompt);
     record("user", prompt);
-    await context.addMessage({ role: "user", content: prompt });
     // Held for every model call of this prompt; gone after it (never stored).
-    const extraMessages = coordinator.takeEphemeralInjections();
+    const { extraMessages } = turn;
     const tools = Object.values(coordinator.get("tools")).map((tool) => tool.definition);
 
     let turns = 0;
@@ -124,58 +125,28 @@ export async function runMinimalOrchestrator(options: MinimalOrchestratorOptions
 
       const text = typeof response.message.content === "string" ? response.message.content : "";
       if (text) record("assistant", text);
-      const calls = response.message.tool_calls ?? [];
+      const calls: ToolCallPart[] = [];
+      forEachContentPart(response.message, { toolCall: (call) => void calls.push(call) });
       if (calls.length === 0) {
         answer = text;
         break;
       }
       for (const call of calls) {
-        record("tool_call", `${call.function.name}(${call.function.arguments})`);
-        const result = await runTool(session.coordinator, call);
+        record("tool_call", `${call.name}(${callArguments(call)})`);
+        // tool:pre (hooks may deny or modify the input), execute, tool:post; failures become error results.
+        const result = await runTool(coordinator, call);
         record("tool_result", result.output);
-        await context.addMessage({ role: "tool", tool_call_id: call.id, name: call.function.name, content: result.output });
+        await context.addMessage({ role: "tool", tool_call_id: call.id, name: call.name, content: result.output });
       }
     }
     if (answer === "") throw new Error(`the model was still calling tools after ${maxModelCalls} calls`);
 
-    await hooks.emit("prompt:complete", { prompt, response: answer });
+    await turn.complete(answer);
     await hooks.emit("orchestrator:complete", { orchestrator: "minimal-orchestrator", turns, status: "completed", response: answer });
     return { transcript, turns, answer, history: await context.getMessages(), requests: provider.requests };
   } finally {
     await session.close();
   }
-}
-
-/** One tool call: tool:pre (hooks may deny or modify the input), execute, tool:post. Failures become error results. */
-async function runTool(coordinator: Session["coordinator"], call: ToolCall): Promise<ToolResult> {
-  const name = call.function.name;
-  let input: Record<string, unknown>;
-  try {
-    input = JSON.parse(call.function.arguments) as Record<string, unknown>;
-  } catch {
-    return { output: `error: the arguments of ${name} are not valid JSON`, isError: true };
-  }
-  const pre = await coordinator.hooks.emit("tool:pre", { tool: name, callId: call.id, input });
-  const decision = await coordinator.processHookResult(pre, "tool:pre", pre.decidedBy ?? "minimal-orchestrator");
-  if (decision.action === "deny") return { output: `error: ${name} was denied: ${decision.reason ?? "no reason given"}`, isError: true };
-  input = pre.data.input;
-
-  const tool = coordinator.get("tools", name);
-  const started = performance.now();
-  let result: ToolResult;
-  if (tool === undefined) {
-    result = { output: `error: there is no tool named ${name}`, isError: true };
-  } else {
-    try {
-      result = await tool.execute(input);
-    } catch (error) {
-      const failure = error instanceof Error ? error : new Error(String(error));
-      await coordinator.hooks.emit("tool:error", { tool: name, callId: call.id, input, error: failure });
-      result = { output: `error: ${failure.message}`, isError: true };
-    }
-  }
-  await coordinator.hooks.emit("tool:post", { tool: name, callId: call.id, input, result, durationMs: performance.now() - started });
-  return result;
 }
 
 const OPERATIONS = {

@@ -2,7 +2,7 @@ import type { AmplifierEvents, CoordinatorContract, Memory, MemoryEvent, Unregis
 import { memoryOf } from "@amplifier-ts/contracts";
 
 export interface MemoryRecorderOptions {
-  /** The memory session to record into. Default: the coordinator's session id. */
+  /** The memory session to record into. Default: the mounted context's `sessionId`, else the coordinator's. */
   sessionId?: string;
   /** appName / userId of the memory session when the recorder creates it. Defaults "agent", "user". */
   appName?: string;
@@ -43,12 +43,19 @@ export const RECORDED_EVENTS: Recording = {
  * event comes (the "memory" capability), so the recorder may mount before the memory module; the
  * memory session is created on the first event (getOrCreateSession). Without a memory the events
  * pass unrecorded.
+ *
+ * The memory session is the one the history is kept under — the mounted context's `sessionId`
+ * (context-persistent's `sessionId` config may differ from the coordinator's) — so the Inspector
+ * joins a session's messages and its memory. It is looked up per event: hooks mount before the
+ * context (MOUNT_ORDER).
  */
 export function recordIntoMemory(coordinator: CoordinatorContract, options: MemoryRecorderOptions = {}): Unregister {
-  const sessionId = options.sessionId ?? coordinator.sessionId;
-  let opened: { memory: Memory; ready: Promise<string> } | undefined;
+  let opened: { memory: Memory; sessionId: string; ready: Promise<string> } | undefined;
   const session = (memory: Memory) => {
-    if (opened?.memory !== memory) opened = { memory, ready: memory.getOrCreateSession({ sessionId, appName: options.appName ?? "agent", userId: options.userId ?? "user" }) };
+    const sessionId = options.sessionId ?? coordinator.get("context")?.sessionId ?? coordinator.sessionId;
+    if (opened?.memory !== memory || opened.sessionId !== sessionId) {
+      opened = { memory, sessionId, ready: memory.getOrCreateSession({ sessionId, appName: options.appName ?? "agent", userId: options.userId ?? "user" }) };
+    }
     return opened.ready;
   };
   const unregisters = (Object.keys(RECORDED_EVENTS) as (keyof AmplifierEvents)[]).map((name) =>
