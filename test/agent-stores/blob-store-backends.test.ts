@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -6,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { isAmplifierError, storeErrors } from "../../contracts/index.js";
 import { FileBlobStore } from "../../modules/store-blobs/index.js";
-import { tempNameFor } from "../../modules/store-blobs/temp-file-owner.js";
+import { crashLeftoverName } from "./blob-temp-support.js";
 import { PostgresBlobStore } from "../../modules/agent-stores-postgres/index.js";
 import { dropSchemas, PG_URL, queryOnce, testSchemaName } from "../stores/postgres-support.js";
 
@@ -16,13 +15,6 @@ afterAll(async () => {
   for (const folder of folders) await rm(folder, { recursive: true, force: true });
   await dropSchemas(...schemas);
 });
-
-/** The pid of a process that ran and ended. */
-async function endedPid(): Promise<number> {
-  const child = spawn(process.execPath, ["-e", ""], { stdio: "ignore" });
-  await new Promise((resolve) => child.on("exit", resolve));
-  return child.pid!;
-}
 
 async function folder(): Promise<string> {
   const path = await mkdtemp(join(tmpdir(), "amp-blob-files-"));
@@ -83,8 +75,7 @@ describe("FileBlobStore: one atomically written record per blob", () => {
     await first.upload("kept", new TextEncoder().encode("kept"), "text/plain");
     const [record] = await filesUnder(root);
     const shard = join(root, record!.slice(0, 2));
-    // Named as an upload of a process that has ended (a crash): its pid no longer runs.
-    const leftover = tempNameFor(record!.slice(3)).replace(/-[0-9]+-([0-9a-f]{12})$/, `-${await endedPid()}-$1`);
+    const leftover = await crashLeftoverName(record!.slice(3));
     await writeFile(join(shard, leftover), "half a record");
     await writeFile(join(shard, "notes.txt"), "someone else's file");
     await first.disconnect();

@@ -17,6 +17,7 @@ import {
   type BlobStore,
   type TaskStore,
 } from "../../contracts/index.js";
+import { crashLeftoverName } from "./blob-temp-support.js";
 import { createBlobStore as createBlobWithoutDrivers, loadBlobStore } from "../../modules/store-blobs/index.js";
 import { createGraphStore as createGraphWithoutDrivers } from "../../modules/store-graph/index.js";
 import { createTaskStore as createTaskWithoutDrivers, loadTaskStore } from "../../modules/store-tasks/index.js";
@@ -95,7 +96,7 @@ describe('the "stores" section of amplifier.config.json: one capability per stor
     folders.push(elsewhere);
     // validate creates no folder (the file store makes its folder at the first upload), so the
     // resolved folder shows itself by the crash leftover its connect removes: one under each candidate.
-    const leftover = join("blobs", "ab", `.${"ab".padEnd(64, "0")}.blob.tmp-4242-0123456789ab`);
+    const leftover = join("blobs", "ab", await crashLeftoverName(`${"ab".padEnd(64, "0")}.blob`));
     for (const base of [dir, elsewhere]) {
       await mkdir(join(base, "blobs", "ab"), { recursive: true });
       await writeFile(join(base, leftover), "half a record");
