@@ -1,7 +1,8 @@
 // @amplifier-ts/inspector: the Inspector's data, view models, page and self-contained report.
-export type { AnalyzedTurn, DecisionRun, InspectorReport, InspectorSession, InspectorSessionSummary, MessageView, RecordedWindow, SessionAnalysis, SessionAnalysisResult, SimulationOptions, ToolCallView, WindowDecisionKind } from "./inspector-data.js";
+export type { AnalysisProgress, AnalyzedTurn, DecisionRun, InspectorReport, InspectorSession, InspectorSessionSummary, MessageView, RecordedWindow, SessionAnalysis, SessionAnalysisResult, SimulationOptions, ToolCallView, WindowDecisionKind } from "./inspector-data.js";
 export { inspectorErrors } from "./inspector-errors.js";
 export { INSPECTOR_ASSET_PATH, INSPECTOR_CSP, inspectorAssets, inspectorPageHtml, jsonForScript, reportHtml, type InspectorAssets } from "./inspector-page.js";
+export { type AnalysisControl } from "./analysis-cache.js";
 export { createInspector, historyStoreSource, liveSessions, type Inspector, type InspectorOptions, type InspectorSource, type LiveContext, type LiveSessions, type SessionAnalyzer } from "./inspector-service.js";
 export { decisionRuns, type ExplainedMessage } from "./view-model/decision-runs.js";
 export { byWords, whyWords } from "./view-model/decision-words.js";

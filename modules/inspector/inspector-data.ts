@@ -164,6 +164,14 @@ export interface SessionAnalysisResult {
   analysisError?: string;
   /** What each message costs alone, by position. */
   tokens?: number[];
+  /** Asked for without waiting (`wait=false`) while the analysis runs: how far it is. The page asks again. */
+  analysisProgress?: AnalysisProgress;
+}
+
+/** An analysis under way: turns replayed so far of the session's turns. */
+export interface AnalysisProgress {
+  turnsDone: number;
+  turns: number;
 }
 
 /** What the self-contained report embeds. */

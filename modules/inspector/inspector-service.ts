@@ -5,14 +5,23 @@
  *
  * | call | does |
  * |---|---|
- * | `listSessions()` | every session of every source, with message and memory-event counts and last activity; sessions only the memory knows are listed under source "memory" |
+ * | `listSessions()` | every session of every source, with message and memory-event counts and last activity (its newest message's or event's time); sessions only the memory knows are listed under source "memory" |
  * | `session(source, id, { analysis })` | messages (as MessageViews), memory events and — unless `analysis: false` — the analysis (cached until the session changes); INSPECTOR/UNKNOWN_SESSION when no source holds it |
  * | `analysis(source, id)` | the analysis alone, with each message's token count (the page fetches it after the messages) |
- * | `follow(source, id, onChange)` | calls `onChange(messageCount)` when the session's message count or last id changes (the source's `watch`, else polling every `pollMs`); returns the stop function |
+ * | `has(source, id)` | whether a source (or the memory) holds the session — its count, not its messages |
+ * | `follow(source, id, onChange)` | calls `onChange(messageCount)` when the session's message count changes (the source's `watch`, else a look every `pollMs`); returns the stop function |
+ * | `close()` | stops every follower and every analysis under way |
+ *
+ * Bounded by design (issue 24): one analysis per session, simulation and content, shared by the
+ * requests that ask for it while it runs and kept until the session changes (analysis-cache.ts);
+ * one follower per session, shared by every stream on it, looking at its count only
+ * (session-followers.ts).
  */
 import { MemoryEvent, type HistoryStore, type Memory, type MemoryEventJson, type Message, type WindowRecord } from "@amplifier-ts/contracts";
 import type { InspectorSession, InspectorSessionSummary, SessionAnalysis, SessionAnalysisResult, SimulationOptions } from "./inspector-data.js";
+import { AnalysisCache, type AnalysisControl } from "./analysis-cache.js";
 import { inspectorErrors } from "./inspector-errors.js";
+import { SessionFollowers } from "./session-followers.js";
 import { messageViews } from "./view-model/message-views.js";
 import { sessionRecords, storeWindowRecords, type WindowRecordSource } from "./session-records.js";
 
@@ -25,6 +34,12 @@ export interface InspectorSource {
   listSessions(): Promise<Array<{ sessionId: string; count: number; updatedAt?: string }>>;
   /** The session's messages, or undefined when the source does not hold it. */
   read(sessionId: string): Promise<Message[] | undefined>;
+  /**
+   * How many messages the session holds, or undefined when the source does not hold it: what a
+   * follower looks at every tick, so it should cost little (no read of the session). Without it
+   * the Inspector reads the session.
+   */
+  count?(sessionId: string): Promise<number | undefined>;
   /** Calls `listener` when the session changes; returns the unsubscribe. Without it the Inspector polls. */
   watch?(sessionId: string, listener: () => void): () => void;
   /** The context manager's records of what each request sent (contracts/window-record.ts); absent or undefined = none kept. */
@@ -32,7 +47,7 @@ export interface InspectorSource {
 }
 
 /** Turns a session's messages into its analysis — a simulation under `options` (the page's budget and model; absent = the server's defaults) — and each message's own token count. */
-export type SessionAnalyzer = (messages: Message[], sessionId: string, options?: SimulationOptions) => Promise<{ analysis: SessionAnalysis; tokens?: number[] }>;
+export type SessionAnalyzer = (messages: Message[], sessionId: string, options?: SimulationOptions, control?: AnalysisControl) => Promise<{ analysis: SessionAnalysis; tokens?: number[] }>;
 
 export interface InspectorOptions {
   sources: InspectorSource[];
@@ -41,26 +56,46 @@ export interface InspectorOptions {
   analyze?: SessionAnalyzer;
   /** How often follow() looks at a source without watch(). Default 1000 ms. */
   pollMs?: number;
+  /** Live streams (the server's /inspector/api/live) open at once: in all, and per client address. Default 64 and 8. */
+  liveStreams?: { max?: number; perClient?: number };
 }
 
 export interface Inspector {
   listSessions(): Promise<InspectorSessionSummary[]>;
   session(source: string, sessionId: string, options?: { analysis?: boolean }): Promise<InspectorSession>;
   /** The simulation: the session replayed under `simulation`'s budget and model (absent = the analyzer's defaults). */
-  analysis(source: string, sessionId: string, simulation?: SimulationOptions): Promise<SessionAnalysisResult>;
+  analysis(source: string, sessionId: string, simulation?: SimulationOptions, options?: { wait?: boolean }): Promise<SessionAnalysisResult>;
+  has(source: string, sessionId: string): Promise<boolean>;
   follow(source: string, sessionId: string, onChange: (messages: number) => void): () => void;
+  close(): void;
 }
 
-/** A history store as a source (JSONL folder, PostgreSQL, Redis …): read-only, never opened for writing. */
+/**
+ * A history store as a source (JSONL folder, PostgreSQL, Redis …), only ever read: give it a store
+ * opened to be read (a JSONL store with `readOnly: true` takes no lock and follows its writer).
+ */
 export function historyStoreSource(store: HistoryStore, name: string = store.kind): InspectorSource {
+  // Held or not: its count; only an empty count asks the listing (an empty session, or none).
+  const count = async (sessionId: string): Promise<number | undefined> => {
+    const n = await store.count(sessionId);
+    if (n > 0) return n;
+    return (await store.listSessions()).some((s) => s.sessionId === sessionId) ? 0 : undefined;
+  };
   return {
     name,
     ...storeWindowRecords(store),
-    listSessions: async () => (await store.listSessions()).map((s) => (s.updatedAt === undefined ? { sessionId: s.sessionId, count: s.count } : { sessionId: s.sessionId, count: s.count, updatedAt: s.updatedAt })),
-    read: async (sessionId) => {
-      const known = (await store.listSessions()).some((s) => s.sessionId === sessionId);
-      return known ? store.read(sessionId) : undefined;
+    listSessions: async () => {
+      const out: Array<{ sessionId: string; count: number; updatedAt?: string }> = [];
+      for (const s of await store.listSessions()) {
+        // Activity is the newest message's time; the store's last change only when no message carries one.
+        const last = s.count > 0 ? (await store.read(s.sessionId, { offset: s.count - 1, limit: 1 }))[0] : undefined;
+        const updatedAt = typeof last?.metadata?.timestamp === "string" ? last.metadata.timestamp : s.updatedAt;
+        out.push(updatedAt === undefined ? { sessionId: s.sessionId, count: s.count } : { sessionId: s.sessionId, count: s.count, updatedAt });
+      }
+      return out;
     },
+    read: async (sessionId) => ((await count(sessionId)) === undefined ? undefined : store.read(sessionId)),
+    count,
   };
 }
 
@@ -100,13 +135,22 @@ export function liveSessions(name = "live"): LiveSessions {
       return out;
     },
     read: async (sessionId) => contexts.get(sessionId)?.getMessages(),
+    count: async (sessionId) => (await contexts.get(sessionId)?.getMessages())?.length,
     windows: async (sessionId) => contexts.get(sessionId)?.windowRecords?.(),
   };
 }
 
 export function createInspector(options: InspectorOptions): Inspector {
-  const pollMs = options.pollMs ?? 1_000;
-  const analyses = new Map<string, { signature: string; result: SessionAnalysisResult }>();
+  const followers = new SessionFollowers(options.pollMs ?? 1_000);
+  const analyses = new AnalysisCache(async (messages, sessionId, simulation, control) => {
+    try {
+      const done = await options.analyze!(messages, sessionId, simulation, control);
+      return done.tokens === undefined ? { analysis: done.analysis } : { analysis: done.analysis, tokens: done.tokens };
+    } catch (error) {
+      if (control.signal.aborted) return { analysisError: "the session changed while it was analysed: ask again for the new content" };
+      return { analysisError: (error as Error).message };
+    }
+  });
   const sourceNamed = (name: string) => options.sources.find((s) => s.name === name);
 
   const eventsOf = async (sessionId: string): Promise<MemoryEventJson[]> => {
@@ -115,25 +159,18 @@ export function createInspector(options: InspectorOptions): Inspector {
     return (await memory.getSessionEvents(sessionId)).map((e) => MemoryEvent.toJSON(e));
   };
 
-  /** The analysis of these messages, computed once per session and content (count and last id). */
-  const analyzed = async (source: string, sessionId: string, messages: Message[], simulation: SimulationOptions = {}): Promise<SessionAnalysisResult> => {
+  /** The analysis of these messages: one run per session, simulation and content, shared and kept (analysis-cache.ts). */
+  const analyzed = async (source: string, sessionId: string, messages: Message[], simulation: SimulationOptions = {}, wait = true): Promise<SessionAnalysisResult> => {
     if (options.analyze === undefined) return { analysisError: NO_ANALYZER };
     if (messages.length === 0) return {};
     const key = `${source}/${sessionId}/${simulation.budget ?? ""}/${simulation.model ?? ""}`;
-    const signature = `${messages.length}:${messages.at(-1)?.metadata?.id ?? ""}`;
-    let entry = analyses.get(key);
-    if (entry?.signature !== signature) {
-      let result: SessionAnalysisResult;
-      try {
-        const done = await options.analyze(messages, sessionId, simulation);
-        result = done.tokens === undefined ? { analysis: done.analysis } : { analysis: done.analysis, tokens: done.tokens };
-      } catch (error) {
-        result = { analysisError: (error as Error).message };
-      }
-      entry = { signature, result };
-      analyses.set(key, entry);
-    }
-    return entry.result;
+    return analyses.analysis(key, sessionId, messages, simulation, wait);
+  };
+
+  /** The session's count, the cheapest way its source offers; undefined when the source does not hold it. */
+  const countOf = async (source: InspectorSource, sessionId: string): Promise<number | undefined> => {
+    if (source.count !== undefined) return source.count(sessionId);
+    return (await source.read(sessionId))?.length;
   };
 
   const read = async (source: string, sessionId: string): Promise<Message[]> => {
@@ -187,33 +224,26 @@ export function createInspector(options: InspectorOptions): Inspector {
       return view;
     },
 
-    async analysis(source, sessionId, simulation) {
-      return analyzed(source, sessionId, await read(source, sessionId), simulation);
+    async analysis(source, sessionId, simulation, analysisOptions = {}) {
+      return analyzed(source, sessionId, await read(source, sessionId), simulation, analysisOptions.wait !== false);
+    },
+
+    async has(source, sessionId) {
+      if (source === "memory") return (await eventsOf(sessionId)).length > 0;
+      const found = sourceNamed(source);
+      return found !== undefined && (await countOf(found, sessionId)) !== undefined;
     },
 
     follow(source, sessionId, onChange) {
-      let last = "";
-      let stopped = false;
-      const look = async () => {
-        if (stopped) return;
-        try {
-          const messages = await read(source, sessionId);
-          const signature = `${messages.length}:${messages.at(-1)?.metadata?.id ?? ""}`;
-          if (last !== "" && signature !== last && !stopped) onChange(messages.length);
-          last = signature;
-        } catch {
-          // A session that went away (or a store that is down) is looked at again next time.
-        }
-      };
-      void look();
-      const watched = sourceNamed(source)?.watch?.(sessionId, () => void look());
-      const timer = watched === undefined ? setInterval(() => void look(), pollMs) : undefined;
-      timer?.unref?.();
-      return () => {
-        stopped = true;
-        if (timer !== undefined) clearInterval(timer);
-        watched?.();
-      };
+      const found = sourceNamed(source);
+      if (found === undefined) return () => undefined;
+      const watch = found.watch === undefined ? undefined : (listener: () => void) => found.watch!(sessionId, listener);
+      return followers.follow(`${source}/${sessionId}`, () => countOf(found, sessionId), watch, onChange);
+    },
+
+    close() {
+      followers.stopAll();
+      analyses.clear();
     },
   };
 }

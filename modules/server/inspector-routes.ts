@@ -7,8 +7,8 @@
  * | GET /inspector/assets/inspector.js, .css | the page's bundle (built at build time; no CDN) | needed |
  * | GET /inspector/api/sessions | `{ sessions }`: every session of every source and of the memory | needed |
  * | GET /inspector/api/session?source=&id=&analysis= | the session: messages, memory events and (unless `analysis=false`: then `analysisPending`) the analysis; 404 INSPECTOR/UNKNOWN_SESSION | needed |
- * | GET /inspector/api/analysis?source=&id= | `{ analysis, tokens }` or `{ analysisError }`: the session's windows (computed once per content, then cached) | needed |
- * | GET /inspector/api/live?source=&id= | text/event-stream: `event: changed` with `{ messages }` when the session changes; a `: ping` comment every 15 s | needed |
+ * | GET /inspector/api/analysis?source=&id=&wait= | `{ analysis, tokens }` or `{ analysisError }`: the session's windows (one run per content, shared by concurrent requests, then kept); `wait=false` answers at once with `{ analysisProgress }` while it runs | needed |
+ * | GET /inspector/api/live?source=&id= | text/event-stream: `event: changed` with `{ messages }` when the session changes; a `: ping` comment every 15 s; 404 for an unknown session, 503 INSPECTOR/TOO_MANY_STREAMS over the limits (live-streams.ts) | needed |
  *
  * With a token (token-guard.ts), every route above wants it — the page and its code too: a browser
  * opens `/?token=<token>` once, gets a session cookie and a redirect to `/`, and the page's data
@@ -18,7 +18,8 @@
  * address, on every route these included (host-guard.ts, before the token: no login either).
  */
 import type { FastifyInstance, FastifyReply } from "fastify";
-import { createInspector, INSPECTOR_CSP, inspectorAssets, inspectorErrors, inspectorPageHtml, type InspectorOptions } from "@amplifier-ts/inspector";
+import { createInspector, INSPECTOR_CSP, inspectorAssets, inspectorErrors, inspectorPageHtml, type InspectorOptions, type SimulationOptions } from "@amplifier-ts/inspector";
+import { registerLiveStreams } from "./live-streams.js";
 
 const SECURITY_HEADERS = {
   "content-security-policy": INSPECTOR_CSP,
@@ -35,19 +36,24 @@ const sessionQuery = {
   additionalProperties: false,
 } as const;
 
+const analysisQuery = {
+  ...sessionQuery,
+  // budget, model: the simulation the user picked on the page (absent = the analyzer's defaults).
+  properties: { ...sessionQuery.properties, wait: { type: "boolean", default: true }, budget: { type: "integer", minimum: 1, maximum: 100_000_000 }, model: { type: "string", pattern: "^[A-Za-z0-9._:/@-]{1,128}$" } },
+} as const;
+
 const sessionViewQuery = {
   ...sessionQuery,
   properties: { ...sessionQuery.properties, analysis: { type: "boolean", default: true } },
 } as const;
 
-const PING_MS = 15_000;
-
 export function registerInspectorRoutes(app: FastifyInstance, options: InspectorOptions): void {
   const inspector = createInspector(options);
-  /** Open live streams: ended before the server closes (it would otherwise wait for them). */
-  const streams = new Set<() => void>();
+  const endStreams = registerLiveStreams(app, inspector, options.liveStreams, SECURITY_HEADERS);
+  // Open streams end before the server closes (it would otherwise wait for them); analyses under way stop.
   app.addHook("preClose", async () => {
-    for (const end of [...streams]) end();
+    endStreams();
+    inspector.close();
   });
 
   app.get("/", async (_request, reply) => {
@@ -72,29 +78,18 @@ export function registerInspectorRoutes(app: FastifyInstance, options: Inspector
     }
   });
 
-  app.get<{ Querystring: { source: string; id: string } }>("/inspector/api/analysis", { schema: { querystring: sessionQuery } }, async (request, reply) => {
+  app.get<{ Querystring: { source: string; id: string; wait: boolean; budget?: number; model?: string } }>("/inspector/api/analysis", { schema: { querystring: analysisQuery } }, async (request, reply) => {
     try {
-      return reply.headers(SECURITY_HEADERS).send(await inspector.analysis(request.query.source, request.query.id));
+      return reply.headers(SECURITY_HEADERS).send(await inspector.analysis(request.query.source, request.query.id, simulationOf(request.query), { wait: request.query.wait }));
     } catch (error) {
       return unknownSession(error, reply);
     }
   });
 
-  app.get<{ Querystring: { source: string; id: string } }>("/inspector/api/live", { schema: { querystring: sessionQuery } }, (request, reply) => {
-    reply.hijack();
-    const raw = reply.raw;
-    raw.writeHead(200, { ...SECURITY_HEADERS, "content-type": "text/event-stream; charset=utf-8", connection: "keep-alive" });
-    raw.write(": live\n\n");
-    const stop = inspector.follow(request.query.source, request.query.id, (messages) => raw.write(`event: changed\ndata: ${JSON.stringify({ messages })}\n\n`));
-    const ping = setInterval(() => raw.write(": ping\n\n"), PING_MS);
-    ping.unref();
-    const end = () => {
-      if (!streams.delete(end)) return;
-      clearInterval(ping);
-      stop();
-      raw.end();
-    };
-    streams.add(end);
-    request.raw.on("close", end);
-  });
+}
+
+/** The page's simulation (?budget=&model=), or undefined for the analyzer's defaults. */
+function simulationOf(query: { budget?: number; model?: string }): SimulationOptions | undefined {
+  if (query.budget === undefined && query.model === undefined) return undefined;
+  return { ...(query.budget === undefined ? {} : { budget: query.budget }), ...(query.model === undefined ? {} : { model: query.model }) };
 }

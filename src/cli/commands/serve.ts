@@ -125,8 +125,9 @@ async function serve({ values, io }: CliInvocation): Promise<number> {
   const sources: InspectorSource[] = store === undefined ? [] : [historyStoreSource(store)];
   const inspector = {
     sources,
-    analyze: async (messages: Parameters<typeof analyzeSession>[0], sessionId: string) =>
-      analyzeSession(messages, { name: sessionId, ...(model === undefined ? {} : { model }), ...(budget === undefined ? {} : { budget }), ...(values.cache === true ? { cache: true } : {}) }),
+    // The analysis reports its progress to the page and stops when the session changed meanwhile.
+    analyze: async (messages: Parameters<typeof analyzeSession>[0], sessionId: string, _simulation?: unknown, control?: { onProgress(done: number, total: number): void; signal: AbortSignal }) =>
+      analyzeSession(messages, { name: sessionId, ...(model === undefined ? {} : { model }), ...(budget === undefined ? {} : { budget }), ...(values.cache === true ? { cache: true } : {}), ...(control === undefined ? {} : { onProgress: control.onProgress, signal: control.signal }) }),
   };
 
   let server;
