@@ -155,12 +155,22 @@ export interface AmplifierEvents {
   "module:unmounted": { point: string; name?: string };
 }
 
-/** What a context manager reports when it repaired a window (see contracts/CONTEXT.md). */
+/**
+ * What a context manager reports when it repaired a window (see contracts/CONTEXT.md,
+ * contracts/WINDOW.md): the counts and the placeholder flag the built-ins have always sent, and
+ * the ids behind the counts.
+ */
 export interface ContextRepairReport {
+  /** Calls in the window that got a synthetic "interrupted" result (interruptedCalls.length). */
+  syntheticResults: number;
   /** Tool-call ids that had no result and got a synthetic "interrupted" result in the window. */
   interruptedCalls: string[];
-  /** Tool results dropped from the window because their call is gone. */
+  /** Orphan results (tool messages or tool_result blocks) dropped from the window. */
+  orphansDropped: number;
+  /** The call ids those orphan results named. */
   orphanResults: string[];
+  /** A user placeholder was put before the first kept message (a window starts with a user turn). */
+  placeholder: boolean;
 }
 
 /** Every event name the map knows (standard plus augmented). */

@@ -6,12 +6,13 @@
 import { expectTypeOf } from "vitest";
 import type { ContextManager } from "../../contracts/context-manager.js";
 import type { CoordinatorContract } from "../../contracts/coordinator.js";
-import type { AmplifierEventName, AmplifierEvents } from "../../contracts/events.js";
+import type { AmplifierEventName, AmplifierEvents, ContextRepairReport } from "../../contracts/events.js";
 import type { HookBusContract } from "../../contracts/hook-bus.js";
 import type { FoldedHookResult } from "../../contracts/hook-result.js";
 import type { Provider } from "../../contracts/provider.js";
 import { Coordinator } from "../../core/coordinator.js";
 import { HookBus } from "../../core/hooks/index.js";
+import type { WindowRepairs } from "../../modules/window/window-report.js";
 
 // A third party adds its own event by module augmentation (consumers write
 // `declare module "amplifier-ts"`). Augmentations are program-wide, as they are for consumers: core
@@ -43,6 +44,29 @@ void bus.emit("context:post_compact", {
   summarized: 0,
   strategies: ["sliding-window"],
   durationMs: 2,
+});
+// The repair report carries the counts and the placeholder flag the built-ins send (issue 25 item 15).
+bus.on("context:post_compact", ({ repaired }) => {
+  if (repaired === undefined) return;
+  expectTypeOf(repaired.syntheticResults).toEqualTypeOf<number>();
+  expectTypeOf(repaired.orphansDropped).toEqualTypeOf<number>();
+  expectTypeOf(repaired.placeholder).toEqualTypeOf<boolean>();
+  expectTypeOf(repaired.interruptedCalls).toEqualTypeOf<string[]>();
+  expectTypeOf(repaired.orphanResults).toEqualTypeOf<string[]>();
+});
+// The window's report is the event's payload as is: the two shapes cannot drift apart.
+expectTypeOf<WindowRepairs>().toMatchTypeOf<ContextRepairReport>();
+expectTypeOf<ContextRepairReport>().toMatchTypeOf<WindowRepairs>();
+void bus.emit("context:post_compact", {
+  messageCount: 5,
+  tokens: 700,
+  removed: 3,
+  truncated: 1,
+  summarized: 0,
+  strategies: [],
+  durationMs: 2,
+  // @ts-expect-error a repair report names its counts and the placeholder flag, not only the ids
+  repaired: { interruptedCalls: ["c1"], orphanResults: [] },
 });
 void bus.emit("context:include", { source: "hook", content: "x", ephemeral: true });
 void bus.emit("hook:error", { event: "tool:pre", hook: "h", error: new Error("x"), failClosed: false });
