@@ -9,4 +9,4 @@ export { toolDefinitionsArbitrary, toolHistoryArbitrary } from "./arbitraries.js
 export { propertyRuns } from "./property-runs.js";
 export { describeBlobStoreContract, INVALID_BLOB_KEYS, type BlobStoreContractOptions, type BlobStoreFactory, type BlobStoreUnderTest } from "./blob-store-contract.js";
 export { describeGraphStoreContract, referenceNeighbors, type GraphStoreContractOptions, type GraphStoreFactory, type GraphStoreUnderTest } from "./graph-store-contract.js";
-export { describeTaskStoreContract, type TaskStoreFactory, type TaskStoreUnderTest } from "./task-store-contract.js";
+export { describeTaskStoreContract, type ClaimerProcess, type TaskStoreContractOptions, type TaskStoreFactory, type TaskStoreUnderTest } from "./task-store-contract.js";

@@ -8,7 +8,8 @@
  * The factory returns a store over EMPTY storage. `peer`, when the store is shared, opens another
  * store over the same storage (its own connection pool): the concurrency cases then spread their
  * callers over the store and several peers, as processes would. `cleanup` removes the storage
- * after the suite disconnected every store.
+ * after the suite disconnected every store. A shared store also passes `spawnClaimer` (options):
+ * the suite then runs claimers in several real processes against one list.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { DEFAULT_MAX_RETRIES, type TaskStore } from "@amplifier-ts/contracts";
@@ -18,11 +19,29 @@ export interface TaskStoreUnderTest {
   store: TaskStore;
   peer?: () => TaskStore;
   cleanup?: () => Promise<void>;
+  /** Where the store keeps its data (a schema, a URL…), for spawnClaimer's processes. */
+  storage?: unknown;
 }
 
 export type TaskStoreFactory = () => Promise<TaskStoreUnderTest>;
 
-export function describeTaskStoreContract(name: string, factory: TaskStoreFactory): void {
+/** A claimer process, connected and waiting: `start()` lets it claim and resolves with the task ids it got. */
+export interface ClaimerProcess {
+  start(): Promise<string[]>;
+}
+
+export interface TaskStoreContractOptions {
+  /**
+   * For stores several processes share: start a process that opens a store over `under`'s storage
+   * and resolve once it is connected; when started, it calls claimNextTask(listId) until that
+   * answers undefined and reports the ids it claimed, in order.
+   */
+  spawnClaimer?(under: TaskStoreUnderTest, job: { listId: string }): Promise<ClaimerProcess>;
+  /** Claimer processes (default 4). */
+  processes?: number;
+}
+
+export function describeTaskStoreContract(name: string, factory: TaskStoreFactory, options: TaskStoreContractOptions = {}): void {
   describe(`TaskStore contract: ${name}`, () => {
     let open: Array<{ made: TaskStoreUnderTest; peers: TaskStore[] }> = [];
     const make = async () => {
@@ -37,7 +56,7 @@ export function describeTaskStoreContract(name: string, factory: TaskStoreFactor
           entry.peers.push(peer);
           return peer;
         });
-      return { store: made.store, stores };
+      return { store: made.store, stores, made };
     };
     afterEach(async () => {
       for (const { made, peers } of open) {
@@ -151,6 +170,89 @@ export function describeTaskStoreContract(name: string, factory: TaskStoreFactor
       expect(await store.settleConversation("c")).toBe(0);
       expect(await store.settleConversation("nobody")).toBe(0);
     });
+
+    it("claimNextTask takes pending tasks in list order, each becoming in_progress; undefined when none is pending", async () => {
+      const { store } = await make();
+      const list = await store.createTaskList({ conversationId: "c", agentId: "a", tasks: [{ title: "1" }, { title: "2" }, { title: "3" }, { title: "4" }] });
+      const [one, two, three, four] = list.tasks;
+      await store.updateStatus(list.id, one!.id, "succeeded");
+      await store.updateStatus(list.id, three!.id, "failed");
+      expect(await store.claimNextTask(list.id)).toEqual({ ...two, status: "in_progress" });
+      expect(await store.claimNextTask(list.id)).toEqual({ ...four, status: "in_progress" });
+      expect(await store.claimNextTask(list.id)).toBeUndefined();
+      expect((await store.getTaskList("c", "a"))!.tasks.map((t) => t.status)).toEqual(["succeeded", "in_progress", "failed", "in_progress"]);
+      // A task put back (the human override) can be claimed again.
+      await store.forceRetry(list.id, three!.id);
+      expect((await store.claimNextTask(list.id))?.id).toBe(three!.id);
+      const empty = await store.createTaskList({ conversationId: "c", agentId: "b", tasks: [] });
+      expect(await store.claimNextTask(empty.id)).toBeUndefined();
+      await expectStoreError(store.claimNextTask("no-such-list"), "TASK_LIST_NOT_FOUND");
+      await expectInvalid(store.claimNextTask(""), "listId");
+    });
+
+    it("compareAndSetStatus changes the status only from the expected one: the changed task, or undefined and nothing changed", async () => {
+      const { store } = await make();
+      const list = await store.createTaskList({ conversationId: "c", agentId: "a", tasks: [{ title: "t", maxRetries: 2 }] });
+      const task = list.tasks[0]!;
+      expect(await store.compareAndSetStatus(list.id, task.id, "pending", "in_progress")).toEqual({ ...task, status: "in_progress" });
+      expect(await store.compareAndSetStatus(list.id, task.id, "pending", "in_progress")).toBeUndefined();
+      // A worker finishes only what is still its own: after a human reset, its "succeeded" is refused.
+      await store.forceRetry(list.id, task.id);
+      expect(await store.compareAndSetStatus(list.id, task.id, "in_progress", "succeeded")).toBeUndefined();
+      expect((await store.getTaskList("c", "a"))!.tasks[0]).toEqual({ ...task, status: "pending" });
+      await expectStoreError(store.compareAndSetStatus(list.id, "no-such-task", "pending", "failed"), "TASK_NOT_FOUND");
+      await expectStoreError(store.compareAndSetStatus("no-such-list", task.id, "pending", "failed"), "TASK_LIST_NOT_FOUND");
+      await expectInvalid(store.compareAndSetStatus(list.id, task.id, "todo" as never, "failed"), "expected");
+      await expectInvalid(store.compareAndSetStatus(list.id, task.id, "pending", "done" as never), "next");
+      expect((await store.getTaskList("c", "a"))!.tasks[0]!.status).toBe("pending");
+    });
+
+    it("60 concurrent claimNextTask calls (over several stores when shared) on 40 tasks: each task claimed exactly once, then undefined", async () => {
+      const { stores } = await make();
+      const pool = stores(4);
+      const list = await pool[0]!.createTaskList({ conversationId: "c", agentId: "a", tasks: Array.from({ length: 40 }, (_, i) => ({ title: `job ${i}` })) });
+      // Interleaved with retries on the same tasks (row locks held by another kind of change).
+      const results = await Promise.all(
+        Array.from({ length: 60 }, (_, i) => {
+          const store = pool[i % pool.length]!;
+          return i % 5 === 4 ? store.incrementRetry(list.id, list.tasks[i % 40]!.id).then(() => "retry" as const) : store.claimNextTask(list.id);
+        }),
+      );
+      const claimed = results.filter((r): r is NonNullable<typeof r> & object => typeof r === "object" && r !== null).map((t) => t.id);
+      expect(claimed).toHaveLength(40);
+      expect(new Set(claimed).size).toBe(40);
+      expect(results.filter((r) => r === undefined)).toHaveLength(8);
+      expect((await pool[0]!.getTaskList("c", "a"))!.tasks.every((t) => t.status === "in_progress")).toBe(true);
+      // Racing compare-and-sets on one task: exactly one wins.
+      const fresh = (await pool[0]!.addTasks(list.id, [{ title: "contended" }]))[0]!;
+      const swaps = await Promise.all(Array.from({ length: 30 }, (_, i) => pool[i % pool.length]!.compareAndSetStatus(list.id, fresh.id, "pending", "in_progress")));
+      expect(swaps.filter((s) => s !== undefined)).toHaveLength(1);
+    }, 60_000);
+
+    if (options.spawnClaimer) {
+      const spawnClaimer = options.spawnClaimer;
+      const processes = options.processes ?? 4;
+      it(`${processes} claimer processes and this one take tasks from one list: every task claimed exactly once`, async () => {
+        const { store, made } = await make();
+        const count = 300;
+        const list = await store.createTaskList({ conversationId: "c", agentId: "a", tasks: Array.from({ length: count }, (_, i) => ({ title: `job ${i}` })) });
+        // Every process is connected before any claims: the claims overlap from the first.
+        const claimers = await Promise.all(Array.from({ length: processes }, () => spawnClaimer(made, { listId: list.id })));
+        const mine = (async () => {
+          const ids: string[] = [];
+          for (let task = await store.claimNextTask(list.id); task !== undefined; task = await store.claimNextTask(list.id)) ids.push(task.id);
+          return ids;
+        })();
+        const claimed = await Promise.all([...claimers.map((c) => c.start()), mine]);
+        const all = claimed.flat();
+        expect(all).toHaveLength(count);
+        expect(new Set(all)).toEqual(new Set(list.tasks.map((t) => t.id)));
+        // Each claimer got its tasks in list order (it always takes the first one pending).
+        const position = new Map(list.tasks.map((t, i) => [t.id, i]));
+        for (const ids of claimed) expect(ids.map((id) => position.get(id)!)).toEqual(ids.map((id) => position.get(id)!).sort((a, b) => a - b));
+        expect((await store.getTaskList("c", "a"))!.tasks.every((t) => t.status === "in_progress")).toBe(true);
+      }, 120_000);
+    }
 
     it("50 concurrent incrementRetry calls (over several stores when shared) grant exactly maxRetries", async () => {
       const { stores } = await make();

@@ -3,7 +3,8 @@ import { storeErrors } from "./store-errors.js";
 
 /**
  * The TaskStore contract (contracts/TASKS.md): per-agent Kanban boards — one task list per
- * (conversationId, agentId) — with a bounded retry per task. Implementations: memory (updates
+ * (conversationId, agentId) — with a bounded retry per task and an atomic claim (version 2: claimNextTask,
+ * compareAndSetStatus). Implementations: memory (updates
  * serialised per list) in @amplifier-ts/module-store-tasks, postgres (row locks, SELECT … FOR UPDATE) in
  * @amplifier-ts/agent-stores-postgres. Conformance suite: `describeTaskStoreContract` in
  * @amplifier-ts/testing.
@@ -51,8 +52,26 @@ export interface TaskStore {
   getTaskList(conversationId: string, agentId: string): Promise<TaskList | undefined>;
   /** Appends pending tasks; returns them. STORE/TASK_LIST_NOT_FOUND for an unknown list. */
   addTasks(listId: string, tasks: readonly NewTask[]): Promise<Task[]>;
-  /** Sets the status; returns the task. STORE/TASK_LIST_NOT_FOUND, STORE/TASK_NOT_FOUND. */
+  /**
+   * Sets the status unconditionally; returns the task. STORE/TASK_LIST_NOT_FOUND, STORE/TASK_NOT_FOUND.
+   * Not a way to take work: two workers that both read `pending` both "claim" it — use claimNextTask
+   * or compareAndSetStatus for that.
+   */
   updateStatus(listId: string, taskId: string, status: TaskStatus): Promise<Task>;
+  /**
+   * Takes work (version 2): atomically moves the list's first pending task (in list order) to
+   * in_progress and returns it; undefined when no task is pending. However many callers race — in
+   * any number of processes — each pending task is handed to exactly one of them, and undefined
+   * means no task was pending. STORE/TASK_LIST_NOT_FOUND.
+   */
+  claimNextTask(listId: string): Promise<Task | undefined>;
+  /**
+   * Compare-and-set (version 2): sets the status to `next` only when it is `expected` now, as one
+   * atomic step; returns the changed task, or undefined (nothing changed) when the status was
+   * another. Claims a given task (`pending` → `in_progress`), or finishes one only if nobody reset
+   * it meanwhile (`in_progress` → `succeeded`). STORE/TASK_LIST_NOT_FOUND, STORE/TASK_NOT_FOUND.
+   */
+  compareAndSetStatus(listId: string, taskId: string, expected: TaskStatus, next: TaskStatus): Promise<Task | undefined>;
   /**
    * The agent's bounded retry: when the task has retries left (retries < maxRetries) counts one
    * and returns true; otherwise changes nothing and returns false. Atomic: N concurrent calls on a
@@ -88,8 +107,8 @@ export function checkTaskId(store: string, path: string, value: unknown): string
   return value;
 }
 
-export function checkStatus(store: string, value: unknown): TaskStatus {
-  if (typeof value !== "string" || !(TASK_STATUSES as readonly string[]).includes(value)) invalid(store, "status", `one of ${TASK_STATUSES.join(", ")}`, value);
+export function checkStatus(store: string, value: unknown, path = "status"): TaskStatus {
+  if (typeof value !== "string" || !(TASK_STATUSES as readonly string[]).includes(value)) invalid(store, path, `one of ${TASK_STATUSES.join(", ")}`, value);
   return value as TaskStatus;
 }
 

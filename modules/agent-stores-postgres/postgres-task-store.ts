@@ -93,6 +93,44 @@ export class PostgresTaskStore implements TaskStore {
     });
   }
 
+  /**
+   * One UPDATE of the first pending task, picked with `FOR UPDATE SKIP LOCKED`: concurrent claimers
+   * each lock a different row instead of queueing on the first, and a row claimed and committed
+   * meanwhile fails the `status = 'pending'` recheck, so no task is handed out twice. When that finds
+   * nothing, the same pick without SKIP LOCKED waits for rows held at that instant (an
+   * incrementRetry, a claim about to commit) — undefined then means no task was pending.
+   */
+  async claimNextTask(listId: string): Promise<Task | undefined> {
+    checkTaskId(MODULE, "listId", listId);
+    for (const skip of [true, false]) {
+      const { rows } = await this.#db.query<TaskRow>(
+        `UPDATE ${this.#tasks} SET status = 'in_progress'
+          WHERE id = (SELECT id FROM ${this.#tasks} WHERE list_id = $1 AND status = 'pending' ORDER BY position LIMIT 1 FOR UPDATE${skip ? " SKIP LOCKED" : ""})
+          RETURNING id, title, status, retries, max_retries`,
+        [listId],
+      );
+      if (rows[0] !== undefined) return toTask(rows[0]);
+    }
+    const list = await this.#db.query(`SELECT 1 FROM ${this.#lists} WHERE id = $1`, [listId]);
+    if (list.rowCount === 0) throw taskListNotFound(MODULE, listId);
+    return undefined;
+  }
+
+  /** One UPDATE … WHERE status = expected: the row lock and PostgreSQL's recheck of the condition make it atomic. */
+  async compareAndSetStatus(listId: string, taskId: string, expected: TaskStatus, next: TaskStatus): Promise<Task | undefined> {
+    checkTaskId(MODULE, "listId", listId);
+    checkTaskId(MODULE, "taskId", taskId);
+    const from = checkStatus(MODULE, expected, "expected");
+    const to = checkStatus(MODULE, next, "next");
+    const { rows } = await this.#db.query<TaskRow>(`UPDATE ${this.#tasks} SET status = $4 WHERE list_id = $1 AND id = $2 AND status = $3 RETURNING id, title, status, retries, max_retries`, [listId, taskId, from, to]);
+    if (rows[0] !== undefined) return toTask(rows[0]);
+    const found = await this.#db.query(`SELECT (SELECT 1 FROM ${this.#lists} WHERE id = $1) AS list, (SELECT 1 FROM ${this.#tasks} WHERE list_id = $1 AND id = $2) AS task`, [listId, taskId]);
+    const row = found.rows[0] as { list: number | null; task: number | null };
+    if (row.list === null) throw taskListNotFound(MODULE, listId);
+    if (row.task === null) throw taskNotFound(MODULE, listId, taskId);
+    return undefined;
+  }
+
   async incrementRetry(listId: string, taskId: string): Promise<boolean> {
     return this.#withLockedTask(listId, taskId, async (client, task) => {
       if (task.retries >= task.max_retries) return false;

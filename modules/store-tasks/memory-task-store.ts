@@ -78,6 +78,31 @@ export class MemoryTaskStore implements TaskStore {
     });
   }
 
+  /** The first pending task, under the list's lock: claims on one list run one at a time, so no two get one task. */
+  async claimNextTask(listId: string): Promise<Task | undefined> {
+    this.#open();
+    checkTaskId(MODULE, "listId", listId);
+    return this.#withList(listId, (list) => {
+      const task = list.tasks.find((t) => t.status === "pending");
+      if (task === undefined) return undefined;
+      task.status = "in_progress";
+      return { ...task };
+    });
+  }
+
+  async compareAndSetStatus(listId: string, taskId: string, expected: TaskStatus, next: TaskStatus): Promise<Task | undefined> {
+    this.#open();
+    checkTaskId(MODULE, "listId", listId);
+    checkTaskId(MODULE, "taskId", taskId);
+    const from = checkStatus(MODULE, expected, "expected");
+    const to = checkStatus(MODULE, next, "next");
+    return this.#withTask(listId, taskId, (task) => {
+      if (task.status !== from) return undefined;
+      task.status = to;
+      return { ...task };
+    });
+  }
+
   async incrementRetry(listId: string, taskId: string): Promise<boolean> {
     this.#open();
     checkTaskId(MODULE, "listId", listId);
