@@ -34,8 +34,15 @@ export interface PostgresStoreOptions {
   connectTimeoutMs?: number;
 }
 
-/** Redis's backoff has the same shape as every other store's. */
-export type RedisRetryPolicy = RetryPolicy;
+/** Redis's backoff has the same shape as every other store's, with the window of unknown outcomes. */
+export interface RedisRetryPolicy extends RetryPolicy {
+  /**
+   * A write whose reply was lost (it may have been applied) is retried — idempotently — until its
+   * outcome is known or this long after the loss, even past `attempts`; then STORAGE_WRITE_UNCERTAIN.
+   * Default 10000 ms.
+   */
+  outcomeWindowMs: number;
+}
 
 export interface RedisStoreOptions {
   /** Default: env AMPLIFIER_REDIS_URL, else redis://127.0.0.1:6379. `redis+cluster://host:port,host:port` names a Redis Cluster. */

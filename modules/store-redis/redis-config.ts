@@ -35,7 +35,7 @@ export interface ResolvedRedisOptions {
   waitForReplicas: { replicas: number; timeoutMs: number } | undefined;
 }
 
-const DEFAULT_RETRY: RedisRetryPolicy = { attempts: 6, baseDelayMs: 25, maxDelayMs: 1_000 };
+const DEFAULT_RETRY: RedisRetryPolicy = { attempts: 6, baseDelayMs: 25, maxDelayMs: 1_000, outcomeWindowMs: 10_000 };
 const whole = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 const singleUrl = z.string().regex(/^rediss?:\/\/[^,]+$/, "a redis:// or rediss:// URL");
 
@@ -50,7 +50,7 @@ export const redisStoreOptionsSchema = z.strictObject({
   keyPrefix: z.string().min(1).max(200).optional(),
   ttlSeconds: whole.optional(),
   maxMessages: whole.optional(),
-  retry: z.strictObject({ attempts: whole.optional(), baseDelayMs: whole.optional(), maxDelayMs: whole.optional() }).optional(),
+  retry: z.strictObject({ attempts: whole.optional(), baseDelayMs: whole.optional(), maxDelayMs: whole.optional(), outcomeWindowMs: whole.optional() }).optional(),
   connectTimeoutMs: whole.optional(),
   waitForReplicas: z
     .strictObject({
@@ -70,7 +70,7 @@ const EXPECTED: Record<string, string> = {
   keyPrefix: "a non-empty string (≤ 200 chars)",
   ttlSeconds: "an integer > 0",
   maxMessages: "an integer > 0",
-  retry: "{ attempts?, baseDelayMs?, maxDelayMs? } (integers > 0)",
+  retry: "{ attempts?, baseDelayMs?, maxDelayMs?, outcomeWindowMs? } (integers > 0)",
   connectTimeoutMs: "an integer > 0",
   waitForReplicas: "{ replicas: 1..16, timeoutMs?: integer > 0 (default 1000) }",
 };

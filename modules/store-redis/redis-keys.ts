@@ -11,6 +11,8 @@ export interface RedisKeys {
   meta(sessionId: string): string;
   /** A session's HASH of attachments: name → text (SessionAttachments). */
   attachments(sessionId: string): string;
+  /** A session's SET of the message ids its list holds (idempotent appends). */
+  ids(sessionId: string): string;
   /** A fresh write id (SET NX) for a write to `sessionId`: a retried append is applied once. In the session's slot (the session is required in cluster mode). */
   writeId(sessionId?: string): string;
 }
@@ -21,18 +23,18 @@ export interface RedisKeys {
  * One server (`cluster` false) — the layout from before Redis Cluster support, unchanged, so data
  * written by earlier versions is read as it is:
  *
- * | agent | list | meta | attachments | index | write id |
- * |---|---|---|---|---|---|
- * | the default agent | `<prefix>s:<session>` | `<prefix>m:<session>` | `<prefix>d:<session>` | `<prefix>index` | `<prefix>w:<uuid>` |
- * | any other agent | `<prefix>a:<agent>:s:<session>` | `<prefix>a:<agent>:m:<session>` | `<prefix>a:<agent>:d:<session>` | `<prefix>a:<agent>:index` | `<prefix>w:<uuid>` |
+ * | agent | list | meta | attachments | message ids | index | write id |
+ * |---|---|---|---|---|---|---|
+ * | the default agent | `<prefix>s:<session>` | `<prefix>m:<session>` | `<prefix>d:<session>` | `<prefix>i:<session>` | `<prefix>index` | `<prefix>w:<uuid>` |
+ * | any other agent | `<prefix>a:<agent>:s:<session>` | `<prefix>a:<agent>:m:<session>` | `<prefix>a:<agent>:d:<session>` | `<prefix>a:<agent>:i:<session>` | `<prefix>a:<agent>:index` | `<prefix>w:<uuid>` |
  *
  * Redis Cluster (`cluster` true): a session's keys carry the hash tag `{<agent>:<session>}`, so
  * they share one slot (one primary) and a Lua script may touch them all; the agent's index carries
  * `{<agent>}` — another slot, so no script touches it together with a session's keys:
  *
- * | list | meta | attachments | write id | index |
- * |---|---|---|---|---|
- * | `<prefix>{<agent>:<session>}:s` | `<prefix>{<agent>:<session>}:m` | `<prefix>{<agent>:<session>}:d` | `<prefix>{<agent>:<session>}:w:<uuid>` | `<prefix>{<agent>}:index` |
+ * | list | meta | attachments | message ids | write id | index |
+ * |---|---|---|---|---|---|
+ * | `<prefix>{<agent>:<session>}:s` | `<prefix>{<agent>:<session>}:m` | `<prefix>{<agent>:<session>}:d` | `<prefix>{<agent>:<session>}:i` | `<prefix>{<agent>:<session>}:w:<uuid>` | `<prefix>{<agent>}:index` |
  *
  * Agent and session ids cannot hold ":", "{" or "}" (their alphabet is `[A-Za-z0-9._-]`), so no
  * two (agent, session) pairs share a key or a tag, and the prefix (which may hold braces) is
@@ -47,6 +49,7 @@ export function redisKeys(prefix: string, agentId: string, cluster = false): Red
       list: (sessionId) => `${tag(sessionId)}s`,
       meta: (sessionId) => `${tag(sessionId)}m`,
       attachments: (sessionId) => `${tag(sessionId)}d`,
+      ids: (sessionId) => `${tag(sessionId)}i`,
       writeId: (sessionId) => {
         if (sessionId === undefined) throw new TypeError("redisKeys: a cluster write id needs the session id (its slot)");
         return `${tag(sessionId)}w:${randomUUID()}`;
@@ -59,6 +62,7 @@ export function redisKeys(prefix: string, agentId: string, cluster = false): Red
     list: (sessionId) => `${base}s:${sessionId}`,
     meta: (sessionId) => `${base}m:${sessionId}`,
     attachments: (sessionId) => `${base}d:${sessionId}`,
+    ids: (sessionId) => `${base}i:${sessionId}`,
     writeId: () => `${prefix}w:${randomUUID()}`,
   };
 }

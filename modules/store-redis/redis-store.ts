@@ -36,8 +36,10 @@ class ReplicaAckError extends Error {
  * | atomicity | append, appendMany, replace, clear and clearRun are one Lua script each, on the session's keys only: all or nothing, atomic with the list's order. One server: the script also updates the index. Cluster: the index (another slot) is updated by a ZADD sent with the script, both awaited before the call resolves |
  * | call order | a per-session chain in this process: calls take effect in the order they were made, also across retries |
  * | retries | transient failures (connection lost, server restarting or loading, a cluster failing over: CLUSTERDOWN, TRYAGAIN) are retried with bounded backoff (`retry`); an append carries a write id (`SET NX`, 10 min, in the session's slot) so a retry after a lost reply never stores it twice |
+ * | idempotent appends | a SET of the message ids the list holds, in the session's hash tag; the append script adds each id (SADD) and pushes only the messages whose id was new — one atomic server-side step, so a retry of a stored message, by this process or after a restart, is a no-op. The set is built once from the list when the meta hash lacks its mark (`ids`: lists written before, or after clearRun), replaced with the list by replace, shares the session's TTL; `maxMessages` removes a trimmed message's id with it. Writers of older versions do not keep the set: run one version per key prefix |
+ * | unknown outcomes | a write whose try may have reached the server (the connection was lost after sending: node-redis rejects what was written and what was queued alike) has an unknown outcome; the store keeps retrying it — idempotent, so safe — until a reply says what happened or `retry.outcomeWindowMs` (default 10 s) has passed since the loss, then STORAGE_WRITE_UNCERTAIN (`details.messageIds`). STORAGE_WRITE_FAILED only when no try could have reached it (refused while offline, connection refused, an error reply): then nothing was stored |
  * | durability | `waitForReplicas: { replicas, timeoutMs }`: after each write, WAIT on the connection that wrote it until that many replicas hold it; fewer in time → retried (the write id makes the retry a no-op), then STORAGE_WRITE_FAILED. With it, an acknowledged write survives the loss of its primary (the replica that acknowledged it is promoted); without it, Redis replicates asynchronously and a failover can drop the last writes |
- * | failures | cannot connect at open → STORAGE_UNAVAILABLE (context-persistent falls back to memory unless strict); a write still failing after the retries → STORAGE_WRITE_FAILED; a read → STORAGE_UNAVAILABLE |
+ * | failures | cannot connect at open → STORAGE_UNAVAILABLE (context-persistent falls back to memory unless strict); a write still failing after the retries → STORAGE_WRITE_FAILED (nothing stored) or STORAGE_WRITE_UNCERTAIN (see above); a read → STORAGE_UNAVAILABLE |
  * | `ttlSeconds`, `maxMessages` | CACHE policies for hot state (a session's keys expire after its last write; only the newest N kept) — not retention: use a durable store (PostgreSQL) for the record, and `retention` for what is kept |
  * | attachments | a HASH per session (name → text) in the session's hash tag (redis-keys.ts); a write is one script. `ttlSeconds`: the session's keys — list, meta and attachments — share one TTL, set on all of them by every write of the session or of an attachment, so they expire together (a session never loses its attachments while its messages live, nor keeps them after). `maxMessages` trims the list only. deleteSession deletes them |
  * | listing | `listSessions` reads the agent's index (no KEYS/SCAN). One server: one script per 1,000 ids returns their counts, bytes and times, and drops ids whose keys have expired. Cluster: LLEN + HMGET per id, pipelined per primary, 1,000 ids at a time; an id whose keys are gone is dropped (compare-and-delete on its score) once its last write is a minute old |
@@ -140,11 +142,12 @@ export class RedisStore implements HistoryStore, SessionAttachments {
     await this.inOrder(agent, id, async () => {
       const redis = await this.connection("write");
       const bytes = encoded.reduce((n, e) => n + Buffer.byteLength(e.json) + 1, 0);
-      const scriptKeys = this.cluster ? [keys.list(id), keys.meta(id), keys.attachments(id)] : [keys.list(id), keys.meta(id), keys.attachments(id), keys.index];
+      const sessionKeys = [keys.list(id), keys.meta(id), keys.attachments(id), keys.ids(id)];
+      const scriptKeys = this.cluster ? sessionKeys : [...sessionKeys, keys.index];
       await this.attempt("write", async () => {
         await Promise.all([
           this.cluster && encoded.length > 0 ? this.indexInCluster(redis, keys, id) : undefined,
-          evalScript(redis, REPLACE, scriptKeys, [id, new Date().toISOString(), String(this.ttl), String(bytes), ...encoded.map((e) => e.json)]),
+          evalScript(redis, REPLACE, scriptKeys, [id, new Date().toISOString(), String(this.ttl), String(bytes), ...encoded.flatMap((e) => [e.facts.id ?? "", e.json])]),
         ]);
         await this.replicated(redis, keys.list(id));
       });
@@ -164,7 +167,7 @@ export class RedisStore implements HistoryStore, SessionAttachments {
     await this.inOrder(agent, id, async () => {
       const redis = await this.connection("write");
       await this.attempt("write", async () => {
-        await evalScript(redis, CLEAR_RUN, [keys.list(id), keys.meta(id), keys.attachments(id)], [runId, new Date().toISOString(), String(this.ttl)]);
+        await evalScript(redis, CLEAR_RUN, [keys.list(id), keys.meta(id), keys.attachments(id), keys.ids(id)], [runId, new Date().toISOString(), String(this.ttl)]);
         await this.replicated(redis, keys.list(id));
       });
     });
@@ -225,7 +228,8 @@ export class RedisStore implements HistoryStore, SessionAttachments {
     await this.inOrder(agent, id, async () => {
       const redis = await this.connection("write");
       await this.attempt("write", async () => {
-        await evalScript(redis, DELETE, this.cluster ? [keys.list(id), keys.meta(id), keys.attachments(id)] : [keys.list(id), keys.meta(id), keys.attachments(id), keys.index], [id]);
+        const sessionKeys = [keys.list(id), keys.meta(id), keys.attachments(id), keys.ids(id)];
+        await evalScript(redis, DELETE, this.cluster ? sessionKeys : [...sessionKeys, keys.index], [id]);
         if (this.cluster) await redis.command(keys.index, ["ZREM", keys.index, id]);
         await this.replicated(redis, keys.list(id));
       });
@@ -256,7 +260,7 @@ export class RedisStore implements HistoryStore, SessionAttachments {
     await this.inOrder(agent, id, async () => {
       const redis = await this.connection("write");
       await this.attempt("write", async () => {
-        await evalScript(redis, ATTACH, [keys.attachments(id), keys.list(id), keys.meta(id)], [name, text, String(this.ttl)]);
+        await evalScript(redis, ATTACH, [keys.attachments(id), keys.list(id), keys.meta(id), keys.ids(id)], [name, text, String(this.ttl)]);
         await this.replicated(redis, keys.attachments(id));
       });
     });
@@ -280,18 +284,24 @@ export class RedisStore implements HistoryStore, SessionAttachments {
 
   // --- internals ---------------------------------------------------------------------------------
 
+  /** One APPEND script: the messages whose ids the session does not hold, atomically (see the class table). */
   private async write(agent: string, id: string, encoded: EncodedMessage[]): Promise<void> {
-    const bytes = encoded.reduce((n, e) => n + Buffer.byteLength(e.json) + 1, 0);
     const keys = this.keys(agent);
     const writeId = keys.writeId(id);
+    const messageIds = encoded.flatMap((e) => (e.facts.id === undefined ? [] : [e.facts.id]));
     await this.inOrder(agent, id, async () => {
       const redis = await this.connection("write");
-      const scriptKeys = this.cluster ? [keys.list(id), keys.meta(id), writeId, keys.attachments(id)] : [keys.list(id), keys.meta(id), writeId, keys.attachments(id), keys.index];
-      const args = [id, new Date().toISOString(), String(this.ttl), String(this.cap), String(bytes), ...encoded.map((e) => e.json)];
-      await this.attempt("write", async () => {
-        await Promise.all([this.cluster ? this.indexInCluster(redis, keys, id) : undefined, evalScript(redis, APPEND, scriptKeys, args)]);
-        await this.replicated(redis, keys.list(id));
-      });
+      const sessionKeys = [keys.list(id), keys.meta(id), writeId, keys.attachments(id), keys.ids(id)];
+      const scriptKeys = this.cluster ? sessionKeys : [...sessionKeys, keys.index];
+      const args = [id, new Date().toISOString(), String(this.ttl), String(this.cap), ...encoded.flatMap((e) => [e.facts.id ?? "", e.json])];
+      await this.attempt(
+        "write",
+        async () => {
+          await Promise.all([this.cluster ? this.indexInCluster(redis, keys, id) : undefined, evalScript(redis, APPEND, scriptKeys, args)]);
+          await this.replicated(redis, keys.list(id));
+        },
+        messageIds,
+      );
     });
   }
 
@@ -340,24 +350,38 @@ export class RedisStore implements HistoryStore, SessionAttachments {
     }
   }
 
-  /** One command with bounded retries on transient failures. */
-  private async attempt<T>(kind: "read" | "write", command: () => Promise<T>): Promise<T> {
+  /**
+   * One command with bounded retries on transient failures. A write whose try may have reached the
+   * server (`mayHaveReachedServer`) has an unknown outcome: it is retried — every write script is
+   * idempotent — until a reply settles it or `outcomeWindowMs` has passed since the first such try,
+   * even when the `attempts` are used up; then STORAGE_WRITE_UNCERTAIN. Otherwise a write that
+   * still fails is STORAGE_WRITE_FAILED: no try reached the server, nothing was stored.
+   */
+  private async attempt<T>(kind: "read" | "write", command: () => Promise<T>, messageIds: string[] = []): Promise<T> {
     let delay = this.retry.baseDelayMs;
+    let reachedAt: number | undefined;
     for (let attempt = 1; ; attempt++) {
       try {
         return await command();
       } catch (error) {
         if (isAmplifierError(error)) throw error;
-        if (!isTransient(error) || attempt >= this.retry.attempts) {
+        if (kind === "write" && mayHaveReachedServer(error)) reachedAt ??= Date.now();
+        const resolving = reachedAt !== undefined && Date.now() - reachedAt < this.retry.outcomeWindowMs;
+        if (!isTransient(error) || (attempt >= this.retry.attempts && !resolving)) {
+          const tries = `(after ${attempt} ${attempt === 1 ? "try" : "tries"})`;
+          const message = (error as Error)?.message ?? String(error);
+          if (reachedAt !== undefined) {
+            throw createError("STORAGE_WRITE_UNCERTAIN", `${this.label}: ${message} ${tries}; a try may have been applied before its reply was lost`, {
+              module: MODULE,
+              hint: "the write may be stored: retry it (appends are idempotent by message id, so a retry of a stored message is a no-op); raise store.retry.outcomeWindowMs to wait longer for the server",
+              cause: error,
+              messageIds,
+            });
+          }
           const code = kind === "write" ? "STORAGE_WRITE_FAILED" : "STORAGE_UNAVAILABLE";
-          throw createError(code, `${this.label}: ${(error as Error)?.message ?? String(error)} (after ${attempt} ${attempt === 1 ? "try" : "tries"})`, {
+          throw createError(code, `${this.label}: ${message} ${tries}`, {
             module: MODULE,
-            hint:
-              error instanceof ReplicaAckError
-                ? "the primary may hold the write without a replica: check the replicas (INFO replication), or lower store.waitForReplicas"
-                : isTransient(error)
-                  ? `the server did not come back within ${this.retry.attempts} tries; raise store.retry.attempts or check the server`
-                  : undefined,
+            hint: isTransient(error) ? `the server did not come back within ${this.retry.attempts} tries; raise store.retry.attempts or check the server` : undefined,
             cause: error,
           });
         }
@@ -387,6 +411,26 @@ function evalScript(redis: RedisConnection, script: string, keys: string[], args
   return redis.command(keys[0]!, ["EVAL", script, String(keys.length), ...keys, ...args]);
 }
 
+/**
+ * Could a try that failed with `error` have been applied by the server? No for a command the
+ * client refused to send (ClientOfflineError / ClientClosedError: `disableOfflineQueue`), a
+ * connection that never opened (refused, unreachable, connect timeout) and an error reply (the
+ * server answered: our scripts fail before they write). Yes for a lost connection — node-redis
+ * rejects the commands it had written and the ones still queued with the same error, so it cannot
+ * tell them apart — for a reply missing replica acknowledgements (applied on the primary), and for
+ * anything unknown.
+ */
+export function mayHaveReachedServer(error: unknown): boolean {
+  const e = error as { name?: string; code?: string; message?: string } | null;
+  if (!e) return true;
+  // node-redis's error classes leave `name` as "Error": their constructor names them.
+  const kind = (error as object).constructor?.name ?? e.name ?? "";
+  if (["ClientOfflineError", "ClientClosedError", "ConnectionTimeoutError", "ReconnectStrategyError", "ErrorReply", "SimpleError", "BlobError"].includes(kind)) return false;
+  if (/^(The client is offline|The client is closed|Connection timeout)$/.test(e.message ?? "")) return false;
+  if (["ECONNREFUSED", "EHOSTUNREACH", "ENETUNREACH", "ENOTFOUND", "EAI_AGAIN"].includes(e.code ?? "")) return false;
+  return !/^(LOADING|BUSY|TRYAGAIN|MASTERDOWN|CLUSTERDOWN|READONLY|NOSCRIPT|OOM|ERR|WRONGTYPE|NOPERM|NOAUTH)\b/.test(e.message ?? "");
+}
+
 /** Errors worth another try: the connection (lost, refused, closed while offline), a server that is starting, a cluster failing over, too few replica acknowledgements. */
 export function isTransient(error: unknown): boolean {
   const e = error as { name?: string; code?: string; message?: string } | null;
@@ -396,26 +440,62 @@ export function isTransient(error: unknown): boolean {
   return /^(LOADING|BUSY|TRYAGAIN|MASTERDOWN|CLUSTERDOWN|READONLY)\b/.test(e.message ?? "") || /The client is closed|offline|Socket closed unexpectedly/i.test(e.message ?? "");
 }
 
-/**
- * KEYS: list, meta, write id, attachments[, index] (the index only on one server: in a cluster it is another slot).
- * ARGV: session id, now, ttl, cap, bytes, json… Returns the number of messages appended, or -1
- * when this write id was already applied.
- */
-const APPEND = `
-if redis.call('SET', KEYS[3], '1', 'NX', 'EX', 600) == false then return -1 end
-for i = 6, #ARGV, 1000 do
-  redis.call('RPUSH', KEYS[1], unpack(ARGV, i, math.min(i + 999, #ARGV)))
+/** Lua: the metadata.id of a stored message's JSON, or nil (cjson.decode of one record). */
+const ID_OF = `
+local function idOf(v)
+  local ok, m = pcall(cjson.decode, v)
+  if ok and type(m) == 'table' and type(m.metadata) == 'table' and type(m.metadata.id) == 'string' and m.metadata.id ~= '' then return m.metadata.id end
+  return nil
 end
-redis.call('HINCRBY', KEYS[2], 'bytes', tonumber(ARGV[5]))
+`;
+
+/**
+ * KEYS: list, meta, write id, attachments, ids[, index] (the index only on one server: in a cluster it is another slot).
+ * ARGV: session id, now, ttl, cap, then (message id or '', json) per message. Pushes the messages
+ * whose id the ids set did not hold (SADD answers 1; an id repeated in the call is pushed once; ''
+ * is no id: always pushed). Returns how many were pushed, or -1 when this write id was already applied.
+ * A list without the meta mark `ids` (written before ids were kept, or after clearRun) gets its set
+ * built from its records first, once.
+ */
+const APPEND = `${ID_OF}
+if redis.call('SET', KEYS[3], '1', 'NX', 'EX', 600) == false then return -1 end
+if redis.call('HGET', KEYS[2], 'ids') ~= '1' then
+  redis.call('DEL', KEYS[5])
+  local n = redis.call('LLEN', KEYS[1])
+  for from = 0, n - 1, 1000 do
+    for _, v in ipairs(redis.call('LRANGE', KEYS[1], from, from + 999)) do
+      local id = idOf(v)
+      if id then redis.call('SADD', KEYS[5], id) end
+    end
+  end
+  redis.call('HSET', KEYS[2], 'ids', '1')
+end
+local fresh = {}
+local bytes = 0
+for i = 5, #ARGV, 2 do
+  if ARGV[i] == '' or redis.call('SADD', KEYS[5], ARGV[i]) == 1 then
+    fresh[#fresh + 1] = ARGV[i + 1]
+    bytes = bytes + #ARGV[i + 1] + 1
+  end
+end
+if #fresh == 0 then return 0 end
+for i = 1, #fresh, 1000 do
+  redis.call('RPUSH', KEYS[1], unpack(fresh, i, math.min(i + 999, #fresh)))
+end
+redis.call('HINCRBY', KEYS[2], 'bytes', bytes)
 redis.call('HSET', KEYS[2], 'updatedAt', ARGV[2])
-if #KEYS >= 5 then redis.call('ZADD', KEYS[5], 0, ARGV[1]) end
+if #KEYS >= 6 then redis.call('ZADD', KEYS[6], 0, ARGV[1]) end
 local cap = tonumber(ARGV[4])
 if cap > 0 then
   local len = redis.call('LLEN', KEYS[1])
   if len > cap then
     local dropped = redis.call('LRANGE', KEYS[1], 0, len - cap - 1)
     local b = 0
-    for _, v in ipairs(dropped) do b = b + #v + 1 end
+    for _, v in ipairs(dropped) do
+      b = b + #v + 1
+      local id = idOf(v)
+      if id then redis.call('SREM', KEYS[5], id) end
+    end
     redis.call('LTRIM', KEYS[1], len - cap, -1)
     redis.call('HINCRBY', KEYS[2], 'bytes', -b)
   end
@@ -425,28 +505,42 @@ if ttl > 0 then
   redis.call('EXPIRE', KEYS[1], ttl)
   redis.call('EXPIRE', KEYS[2], ttl)
   redis.call('EXPIRE', KEYS[4], ttl)
+  redis.call('EXPIRE', KEYS[5], ttl)
 end
-return #ARGV - 5
+return #fresh
 `;
 
-/** KEYS: list, meta, attachments[, index] (one server only). ARGV: session id, now, ttl, bytes, json… (none: the session is emptied; its attachments stay). */
+/**
+ * KEYS: list, meta, attachments, ids[, index] (one server only). ARGV: session id, now, ttl, bytes,
+ * then (message id or '', json) per message (none: the session is emptied; its attachments stay).
+ * The list is stored exactly as given; the ids set becomes the list's ids (marked complete).
+ */
 const REPLACE = `
-redis.call('DEL', KEYS[1])
-for i = 5, #ARGV, 1000 do
-  redis.call('RPUSH', KEYS[1], unpack(ARGV, i, math.min(i + 999, #ARGV)))
+redis.call('DEL', KEYS[1], KEYS[4])
+local jsons = {}
+for i = 5, #ARGV, 2 do
+  jsons[#jsons + 1] = ARGV[i + 1]
+  if ARGV[i] ~= '' then redis.call('SADD', KEYS[4], ARGV[i]) end
 end
-redis.call('HSET', KEYS[2], 'bytes', tonumber(ARGV[4]), 'updatedAt', ARGV[2])
-if #ARGV >= 5 and #KEYS >= 4 then redis.call('ZADD', KEYS[4], 0, ARGV[1]) end
+for i = 1, #jsons, 1000 do
+  redis.call('RPUSH', KEYS[1], unpack(jsons, i, math.min(i + 999, #jsons)))
+end
+redis.call('HSET', KEYS[2], 'bytes', tonumber(ARGV[4]), 'updatedAt', ARGV[2], 'ids', '1')
+if #jsons > 0 and #KEYS >= 5 then redis.call('ZADD', KEYS[5], 0, ARGV[1]) end
 local ttl = tonumber(ARGV[3])
 if ttl > 0 then
-  if #ARGV >= 5 then redis.call('EXPIRE', KEYS[1], ttl) end
+  if #jsons > 0 then redis.call('EXPIRE', KEYS[1], ttl); redis.call('EXPIRE', KEYS[4], ttl) end
   redis.call('EXPIRE', KEYS[2], ttl)
   redis.call('EXPIRE', KEYS[3], ttl)
 end
-return #ARGV - 4
+return #jsons
 `;
 
-/** KEYS: list, meta, attachments. ARGV: run id, now, ttl. Drops the messages whose metadata.runId is the run id, keeping the others' order. */
+/**
+ * KEYS: list, meta, attachments, ids. ARGV: run id, now, ttl. Drops the messages whose
+ * metadata.runId is the run id, keeping the others' order; the ids set is dropped with its mark
+ * (the next append rebuilds it from what is left).
+ */
 const CLEAR_RUN = `
 local all = redis.call('LRANGE', KEYS[1], 0, -1)
 local kept = {}
@@ -466,6 +560,8 @@ for i = 1, #kept, 1000 do
   redis.call('RPUSH', KEYS[1], unpack(kept, i, math.min(i + 999, #kept)))
 end
 redis.call('HSET', KEYS[2], 'bytes', bytes, 'updatedAt', ARGV[2])
+redis.call('HDEL', KEYS[2], 'ids')
+redis.call('DEL', KEYS[4])
 local ttl = tonumber(ARGV[3])
 if ttl > 0 then
   if #kept > 0 then redis.call('EXPIRE', KEYS[1], ttl) end
@@ -493,16 +589,16 @@ end
 return out
 `;
 
-/** KEYS: list, meta, attachments[, index] (one server only). ARGV: session id. Deletes the session's keys (and its index entry). */
+/** KEYS: list, meta, attachments, ids[, index] (one server only). ARGV: session id. Deletes the session's keys (and its index entry). */
 const DELETE = `
-redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
-if #KEYS >= 4 then redis.call('ZREM', KEYS[4], ARGV[1]) end
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4])
+if #KEYS >= 5 then redis.call('ZREM', KEYS[5], ARGV[1]) end
 return 1
 `;
 
 /**
- * KEYS: attachments, list, meta. ARGV: name, text, ttl. Sets the attachment; with a ttl, the
- * session's three keys get it again (EXPIRE of a missing key does nothing), so they expire together.
+ * KEYS: attachments, list, meta, ids. ARGV: name, text, ttl. Sets the attachment; with a ttl, the
+ * session's keys get it again (EXPIRE of a missing key does nothing), so they expire together.
  */
 const ATTACH = `
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
@@ -511,6 +607,7 @@ if ttl > 0 then
   redis.call('EXPIRE', KEYS[1], ttl)
   redis.call('EXPIRE', KEYS[2], ttl)
   redis.call('EXPIRE', KEYS[3], ttl)
+  redis.call('EXPIRE', KEYS[4], ttl)
 end
 return 1
 `;

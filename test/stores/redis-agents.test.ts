@@ -31,11 +31,12 @@ describe("RedisStore agents", () => {
     await s.append("s1", message("d"));
     await s.append("s1", message("a"), { agentId: "alpha" });
     const written = (await keysUnder(prefix)).filter((k) => !k.startsWith(`${prefix}w:`));
-    expect(written).toEqual([`${prefix}a:alpha:index`, `${prefix}a:alpha:m:s1`, `${prefix}a:alpha:s:s1`, `${prefix}index`, `${prefix}m:s1`, `${prefix}s:s1`]);
+    // The message-id sets (`i:`, idempotent appends) sit beside each list.
+    expect(written).toEqual([`${prefix}a:alpha:i:s1`, `${prefix}a:alpha:index`, `${prefix}a:alpha:m:s1`, `${prefix}a:alpha:s:s1`, `${prefix}i:s1`, `${prefix}index`, `${prefix}m:s1`, `${prefix}s:s1`]);
     const keys = redisKeys(prefix, "alpha");
-    expect([keys.list("s1"), keys.meta("s1"), keys.index]).toEqual([`${prefix}a:alpha:s:s1`, `${prefix}a:alpha:m:s1`, `${prefix}a:alpha:index`]);
+    expect([keys.list("s1"), keys.meta("s1"), keys.ids("s1"), keys.index]).toEqual([`${prefix}a:alpha:s:s1`, `${prefix}a:alpha:m:s1`, `${prefix}a:alpha:i:s1`, `${prefix}a:alpha:index`]);
     const defaults = redisKeys(prefix, "default");
-    expect([defaults.list("s1"), defaults.meta("s1"), defaults.index]).toEqual([`${prefix}s:s1`, `${prefix}m:s1`, `${prefix}index`]);
+    expect([defaults.list("s1"), defaults.meta("s1"), defaults.ids("s1"), defaults.index]).toEqual([`${prefix}s:s1`, `${prefix}m:s1`, `${prefix}i:s1`, `${prefix}index`]);
     expect(defaults.writeId()).toMatch(new RegExp(`^${prefix}w:[0-9a-f-]{36}$`));
   });
 

@@ -91,6 +91,10 @@ describe("RedisStore", () => {
     try {
       await s.append("x", msg(1));
       await server.stop();
+      // Once the client knows the server is gone (a read fails), a write is refused before it is
+      // sent: FAILED is then true. (An append sent before the client noticed may have reached a
+      // server: that one is STORAGE_WRITE_UNCERTAIN, redis-uncertain-outcome.test.ts.)
+      await expect(s.count("x")).rejects.toMatchObject({ code: "STORAGE_UNAVAILABLE" });
       const failed = await s.append("x", msg(2)).catch((e: unknown) => e);
       expect(failed).toMatchObject({ code: "STORAGE_WRITE_FAILED" });
       expect(String((failed as Error).message)).toContain("after 3 tries");
@@ -125,9 +129,9 @@ describe("RedisStore", () => {
     expect(signal).toBeNull();
     expect(code).toBe(0);
     expect(child.lines).toContain("closed");
-    // The session's list, its meta hash, the index — and one write-id key per append (expire after 10 min).
+    // The session's list, its meta hash, its message-id set, the index — and one write-id key per append (expire after 10 min).
     const keys = await keysUnder(prefix);
-    expect(keys.filter((k) => !k.startsWith(`${prefix}w:`))).toEqual([`${prefix}index`, `${prefix}m:s`, `${prefix}s:s`].sort());
+    expect(keys.filter((k) => !k.startsWith(`${prefix}w:`))).toEqual([`${prefix}i:s`, `${prefix}index`, `${prefix}m:s`, `${prefix}s:s`].sort());
     expect(keys.filter((k) => k.startsWith(`${prefix}w:`))).toHaveLength(5);
   });
 
