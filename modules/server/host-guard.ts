@@ -21,8 +21,8 @@
 import { isIP } from "node:net";
 import type { FastifyInstance } from "fastify";
 
-/** What a refused request is told (also asserted by the tests). */
-export const FORBIDDEN_HOST_MESSAGE = "this server is bound to a loopback address and answers requests for 127.0.0.1, localhost or [::1] only (DNS-rebinding guard)";
+/** What a refused request is told: what was expected, and why. */
+const FORBIDDEN_HOST_MESSAGE = "this server is bound to a loopback address and answers requests for 127.0.0.1, localhost or [::1] only (DNS-rebinding guard)";
 
 /** Registers the guard when `boundHost` is a loopback address; a no-op otherwise. Register it before the token guard. */
 export function registerHostGuard(app: FastifyInstance, boundHost: string): void {
