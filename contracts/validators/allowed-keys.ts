@@ -7,6 +7,24 @@ import type { ZodType } from "zod";
  * schema is found there.
  */
 export function allowedKeys(root: ZodType, value: unknown, segments: readonly PropertyKey[]): string[] | undefined {
+  const shape = shapeAt(root, value, segments);
+  return shape ? Object.keys(shape) : undefined;
+}
+
+/**
+ * The other names users write for the keys allowed there — a key's metadata `aliases`, e.g. the
+ * API's own `max_tokens` for a provider's `maxOutputTokens` — as alias → key, for the did-you-mean.
+ */
+export function keyAliases(root: ZodType, value: unknown, segments: readonly PropertyKey[]): Map<string, string> {
+  const aliases = new Map<string, string>();
+  for (const [key, field] of Object.entries(shapeAt(root, value, segments) ?? {})) {
+    const names = (field.meta() as { aliases?: unknown } | undefined)?.aliases;
+    if (Array.isArray(names)) for (const name of names) if (typeof name === "string") aliases.set(name, key);
+  }
+  return aliases;
+}
+
+function shapeAt(root: ZodType, value: unknown, segments: readonly PropertyKey[]): Record<string, ZodType> | undefined {
   let schema: ZodType | undefined = root;
   let node: unknown = value;
   for (const segment of segments) {
@@ -14,8 +32,7 @@ export function allowedKeys(root: ZodType, value: unknown, segments: readonly Pr
     node = typeof node === "object" && node !== null ? (node as Record<PropertyKey, unknown>)[segment] : undefined;
   }
   const object = schema && pickFor(schema, node);
-  const shape = object && defOf(object).shape;
-  return shape ? Object.keys(shape) : undefined;
+  return object && defOf(object).shape;
 }
 
 type Def = { type: string; shape?: Record<string, ZodType>; innerType?: ZodType; element?: ZodType; options?: ZodType[]; valueType?: ZodType; values?: unknown[]; in?: ZodType; left?: ZodType };

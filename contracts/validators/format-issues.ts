@@ -1,5 +1,5 @@
 import { z, type core, type ZodType } from "zod";
-import { allowedKeys } from "./allowed-keys.js";
+import { allowedKeys, keyAliases } from "./allowed-keys.js";
 import { inDocumentOrder } from "./document-order.js";
 import { didYouMean } from "./suggest-key.js";
 
@@ -74,7 +74,7 @@ interface Context {
 
 /** What went wrong where, before it is put into words. */
 type Problem =
-  | { kind: "unknown-key"; at: PropertyKey[]; key: string; allowed: string[] | undefined }
+  | { kind: "unknown-key"; at: PropertyKey[]; key: string; allowed: string[] | undefined; aliases: Map<string, string> }
   | { kind: "no-branch"; at: PropertyKey[]; options: readonly unknown[] }
   /** No branch of a union took the value; `types` are the branches' words (`an integer`, `"auto"`). */
   | { kind: "no-type"; at: PropertyKey[]; types: string[]; message: string }
@@ -87,7 +87,8 @@ function collect(issue: core.$ZodIssue, prefix: readonly PropertyKey[], out: Pro
   switch (issue.code) {
     case "unrecognized_keys": {
       const allowed = allowedKeys(ctx.schema, ctx.root, segments);
-      for (const key of issue.keys) out.push({ kind: "unknown-key", at: [...segments, key], key, allowed });
+      const aliases = keyAliases(ctx.schema, ctx.root, segments);
+      for (const key of issue.keys) out.push({ kind: "unknown-key", at: [...segments, key], key, allowed, aliases });
       return;
     }
     case "invalid_union": {
@@ -130,7 +131,7 @@ function inValueWords(problem: Problem, ctx: Context): ValidationIssue {
   switch (problem.kind) {
     case "unknown-key": {
       const expected = problem.allowed ? `no key "${problem.key}" here (allowed: ${problem.allowed.join(", ")})` : `no key "${problem.key}" here`;
-      return withHint({ path, expected, given }, problem.allowed && didYouMean(problem.key, problem.allowed));
+      return withHint({ path, expected, given }, problem.allowed && didYouMean(problem.key, problem.allowed, problem.aliases));
     }
     case "no-branch":
       return { path, expected: required(oneOf(problem.options), given), given };
@@ -147,7 +148,7 @@ function inDocumentWords(problem: Problem, ctx: Context): DocumentIssue {
   switch (problem.kind) {
     case "unknown-key": {
       const expected = problem.allowed?.length ? `one of the keys ${problem.allowed.map((k) => `"${k}"`).join(", ")}` : "no keys";
-      return withHint({ path, message: `unknown key "${problem.key}"`, expected, given: problem.key }, problem.allowed && didYouMean(problem.key, problem.allowed));
+      return withHint({ path, message: `unknown key "${problem.key}"`, expected, given: problem.key }, problem.allowed && didYouMean(problem.key, problem.allowed, problem.aliases));
     }
     case "no-branch":
       return { path, message: "not an allowed value", expected: oneOf(problem.options), given };

@@ -25,10 +25,15 @@ export function suggestKey(given: string, candidates: Iterable<string>): string 
   return best;
 }
 
-/** The hint text used in error details, or undefined when there is no suggestion. */
-export function didYouMean(given: string, candidates: Iterable<string>): string | undefined {
-  const suggestion = suggestKey(given, candidates);
-  return suggestion === undefined ? undefined : `did you mean "${suggestion}"?`;
+/**
+ * The hint text used in error details, or undefined when there is no suggestion. `aliases` (other
+ * name → candidate) are matched like candidates and suggest the candidate they stand for:
+ * `max_tokens` → `maxOutputTokens` where the key's schema lists the API's name as an alias.
+ */
+export function didYouMean(given: string, candidates: Iterable<string>, aliases: ReadonlyMap<string, string> = new Map()): string | undefined {
+  const suggestion = suggestKey(given, [...candidates, ...aliases.keys()]);
+  const meant = suggestion === undefined ? undefined : (aliases.get(suggestion) ?? suggestion);
+  return meant === undefined ? undefined : `did you mean "${meant}"?`;
 }
 
 /**

@@ -10,7 +10,7 @@ export const anthropicProviderConfigSchema = z.strictObject({
   timeoutMs: z.number().int().positive().default(600_000).meta({ description: "Milliseconds one attempt may take, from the request to the answer's last byte (body or stream included); each retry has its own. Past it: PROVIDER/TIMEOUT." }),
   streamIdleTimeoutMs: z.number().int().positive().default(300_000).meta({ description: "Milliseconds a streamed answer may stay silent between two pieces (a model that thinks long before it writes may need more). Past it: PROVIDER/TIMEOUT, phase stream-idle." }),
   maxRetries: z.number().int().min(0).max(10).default(2).meta({ description: "Retries of the SDK on 408, 409, 429, 5xx and connection errors." }),
-  maxOutputTokens: z.number().int().positive().optional().meta({ description: "max_tokens of each call (the API requires one). Default: the model's maximum output from the registry." }),
+  maxOutputTokens: z.number().int().positive().optional().meta({ description: "max_tokens of each call (the API requires one). Default: the model's maximum output from the registry.", aliases: ["max_tokens", "maxTokens"] }),
   contextWindow: z.number().int().positive().optional().meta({ description: "The model's context window, for a model the registry does not know." }),
   cache: z.boolean().default(true).meta({ description: "cache_control breakpoints on the stable prefix (toAnthropic's cache option): the window's prefix is read from the prompt cache." }),
   stream: z.boolean().default(false).meta({ description: "Stream every call (deltas as content_block:delta / thinking:delta events), not only those with onDelta." }),

@@ -26,6 +26,14 @@ describe("suggestKey", () => {
     expect(didYouMean("max_tokens", keys)).toBe('did you mean "maxTokens"?');
     expect(didYouMean("retries", keys)).toBeUndefined();
   });
+
+  it("an alias (a key's other name, from its schema's metadata) suggests the key it stands for, typos included; a real key's own match comes first", () => {
+    const aliases = new Map([["max_tokens", "maxOutputTokens"], ["max_completion_tokens", "maxOutputTokens"]]);
+    expect(didYouMean("max_tokens", ["model", "maxOutputTokens"], aliases)).toBe('did you mean "maxOutputTokens"?');
+    expect(didYouMean("max_completion_token", ["model", "maxOutputTokens"], aliases)).toBe('did you mean "maxOutputTokens"?');
+    expect(didYouMean("max_tokens", ["maxTokens", "maxOutputTokens"], aliases)).toBe('did you mean "maxTokens"?');
+    expect(didYouMean("retries", ["model", "maxOutputTokens"], aliases)).toBeUndefined();
+  });
 });
 
 describe("editDistance", () => {

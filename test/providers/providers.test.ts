@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ChatResponse, Message, Provider, ProviderDelta, ToolDefinition } from "../../contracts/index.js";
 import { Coordinator } from "../../core/index.js";
+import { loadModule } from "../../core/loader/load-module.js";
+import { validateModuleConfig } from "../../core/loader/validate-module-config.js";
 import { AnthropicProvider, mount as mountAnthropic } from "../../modules/provider-anthropic/index.js";
 import { mount as mountOpenAI, OpenAIProvider } from "../../modules/provider-openai/index.js";
 import { API_KEY, startFakeApiServer, type Api, type FakeApiServer, type Reply } from "./fake-api-server.js";
@@ -170,7 +172,27 @@ describe("provider config", () => {
     expect(() => new OpenAIProvider({ model: "gpt-4o", api: "completions" as never, apiKey: "k" })).toThrow(expect.objectContaining({ code: "INVALID_MODULE_CONFIG", details: expect.objectContaining({ path: "config.api" }) }));
     expect(() => new OpenAIProvider({ model: "gpt-4o", apiKey: "k", timeoutMs: -1 })).toThrow(expect.objectContaining({ code: "INVALID_MODULE_CONFIG", details: expect.objectContaining({ path: "config.timeoutMs" }) }));
     expect(() => new OpenAIProvider({ model: "my-own-model", apiKey: "k" })).toThrow(expect.objectContaining({ code: "UNKNOWN_MODEL", details: expect.objectContaining({ path: "config.model" }) }));
+    expect(() => new OpenAIProvider({ model: "gpt-4o", apiKey: "k", streamIdleTimeoutMs: 0 })).toThrow(expect.objectContaining({ code: "INVALID_MODULE_CONFIG", details: expect.objectContaining({ path: "config.streamIdleTimeoutMs" }) }));
     const own = new OpenAIProvider({ model: "my-own-model", apiKey: "k", contextWindow: 32_000, maxOutputTokens: 4_000 });
     expect(own.getInfo().defaults).toMatchObject({ context_window: 32_000, max_output_tokens: 4_000 });
+  });
+
+  it("the APIs' own names of the output cap get a did you mean, as the context's max_tokens does: in code and in amplifier.config.json", async () => {
+    const cases: [() => unknown, string][] = [
+      [() => new OpenAIProvider({ model: "gpt-4o", apiKey: "k", max_tokens: 1000 } as never), "max_tokens"],
+      [() => new OpenAIProvider({ model: "gpt-4o", apiKey: "k", max_completion_tokens: 1000 } as never), "max_completion_tokens"],
+      [() => new OpenAIProvider({ model: "gpt-4o", apiKey: "k", maxTokens: 1000 } as never), "maxTokens"],
+      [() => new AnthropicProvider({ model: "claude-sonnet-4", apiKey: "k", max_tokens: 1000 } as never), "max_tokens"],
+    ];
+    for (const [make, key] of cases) {
+      expect(make).toThrow(expect.objectContaining({ code: "INVALID_MODULE_CONFIG", details: expect.objectContaining({ path: `config.${key}`, hint: 'did you mean "maxOutputTokens"?' }) }));
+    }
+    for (const name of ["provider-openai", "provider-anthropic"]) {
+      const { meta } = await loadModule(name, { baseDir: process.cwd() });
+      const where = { module: name, at: ["providers", 0, "config"], file: "/app/amplifier.config.json" };
+      expect(() => validateModuleConfig(meta, { model: "gpt-4o", max_tokens: 4096 }, where)).toThrow(
+        expect.objectContaining({ code: "INVALID_MODULE_CONFIG", details: expect.objectContaining({ path: "providers[0].config.max_tokens", hint: 'did you mean "maxOutputTokens"?' }) }),
+      );
+    }
   });
 });
