@@ -1,6 +1,6 @@
 import { Fragment, h } from "preact";
 import { useEffect, useMemo, useState } from "preact/hooks";
-import type { InspectorSession, InspectorSessionSummary, SessionAnalysisResult, SimulationOptions } from "../inspector-data.js";
+import type { AnalysisProgress, InspectorSession, InspectorSessionSummary, SessionAnalysisResult, SimulationOptions } from "../inspector-data.js";
 import { foldText, type FoldedText } from "../view-model/fold-text.js";
 import { sessionCharts } from "../view-model/session-charts.js";
 import { sessionRows, timeLabel } from "../view-model/session-list.js";
@@ -14,7 +14,7 @@ export interface PageData {
   list?: () => Promise<InspectorSessionSummary[]>;
   session(source: string, sessionId: string): Promise<InspectorSession>;
   /** The analysis (a simulation under `simulation`'s budget and model) of a session that came with `analysisPending`. */
-  analysis?: (source: string, sessionId: string, simulation?: SimulationOptions) => Promise<SessionAnalysisResult>;
+  analysis?: (source: string, sessionId: string, simulation?: SimulationOptions, onProgress?: (progress: AnalysisProgress) => void) => Promise<SessionAnalysisResult>;
   /** Calls `onChange` when the session gained messages; stops when `signal` aborts. */
   follow?: (source: string, sessionId: string, onChange: () => void, signal: AbortSignal) => void;
   /** The report's session: the page opens it instead of a list. */
@@ -140,6 +140,7 @@ function SessionPage({ data, route, onNeedToken }: { data: PageData; route: Extr
   const [error, setError] = useState<string | undefined>();
   const [updates, setUpdates] = useState(0);
   const [simulation, setSimulation] = useState<SimulationOptions>({});
+  const [progress, setProgress] = useState<AnalysisProgress | undefined>();
   useEffect(() => {
     let current = true;
     const failed = (e: Error & { status?: number }) => (e.status === 401 ? onNeedToken(e.message) : setError(e.message));
@@ -148,7 +149,7 @@ function SessionPage({ data, route, onNeedToken }: { data: PageData; route: Extr
       // A live update keeps the analysis on screen until the new one arrives.
       setSession((shown) => (loaded.analysisPending && shown?.analysis ? { ...loaded, analysis: shown.analysis } : loaded));
       if (!loaded.analysisPending || !data.analysis) return;
-      data.analysis(route.source, route.sessionId, simulation).then((result) => {
+      data.analysis(route.source, route.sessionId, simulation, (now) => current && setProgress(now)).then((result) => {
         if (!current) return;
         const merged: InspectorSession = { ...loaded, analysisPending: false, messages: loaded.messages.map((m) => (result.tokens?.[m.index] === undefined ? m : { ...m, tokens: result.tokens[m.index]! })) };
         if (result.analysis) merged.analysis = result.analysis;
@@ -187,7 +188,9 @@ function SessionPage({ data, route, onNeedToken }: { data: PageData; route: Extr
       session.analysis ? ` · simulation: ${session.analysis.module} · ${session.analysis.model}${session.analysis.budget === undefined ? "" : ` · budget ${session.analysis.budget.toLocaleString("en")}`}` : "",
     ),
     session.analysisError ? h("p", { class: "note" }, `No window analysis: ${session.analysisError}`) : null,
-    session.analysisPending && !session.analysis ? h("p", { class: "note", id: "analysis-pending" }, `Replaying the session's ${session.messages.filter((m) => m.role === "assistant").length} turns to explain each window…`) : null,
+    session.analysisPending && !session.analysis
+      ? h("p", { class: "note", id: "analysis-pending" }, progress === undefined ? `Replaying the session's ${session.messages.filter((m) => m.role === "assistant").length} turns to explain each window…` : `Replaying the session to explain each window: turn ${progress.turnsDone} of ${progress.turns}…`)
+      : null,
     session.analysis !== undefined || recorded > 0 ? h(SessionChartsView, { session, onPick: open }) : null,
     route.turn !== undefined ? h(TurnView, { session, turn: route.turn, hrefOf: (turn?: number) => routeHash(turn === undefined ? { view: "session", source: route.source, sessionId: route.sessionId } : { ...route, turn }), simulation, onSimulate: simulate }) : null,
     h(TurnStrip, { session, route }),

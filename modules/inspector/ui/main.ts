@@ -11,6 +11,7 @@ import { followEvents, getJson } from "./api.js";
 import { App, type PageData } from "./app.js";
 
 const root = document.getElementById("app")!;
+const ANALYSIS_POLL_MS = 500;
 const embedded = document.getElementById("inspector-report");
 
 function served(): PageData {
@@ -19,8 +20,16 @@ function served(): PageData {
     list: async () => (await getJson<{ sessions: InspectorSessionSummary[] }>("/inspector/api/sessions")).sessions,
     // Messages first (fast), the analysis after (a replay of every turn, once per content).
     session: (source, sessionId) => getJson<InspectorSession>(`/inspector/api/session?${query(source, sessionId)}&analysis=false`),
-    analysis: (source, sessionId, simulation = {}) =>
-      getJson<SessionAnalysisResult>(`/inspector/api/analysis?${query(source, sessionId)}${simulation.budget === undefined ? "" : `&budget=${simulation.budget}`}${simulation.model === undefined ? "" : `&model=${encodeURIComponent(simulation.model)}`}`),
+    // Asked without waiting: while the replay runs the server answers its progress, shown until the result comes.
+    analysis: async (source, sessionId, simulation = {}, onProgress) => {
+      const path = `/inspector/api/analysis?${query(source, sessionId)}${simulation.budget === undefined ? "" : `&budget=${simulation.budget}`}${simulation.model === undefined ? "" : `&model=${encodeURIComponent(simulation.model)}`}&wait=false`;
+      for (;;) {
+        const result = await getJson<SessionAnalysisResult>(path);
+        if (result.analysisProgress === undefined) return result;
+        onProgress?.(result.analysisProgress);
+        await new Promise((resolve) => setTimeout(resolve, ANALYSIS_POLL_MS));
+      }
+    },
     follow: (source, sessionId, onChange, signal) => followEvents(`/inspector/api/live?${query(source, sessionId)}`, (name) => name === "changed" && onChange(), signal),
   };
 }
