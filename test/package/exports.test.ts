@@ -128,7 +128,7 @@ describe("after the build", () => {
   });
 
   it("the bin dist/cli/main.js starts with a shebang and runs", () => {
-    expect(manifest.bin["amplifier-ts"]).toBe("./dist/cli/main.js");
+    expect(manifest.bin["amplifier-ts"]).toBe("dist/cli/main.js");
     const bin = join(ROOT, "dist/cli/main.js");
     expect(readFileSync(bin, "utf8").split("\n")[0]).toBe("#!/usr/bin/env node");
     const help = spawnSync(process.execPath, [bin, "--help"], { cwd: ROOT, encoding: "utf8", timeout: 60_000 });
