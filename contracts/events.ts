@@ -110,6 +110,13 @@ export interface AmplifierEvents {
   "context:storage_recovered": { sessionId: string; storagePath?: string; store?: string; skippedLines: number; skippedBytes: number };
   "context:message_added": { role: Role; id?: string; messageCount: number; tokens?: number };
   /**
+   * addMessage stored a tool result (a `tool` message, or a user message's `tool_result` blocks)
+   * that answers no open call — its call is not in the history, or was already answered. It is
+   * kept as given, but no window sends it (invariant 3); usually an orchestrator bug: a result
+   * added before its assistant message, or a wrong id. `callIds` are the ids those results named.
+   */
+  "context:orphan_tool_result": { role: Role; id?: string; callIds: string[]; messageCount: number };
+  /**
    * A provider's bill was matched with the window it was for (contracts/TOKENS.md §8): the window's
    * counted size, its raw count (factor 1), the billed input, their ratio and the factor the next
    * window of the model is counted with. `accepted: false` (with `reason`) for an absurd report.

@@ -29,6 +29,7 @@ import { ColdHistory, type ColdHistoryOptions } from "./cold-history.js";
 import { emitCompaction, isCompaction, listensToCompaction } from "./compaction-events.js";
 import type { ContextOptions, ContextOptionsInput } from "./context-options.js";
 import { HistoryTally } from "./history-tally.js";
+import { reportingOrphans } from "./orphan-results.js";
 import { parseContextOptions } from "./module-config.js";
 import { PipelineWindow } from "./pipeline-window.js";
 import { RequestBudget } from "./request-budget.js";
@@ -161,7 +162,7 @@ export class HistoryContextManager implements ContextManager {
       agentId: this.agentId,
       retention: this.options.retention,
       store: init.store,
-      follower: this.#assembler,
+      follower: reportingOrphans(this.#assembler, (message, callIds) => this.#reportOrphan(message, callIds)),
       ...(init.initialMessages ? { initialMessages: init.initialMessages } : {}),
     });
     // Follows the history by reference: O(new) after addMessage, rebuilt after a replacement or resume.
@@ -233,6 +234,17 @@ export class HistoryContextManager implements ContextManager {
     await this.hooks?.emit("context:calibration", record);
     await this.#onCalibration?.(this.#usage.calibration.toJSON());
     return record;
+  }
+
+  /**
+   * `context:orphan_tool_result` for a stored result that answers no open call (orphan-results.ts).
+   * An observer event: not awaited, so a slow handler never holds addMessage; the bus reports a
+   * throwing one (hook:error).
+   */
+  #reportOrphan(message: Message, callIds: string[]): void {
+    if (this.hooks === undefined) return;
+    const payload = { role: message.role, callIds, messageCount: this.#history.messages.length, ...(message.metadata?.id === undefined ? {} : { id: message.metadata.id }) };
+    this.hooks.emit("context:orphan_tool_result", payload).catch(() => undefined);
   }
 
   /** The calibration this manager counts with (its `toJSON()` is the record to persist). */

@@ -87,6 +87,14 @@ export class WindowAssembler {
   }
 
   /**
+   * Call ids of the orphan results — tool messages or tool_result blocks answering no open call
+   * (unknown, or already answered) — stored at or after `position`. O(log n + those).
+   */
+  orphansFrom(position: number): string[] {
+    return this.#index.orphansFrom(position);
+  }
+
+  /**
    * Forget the stored messages from `position` on (a compaction pipeline rewrote its output
    * there; the caller appends the new ones): O(what is removed + the next window's recount). The
    * previous cut is kept while its unit remains, so the window's prefix holds.
