@@ -114,6 +114,9 @@ export const SCHEMA_VERSION = MIGRATIONS.length;
  * returns the versions it applied (empty when up to date).
  */
 export async function migrate(pool: pg.Pool, names: TableNames, target = MIGRATIONS.length): Promise<number[]> {
+  // Tables already at the version: nothing is locked or created — a store that only reads (the
+  // Inspector, `sessions show`) waits for no one, and needs no right to create in the schema.
+  if ((await appliedVersion(pool, names)) >= Math.min(target, MIGRATIONS.length)) return [];
   const client = await pool.connect();
   let broken = false;
   try {
@@ -137,5 +140,18 @@ export async function migrate(pool: pg.Pool, names: TableNames, target = MIGRATI
     throw error;
   } finally {
     client.release(broken);
+  }
+}
+
+/**
+ * The newest applied migration, read without a lock; 0 when it cannot be read (no migrations table
+ * yet, or a failure: the locked migration then runs and reports what is wrong).
+ */
+async function appliedVersion(pool: pg.Pool, names: TableNames): Promise<number> {
+  try {
+    const { rows } = await pool.query<{ v: number | null }>(`SELECT max(version) AS v FROM ${names.migrations}`);
+    return rows[0]?.v ?? 0;
+  } catch {
+    return 0;
   }
 }
