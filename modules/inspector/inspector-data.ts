@@ -106,6 +106,8 @@ export interface AnalyzedTurn {
 export interface SessionAnalysis {
   module: string;
   model: string;
+  /** The budget the replay used when one was fixed (else each turn's `budget`: the model's window − output − margin). */
+  budget?: number;
   turns: AnalyzedTurn[];
 }
 

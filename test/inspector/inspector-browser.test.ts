@@ -80,7 +80,7 @@ describe("the Inspector page in Chromium", () => {
 
     await recorded.locator("a").click();
     await page.locator("#chart-tokens canvas").first().waitFor();
-    expect(await page.locator("#session-facts").innerText()).toMatch(/^140 messages · 0 memory events · \d+ turns · context-persistent · gpt-4o$/);
+    expect(await page.locator("#session-facts").innerText()).toMatch(/^140 messages · 0 memory events · \d+ turns · no record of what was sent: windows are simulated · simulation: context-persistent · gpt-4o · budget 6,000$/);
     expect(await page.locator("#chart-prefix canvas").count()).toBeGreaterThan(0);
     const legend = await page.locator("#chart-tokens").innerText();
     expect(legend).toContain("window tokens");
@@ -98,6 +98,10 @@ describe("the Inspector page in Chromium", () => {
     const dropped = page.locator("#turn tbody tr.decision-dropped");
     expect(await dropped.count()).toBeGreaterThan(0);
     expect(await dropped.first().locator("td").nth(4).innerText()).toBe("older than the window's cut (budget)");
+    // Without a record the turn view says it shows a simulation, and the dropped run is one folded line.
+    expect(await page.locator("#no-record").innerText()).toContain("the window below is a simulation");
+    expect(await dropped.first().locator("td").nth(3).innerText()).toBe("over budget");
+    expect(await page.locator("#turn tr.fold-row").count()).toBeGreaterThan(0);
     expect(await page.locator("#turn tbody tr.decision-kept", { hasText: "recent enough to fit the budget" }).count()).toBeGreaterThan(0);
     const bar = await page.locator("#token-bar").getAttribute("aria-label");
     expect(bar).toMatch(/^instructions \d+, history kept \d+, tool definitions 0, free budget \d+$/);

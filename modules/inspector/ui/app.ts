@@ -183,7 +183,8 @@ function SessionPage({ data, route, onNeedToken }: { data: PageData; route: Extr
     h(
       "p",
       { class: "facts", id: "session-facts" },
-      `${session.messages.length} messages · ${session.events.length} memory events · ${turns.length} turns`,
+      // A turn is a model call: one per assistant message, known before any record or replay.
+      `${session.messages.length} messages · ${session.events.length} memory events · ${session.messages.filter((m) => m.role === "assistant").length} turns`,
       recorded > 0 ? ` · ${recorded} recorded as sent (${session.recorded!.at(-1)!.model}, budget ${session.recorded!.at(-1)!.budget.toLocaleString("en")})` : " · no record of what was sent: windows are simulated",
       session.analysis ? ` · simulation: ${session.analysis.module} · ${session.analysis.model}${session.analysis.budget === undefined ? "" : ` · budget ${session.analysis.budget.toLocaleString("en")}`}` : "",
     ),

@@ -125,9 +125,9 @@ async function serve({ values, io }: CliInvocation): Promise<number> {
   const sources: InspectorSource[] = store === undefined ? [] : [historyStoreSource(store)];
   const inspector = {
     sources,
-    // The analysis reports its progress to the page and stops when the session changed meanwhile.
-    analyze: async (messages: Parameters<typeof analyzeSession>[0], sessionId: string, _simulation?: unknown, control?: { onProgress(done: number, total: number): void; signal: AbortSignal }) =>
-      analyzeSession(messages, { name: sessionId, ...(model === undefined ? {} : { model }), ...(budget === undefined ? {} : { budget }), ...(values.cache === true ? { cache: true } : {}), ...(control === undefined ? {} : { onProgress: control.onProgress, signal: control.signal }) }),
+    // The page's simulation (budget, model) wins over the command line's for that analysis.
+    analyze: async (messages: Parameters<typeof analyzeSession>[0], sessionId: string, simulation?: { budget?: number; model?: string }, control?: { onProgress(done: number, total: number): void; signal: AbortSignal }) =>
+      analyzeSession(messages, { name: sessionId, ...(model === undefined ? {} : { model }), ...(budget === undefined ? {} : { budget }), ...(simulation?.model === undefined ? {} : { model: simulation.model }), ...(simulation?.budget === undefined ? {} : { budget: simulation.budget }), ...(values.cache === true ? { cache: true } : {}), ...(control === undefined ? {} : { onProgress: control.onProgress, signal: control.signal }) }),
   };
 
   let server;
