@@ -42,4 +42,27 @@ describe.each([
     expect(session.messages[2]!.resultFor).toEqual(["c1"]);
     await expect(inspector.session(kind, "chat-2")).rejects.toMatchObject({ code: "INSPECTOR/UNKNOWN_SESSION" });
   });
+
+  it("follows a session another store instance writes (as an agent in another process): the new count is pushed, last activity is the newest message's time", async () => {
+    const writer = await createHistoryStore(parseStoreUrl(url()));
+    const reader = await createHistoryStore(parseStoreUrl(url()));
+    opened.push(writer, reader);
+    await writer.appendMany("chat-live", conversation.slice(0, 2));
+    const inspector = createInspector({ sources: [historyStoreSource(reader)], pollMs: 50 });
+    const counts: number[] = [];
+    const stop = inspector.follow(kind, "chat-live", (n) => counts.push(n));
+    try {
+      expect(await inspector.has(kind, "chat-live")).toBe(true);
+      expect(await inspector.has(kind, "chat-nobody")).toBe(false);
+      // The follower's first look sets its baseline.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await writer.appendMany("chat-live", [...conversation.slice(2), { role: "user", content: "and now?", metadata: { id: "q2", timestamp: "2026-11-02T09:05:00.000Z" } }]);
+      await expect.poll(() => counts.at(-1), { timeout: 20_000 }).toBe(5);
+      const listed = (await inspector.listSessions()).find((s) => s.sessionId === "chat-live");
+      expect(listed).toMatchObject({ messages: 5, lastActivity: "2026-11-02T09:05:00.000Z" });
+    } finally {
+      stop();
+      inspector.close();
+    }
+  });
 });
