@@ -6,18 +6,20 @@ import { parseMarkdown, readDoc, ROOT, shippedDocs, type Fence } from "./markdow
 
 /**
  * Every ```ts / ```typescript block of the shipped docs (markdown.ts: README.md, contracts/*.md,
- * the packages' READMEs, the third-party example's README) compiles under `strict`, as a user's
- * file of its own: NodeNext, against the BUILT packages by their names ("amplifier-ts",
+ * every workspace package's README, the third-party example's README) compiles under `strict`, as
+ * a user's file of its own: NodeNext, against the BUILT packages by their names ("amplifier-ts",
  * "amplifier-ts/testing", "@amplifier-ts/…", resolved from the repository root as a consumer's
- * node_modules would), like test/package/exports.test.ts.
+ * node_modules would), like test/package/exports.test.ts. Whole programs are also run
+ * (run-programs.test.ts, marks in doc-programs.ts).
  *
  * How a block becomes a file:
  * - it is written as is to .cache/doc-blocks/ (line numbers kept, so errors point into the doc);
  * - a block without import/export gets `export {}` appended: a module, as a user's file would be
  *   (top-level await, its own scope);
- * - PREAMBLE (below, a global declaration file) names the reader's own things a doc talks about
- *   without defining them — their context manager class `MyContext`, a caught `error` and its
- *   `cause`. Nothing of ours is declared there: every API a block uses comes from the packages.
+ * - nothing else is declared: every name a block uses is defined in it or imported from the
+ *   packages, so a reader who copies it gets a file that compiles (issue 25, item 14: a
+ *   `MyContext` the docs never defined was declared here, and the README's snippet compiled only
+ *   in this test).
  *
  * The one exception, by info-string flag: ```ts signatures — an API listing in signature notation
  * (optional marks and elisions in parameter lists), which is not a program. Such blocks are pinned
@@ -27,24 +29,6 @@ const SIGNATURES_FLAG = "signatures";
 const SIGNATURE_LISTINGS = ["contracts/HOOKS.md:47", "contracts/TOKENS.md:7", "contracts/WINDOW.md:11"];
 const TS_LANGS = new Set(["ts", "typescript"]);
 
-const PREAMBLE = `// Written by test/docs/code-blocks.test.ts: the reader's own things the docs name without defining.
-import type { ContextManager } from "amplifier-ts";
-declare global {
-  /** The reader's own context manager (README "Writing a module", contracts/MODULES.md). */
-  class MyContext implements ContextManager {
-    constructor(config?: unknown);
-    addMessage: ContextManager["addMessage"];
-    getMessagesForRequest: ContextManager["getMessagesForRequest"];
-    getMessages: ContextManager["getMessages"];
-    setMessages: ContextManager["setMessages"];
-    clear: ContextManager["clear"];
-    close(): Promise<void>;
-  }
-  /** An error the reader caught, and the error that caused it (contracts/ERRORS.md). */
-  const error: unknown;
-  const cause: unknown;
-}
-`;
 
 interface Block extends Fence {
   doc: string;
@@ -58,7 +42,6 @@ const isModule = (code: string): boolean => /^\s*(?:import|export)\b/m.test(code
 function compileBlocks(blocks: Block[], dir: string): { status: number | null; diagnostics: string } {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, "preamble.d.ts"), PREAMBLE);
   const files = new Map<string, Block>();
   blocks.forEach((block, i) => {
     const file = join(dir, `${block.doc.replace(/[^A-Za-z0-9]+/g, "-")}-${block.line}-${i}.ts`);
@@ -66,7 +49,7 @@ function compileBlocks(blocks: Block[], dir: string): { status: number | null; d
     files.set(relative(ROOT, file).replaceAll("\\", "/"), block);
   });
   const tsc = join(ROOT, "node_modules", ".bin", process.platform === "win32" ? "tsc.cmd" : "tsc");
-  const args = ["--ignoreConfig", "--noEmit", "--strict", "--skipLibCheck", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "--types", "node", "--pretty", "false", join(dir, "preamble.d.ts"), ...[...files.keys()].map((file) => join(ROOT, file))];
+  const args = ["--ignoreConfig", "--noEmit", "--strict", "--skipLibCheck", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "--types", "node", "--pretty", "false", ...[...files.keys()].map((file) => join(ROOT, file))];
   const result = spawnSync(tsc, args, { cwd: ROOT, encoding: "utf8", timeout: 120_000 });
   // "<file>(<line>,<col>): error …" → "<doc>:<line in the doc>:<col> error …"
   const diagnostics = `${result.stdout}${result.stderr}`.replace(/^(\S+?)\((\d+),(\d+)\):/gm, (match, file: string, line: string, col: string) => {

@@ -31,6 +31,8 @@ export interface Fence {
   /** 1-based line of the opening fence. */
   line: number;
   code: string;
+  /** The line directly above the opening fence, trimmed: where a `<!-- run -->` mark sits (doc-programs.ts). */
+  above: string;
 }
 
 export interface ParsedDoc {
@@ -47,14 +49,14 @@ export function parseMarkdown(text: string): ParsedDoc {
   const fences: Fence[] = [];
   const prose: string[] = [];
   const outside: string[] = [];
-  let open: { marker: string; info: string[]; line: number; body: string[] } | undefined;
+  let open: { marker: string; info: string[]; line: number; above: string; body: string[] } | undefined;
   lines.forEach((line, index) => {
     const fence = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(line);
     if (open) {
       prose.push("");
       outside.push("");
       if (fence && fence[1]![0] === open.marker[0] && fence[1]!.length >= open.marker.length && fence[2]!.trim() === "") {
-        fences.push({ info: open.info, line: open.line, code: open.body.join("\n") + "\n" });
+        fences.push({ info: open.info, line: open.line, code: open.body.join("\n") + "\n", above: open.above });
         open = undefined;
       } else {
         open.body.push(line);
@@ -62,7 +64,7 @@ export function parseMarkdown(text: string): ParsedDoc {
       return;
     }
     if (fence && !(fence[1]![0] === "`" && fence[2]!.includes("`"))) {
-      open = { marker: fence[1]!, info: fence[2]!.trim().split(/\s+/).filter(Boolean), line: index + 1, body: [] };
+      open = { marker: fence[1]!, info: fence[2]!.trim().split(/\s+/).filter(Boolean), line: index + 1, above: (lines[index - 1] ?? "").trim(), body: [] };
       prose.push("");
       outside.push("");
       return;
