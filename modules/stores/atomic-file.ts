@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { open, readdir, rename, unlink } from "node:fs/promises";
+import { open, readdir, rename, stat, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { errnoOf } from "./storage-errors.js";
 
@@ -22,6 +22,15 @@ import { errnoOf } from "./storage-errors.js";
  */
 export async function writeFileAtomic(target: string, data: Uint8Array, mode = 0o600): Promise<void> {
   const temp = tempPathFor(target);
+  writing.add(temp);
+  try {
+    await writeThenRename(temp, target, data, mode);
+  } finally {
+    writing.delete(temp);
+  }
+}
+
+async function writeThenRename(temp: string, target: string, data: Uint8Array, mode: number): Promise<void> {
   const handle = await open(temp, "wx", mode);
   try {
     let written = 0;
@@ -72,6 +81,44 @@ export function isTempFileOf(target: string, name: string): boolean {
 }
 
 const TEMP_SUFFIX = new RegExp(`^[0-9]+-[0-9a-f]{${RANDOM_BYTES * 2}}$`);
+
+/** Temp files this process is writing now (writeFileAtomic): never abandoned, whatever their pid says. */
+const writing = new Set<string>();
+
+/** An unchanged temp file this old is abandoned whoever named it: an attachment write takes milliseconds. */
+export const ABANDONED_TEMP_AGE_MS = 60 * 60 * 1000;
+
+/**
+ * Whether the temp file `name` in `dir` is provably abandoned — safe to delete even where its
+ * writer might not hold the lock it should (the name carries the writer's pid):
+ *
+ * | the temp file | verdict |
+ * |---|---|
+ * | being written by this process (the `writing` registry) | in flight |
+ * | not modified for ABANDONED_TEMP_AGE_MS | abandoned, whoever wrote it (a pid since reused, another host) |
+ * | named with our pid, not being written by us | abandoned: an earlier process had our pid (pid 1 in containers) |
+ * | named with a live pid (`kill(pid, 0)` succeeds or EPERM) | in flight |
+ * | named with a dead pid (ESRCH) | abandoned: its writer was killed mid-write |
+ * | not a temp name, or gone | not ours to delete |
+ */
+export async function isAbandonedTemp(dir: string, name: string, now = Date.now()): Promise<boolean> {
+  const pid = Number(/\.tmp-([0-9]+)-[0-9a-f]{12}$/.exec(name)?.[1]);
+  const path = join(dir, name);
+  if (!Number.isSafeInteger(pid) || pid <= 0 || writing.has(path)) return false;
+  let modified: number;
+  try {
+    modified = (await stat(path)).mtimeMs;
+  } catch {
+    return false;
+  }
+  if (now - modified > ABANDONED_TEMP_AGE_MS || pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return errnoOf(error) === "ESRCH";
+  }
+}
 
 /** Deletes temp files a crashed rewrite of `target` left behind. Call only while holding the target's lock. */
 export async function removeTempFiles(target: string): Promise<number> {

@@ -1,6 +1,6 @@
 import { readFile, readdir, unlink } from "node:fs/promises";
 import { join } from "node:path";
-import { isTempFileOf, syncDirectory, writeFileAtomic } from "./atomic-file.js";
+import { isAbandonedTemp, isTempFileOf, syncDirectory, writeFileAtomic } from "./atomic-file.js";
 import { ensureDirectory } from "./ensure-directory.js";
 import { errnoOf, storageUnavailable, storageWriteFailed } from "./storage-errors.js";
 
@@ -43,18 +43,45 @@ export async function deleteJsonlAttachments(dir: string, sessionId: string, mod
     throw storageWriteFailed(error, module, dir, "list the session's attachments");
   }
   const prefix = `${sessionId}.`;
-  const doomed = names.filter(
-    (name) =>
-      (name.startsWith(prefix) && ATTACHMENT_FILE.test(name.slice(prefix.length))) ||
-      // A temp file a crashed write left: `.<session>.<name>.json.tmp-<pid>-<hex>` (atomic-file.ts).
-      (name.startsWith(`.${prefix}`) && isTempFileOf(join(dir, name.slice(1, name.indexOf(".json.tmp-") + 5)), name) && ATTACHMENT_FILE.test(name.slice(prefix.length + 1, name.indexOf(".json.tmp-") + 5))),
-  );
+  const doomed = names.filter((name) => (name.startsWith(prefix) && ATTACHMENT_FILE.test(name.slice(prefix.length))) || isAttachmentTempOf(dir, sessionId, name));
   for (const name of doomed) {
     await unlink(join(dir, name)).catch((error: unknown) => {
       if (errnoOf(error) !== "ENOENT") throw storageWriteFailed(error, module, join(dir, name), "delete the session's attachment");
     });
   }
   return doomed.length;
+}
+
+/**
+ * Deletes the temp files of the session's attachments that a killed writer left
+ * (`.<session>.<name>.json.tmp-<pid>-<hex>`): only those provably abandoned (isAbandonedTemp: the
+ * writing pid is gone, or the file is older than ABANDONED_TEMP_AGE_MS). Called when the
+ * session's writer opens it; a failure to list or delete leaves them for the next open.
+ */
+export async function removeAbandonedAttachmentTemps(dir: string, sessionId: string): Promise<number> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return 0;
+  }
+  let removed = 0;
+  for (const name of names) {
+    if (!isAttachmentTempOf(dir, sessionId, name) || !(await isAbandonedTemp(dir, name))) continue;
+    await unlink(join(dir, name)).then(
+      () => removed++,
+      () => undefined,
+    );
+  }
+  return removed;
+}
+
+/** Whether `name` is a temp file of one of the session's attachments: `.<session>.<name>.json.tmp-<pid>-<hex>` (atomic-file.ts). */
+function isAttachmentTempOf(dir: string, sessionId: string, name: string): boolean {
+  const prefix = `.${sessionId}.`;
+  const end = name.indexOf(".json.tmp-");
+  if (!name.startsWith(prefix) || end < 0) return false;
+  return ATTACHMENT_FILE.test(name.slice(prefix.length, end + 5)) && isTempFileOf(join(dir, name.slice(1, end + 5)), name);
 }
 
 /** What follows `<session>.` in an attachment's file name: a name (no dot) and `.json`. */

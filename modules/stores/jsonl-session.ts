@@ -5,7 +5,7 @@ import type { OpenedSession, RecoveryReport } from "@amplifier-ts/contracts";
 import { createError } from "@amplifier-ts/contracts";
 import { removeTempFiles, syncDirectory, writeFileAtomic } from "./atomic-file.js";
 import { ensureDirectory, removeEmptyDirectories } from "./ensure-directory.js";
-import { deleteJsonlAttachments } from "./jsonl-attachments.js";
+import { deleteJsonlAttachments, removeAbandonedAttachmentTemps } from "./jsonl-attachments.js";
 import { acquireLock, type FileLock } from "./file-lock.js";
 import { recoveryReport, scanJsonl, type RecordIndex } from "./jsonl-scan.js";
 import { parseStored, type EncodedMessage } from "./message-codec.js";
@@ -218,6 +218,8 @@ export class JsonlSession {
     const { module, sessionId } = this.config;
     await removeTempFiles(this.file);
     await removeTempFiles(indexPathOf(this.file));
+    // An attachment's temp file (the calibration's) a kill -9 left would otherwise stay forever.
+    await removeAbandonedAttachmentTemps(this.config.paths.dir, sessionId);
     try {
       this.handle = await open(this.file, "r+");
     } catch (error) {
