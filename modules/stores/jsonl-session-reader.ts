@@ -8,6 +8,8 @@ import type { Page } from "./store-arguments.js";
 /** Bytes before the consumed end remembered to recognise the same file after a change (inode numbers are reused). */
 const FINGERPRINT_BYTES = 256;
 const NEWLINE = 0x0a;
+/** Bytes read at once when following a file. */
+const CHUNK_BYTES = 4 * 1024 * 1024;
 
 /**
  * One session file followed by a reader (JsonlStoreOptions.readOnly): the Inspector, `sessions
@@ -145,31 +147,49 @@ export class JsonlSessionReader {
     return bytesRead === length && now.equals(this.#fingerprint);
   }
 
-  /** Indexes the complete lines of [consumed, size); an unterminated last line stays for later. */
+  /**
+   * Indexes the complete lines of [consumed, size) in chunks of CHUNK_BYTES (a line longer than a
+   * chunk widens it), yielding to the event loop between chunks: a large file read for the first
+   * time neither takes its size in memory at once nor holds the loop. An unterminated last line
+   * stays for later.
+   */
   async #consume(handle: FileHandle, size: number): Promise<void> {
-    if (size <= this.#consumed) return;
-    const data = Buffer.allocUnsafe(size - this.#consumed);
-    let done = 0;
-    while (done < data.length) {
-      const { bytesRead } = await handle.read(data, done, data.length - done, this.#consumed + done);
-      if (bytesRead === 0) break;
-      done += bytesRead;
+    let want = CHUNK_BYTES;
+    while (this.#consumed < size) {
+      const base = this.#consumed;
+      const data = Buffer.allocUnsafe(Math.min(want, size - base));
+      let done = 0;
+      while (done < data.length) {
+        const { bytesRead } = await handle.read(data, done, data.length - done, base + done);
+        if (bytesRead === 0) break;
+        done += bytesRead;
+      }
+      let from = 0;
+      for (let nl = data.indexOf(NEWLINE, 0); nl !== -1 && nl < done; nl = data.indexOf(NEWLINE, from)) {
+        this.#take(data.subarray(from, nl), base + from);
+        from = nl + 1;
+      }
+      if (from === 0) {
+        // No whole line in this chunk: the end of the file (a line being written) or a longer line.
+        if (base + done >= size) return;
+        want *= 2;
+        continue;
+      }
+      this.#consumed = base + from;
+      this.#remember(data, from);
+      want = CHUNK_BYTES;
+      if (this.#consumed < size) await new Promise<void>((resolve) => setImmediate(resolve));
     }
-    const base = this.#consumed;
-    let from = 0;
-    for (let nl = data.indexOf(NEWLINE, 0); nl !== -1 && nl < done; nl = data.indexOf(NEWLINE, from)) {
-      this.#take(data.subarray(from, nl), base + from);
-      from = nl + 1;
-    }
-    if (from === 0) return;
-    this.#consumed = base + from;
+  }
+
+  /** The fingerprint is the bytes just before the consumed end: `data[0, end)` are the last bytes consumed. */
+  #remember(data: Buffer, end: number): void {
     const keep = Math.min(FINGERPRINT_BYTES, this.#consumed);
     const tail = Buffer.alloc(keep);
-    // The fingerprint is the bytes just before the consumed end: inside `data` when enough was read now.
-    if (keep <= from) data.copy(tail, 0, from - keep, from);
+    if (keep <= end) data.copy(tail, 0, end - keep, end);
     else {
-      this.#fingerprint.copy(tail, 0, this.#fingerprint.length - (keep - from));
-      data.copy(tail, keep - from, 0, from);
+      this.#fingerprint.copy(tail, 0, this.#fingerprint.length - (keep - end));
+      data.copy(tail, keep - end, 0, end);
     }
     this.#fingerprint = tail;
   }

@@ -109,6 +109,20 @@ describe("JsonlStore readOnly: a reader beside the writer", () => {
     }
   });
 
+  it("reads a file larger than its read chunk (4 MiB), with a line longer than a chunk, whole and in order", async () => {
+    const file = join(temp.dir, "big.jsonl");
+    const long = user(`long ${"x".repeat(5 * 1024 * 1024)}`);
+    const many = Array.from({ length: 3000 }, (_, i) => user(`m${i} ${"y".repeat(1500)}`));
+    await writeFile(file, [many[0]!, long, ...many.slice(1)].map((m) => `${JSON.stringify(m)}\n`).join(""));
+    const inspector = reader();
+    expect(await inspector.count("big")).toBe(3001);
+    const messages = await inspector.read("big");
+    expect(messages[1]!.content).toBe(long.content);
+    expect(messages.map((m) => (m.content as string).split(" ")[0])).toEqual(["m0", "long", ...many.slice(1).map((_, i) => `m${i + 1}`)]);
+    await appendFile(file, `${JSON.stringify(user("after"))}\n`);
+    expect((await inspector.read("big", { offset: 3001 })).map((m) => m.content)).toEqual(["after"]);
+  });
+
   it("refuses every write with STORE_READ_ONLY and writes nothing, not even a folder", async () => {
     const missing = join(temp.dir, "nothing-here");
     const inspector = reader(missing);
