@@ -3,10 +3,11 @@
  * `windows-1` … in its own store (session-attachment.ts), WINDOW_SEGMENT_SIZE records each — so a
  * reader (the Inspector) shows what was sent for a stored session, whatever the store.
  *
- * Off the turn's path: `add()` only queues. One write at a time rewrites the newest segment; the
- * records that arrive while it runs are written by the next one (coalesced), so a fast loop writes
- * less often than it asks. Each write costs one segment (at most WINDOW_SEGMENT_SIZE records), never
- * the whole session. The newest segment is found on the first write (not at mount): segments are
+ * Off the turn's path: `add()` only queues. One write at a time rewrites the newest segment, at
+ * most one every `minIntervalMs` (default 500): the records that arrive meanwhile go in the next
+ * write (coalesced), so a fast loop writes a few times a second whatever its rate, and an agent whose
+ * turns take seconds writes once per turn. Each write costs one segment (at most WINDOW_SEGMENT_SIZE
+ * records), never the whole session; `flush()` (at cleanup) writes at once. The newest segment is found on the first write (not at mount): segments are
  * probed from 0 until one is missing.
  *
  * Failure policy: a record is diagnostics, not history — a segment that cannot be written or read
@@ -24,8 +25,10 @@ export interface WindowRecordsAttachment {
 }
 
 /** `attachment(name)` opens one of the session's attachments (sessionAttachment bound to the session). */
-export function windowRecordsAttachment(attachment: (name: string) => SessionAttachment, onProblem: (reason: string) => Promise<void>): WindowRecordsAttachment {
+export function windowRecordsAttachment(attachment: (name: string) => SessionAttachment, onProblem: (reason: string) => Promise<void>, minIntervalMs = 500): WindowRecordsAttachment {
   let segment: number | undefined;
+  let lastWrite = -Infinity;
+  let timer: ReturnType<typeof setTimeout> | undefined;
   let records: WindowRecord[] = [];
   let pending: WindowRecord[] = [];
   let writing: Promise<void> | undefined;
@@ -57,8 +60,9 @@ export function windowRecordsAttachment(attachment: (name: string) => SessionAtt
     }
   };
 
-  const writeAll = async (): Promise<void> => {
-    while (pending.length > 0) {
+  /** One write: the pending records that fit the newest segment (the rest wait for the next write). */
+  const writeOnce = async (): Promise<void> => {
+    if (pending.length > 0) {
       if (segment === undefined) {
         try {
           await findNewest();
@@ -72,6 +76,7 @@ export function windowRecordsAttachment(attachment: (name: string) => SessionAtt
       const taken = pending.splice(0, room);
       const next = [...records, ...taken];
       const target = attachment(windowSegmentName(segment!));
+      lastWrite = performance.now();
       try {
         await target.write(encodeWindowSegment(next));
         records = next;
@@ -86,11 +91,20 @@ export function windowRecordsAttachment(attachment: (name: string) => SessionAtt
     }
   };
 
-  const schedule = () => {
-    writing ??= writeAll().finally(() => {
+  const start = () => {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+    writing ??= writeOnce().finally(() => {
       writing = undefined;
       if (pending.length > 0) schedule();
     });
+  };
+  const schedule = () => {
+    if (writing !== undefined || timer !== undefined) return;
+    const wait = lastWrite + minIntervalMs - performance.now();
+    if (wait <= 0) return start();
+    timer = setTimeout(start, wait);
+    timer.unref?.();
   };
 
   return {
@@ -99,7 +113,11 @@ export function windowRecordsAttachment(attachment: (name: string) => SessionAtt
       schedule();
     },
     async flush() {
-      while (writing !== undefined) await writing;
+      for (;;) {
+        if (writing === undefined && pending.length > 0) start();
+        if (writing === undefined) return;
+        await writing;
+      }
     },
   };
 }

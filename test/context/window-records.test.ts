@@ -7,6 +7,7 @@ import { Coordinator } from "../../core/coordinator.js";
 import { getTokenCounter } from "../../core/tokens/index.js";
 import { HistoryContextManager } from "../../modules/context-manager/index.js";
 import { mount as mountPersistent } from "../../modules/context-persistent/index.js";
+import { windowRecordsAttachment } from "../../modules/context-persistent/window-records-attachment.js";
 
 /**
  * Issue 24 item 8: the manager records what each request sent — budget, model, tool definitions
@@ -98,6 +99,32 @@ describe("window records (what was sent)", () => {
     await resumed.getMessagesForRequest(1_200);
     await again.cleanup();
     expect(decodeWindowSegment(await readFile(join(dir, "rec.windows-1.json"), "utf8"))).toHaveLength(7);
+  });
+
+  it("writes off the turn's path, coalesced: a burst of records costs a few segment writes, and flush writes the rest", async () => {
+    const texts = new Map<string, string>();
+    let writes = 0;
+    const attachment = (name: string) => ({
+      where: name,
+      read: async () => texts.get(name),
+      write: async (text: string) => {
+        writes++;
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        texts.set(name, text);
+      },
+    });
+    const problems: string[] = [];
+    const log = windowRecordsAttachment(attachment, async (reason) => void problems.push(reason), 60_000);
+    const context = new HistoryContextManager({ moduleName: "test-records", tools: TOOLS, onWindow: (record) => log.add(record) });
+    await filled(context, 3);
+    for (let i = 0; i < 100; i++) await context.getMessagesForRequest(1_000);
+    // One write started at once; the rest wait for the interval (a minute here) or the flush.
+    expect(writes).toBe(1);
+    await log.flush();
+    expect(writes).toBeLessThanOrEqual(3);
+    const stored = [...decodeWindowSegment(texts.get("windows-0")!), ...decodeWindowSegment(texts.get("windows-1")!)];
+    expect(stored).toEqual(context.windowRecords());
+    expect(problems).toEqual([]);
   });
 
   it("a segment that is not a record is WINDOW_RECORD_INVALID naming the field", () => {
