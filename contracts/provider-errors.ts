@@ -9,11 +9,11 @@ import { defineErrorCodes } from "./errors.js";
  *
  * | the API answered                                            | code                    | retryable |
  * |-------------------------------------------------------------|-------------------------|-----------|
- * | 429, or Anthropic 529 overloaded                            | RATE_LIMITED            | yes       |
+ * | 429, or Anthropic 529 overloaded (or its overloaded_error event mid-stream) | RATE_LIMITED | yes |
  * | 400 saying the prompt is longer than the model's window     | CONTEXT_LENGTH_EXCEEDED | no        |
  * | 401 / 403                                                   | AUTHENTICATION_FAILED   | no        |
  * | any other error status                                      | API_ERROR               | 5xx, 408, 409 |
- * | nothing: connection refused or reset before the headers     | CONNECTION_FAILED       | yes       |
+ * | nothing: connection refused or reset before the headers, or another error event mid-stream | CONNECTION_FAILED | yes |
  * | 2xx, then the body or stream broke off (reset, cut short)    | CONNECTION_FAILED       | yes       |
  * | no headers, body or stream end within timeoutMs, or a stream silent for its idle timeout | TIMEOUT | yes |
  * | 2xx with a body that is not one assistant answer            | INVALID_RESPONSE        | no        |
@@ -62,9 +62,10 @@ export function providerErrorFrom(error: unknown, site: ProviderCallSite): unkno
   const providerType = body.error?.type ?? body.type ?? e.type;
   const providerCode = body.code ?? e.code;
   const status = typeof e.status === "number" ? e.status : undefined;
-  // Both SDKs name their own timer's error so (it runs until the headers only).
+  // Both SDKs call their own timer's error APIConnectionTimeoutError (that timer stops at the headers).
+  // An error event inside a stream has no status: Anthropic's overloaded_error there is its 529.
   const code = status === undefined
-    ? error.constructor.name === "APIConnectionTimeoutError" ? "TIMEOUT" : "CONNECTION_FAILED"
+    ? error.constructor.name === "APIConnectionTimeoutError" ? "TIMEOUT" : providerType === "overloaded_error" ? "RATE_LIMITED" : "CONNECTION_FAILED"
     : status === 429 || status === 529
       ? "RATE_LIMITED"
       : status === 401 || status === 403

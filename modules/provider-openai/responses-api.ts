@@ -27,7 +27,9 @@ export async function callResponses(client: OpenAI, call: ApiCall): Promise<ApiA
     for await (const event of stream) {
       if (event.type === "response.output_text.delta") call.onDelta({ type: "text", text: event.delta, index: event.output_index } satisfies ProviderDelta);
       else if (event.type === "response.reasoning_summary_text.delta") call.onDelta({ type: "thinking", text: event.delta, index: event.output_index });
-      else if (event.type === "response.completed" || event.type === "response.incomplete" || event.type === "response.failed") call.onStreamEnd?.();
+      else if (event.type === "response.completed" || event.type === "response.incomplete") call.onStreamEnd?.();
+      else if (event.type === "error") throw streamFailure(event.message, event.code);
+      else if (event.type === "response.failed") throw streamFailure(event.response.error?.message ?? "response.failed", event.response.error?.code);
     }
     response = (await stream.finalResponse()) as Response;
   } else {
@@ -44,4 +46,13 @@ export async function callResponses(client: OpenAI, call: ApiCall): Promise<ApiA
       bill: (n) => ({ inputTokens: n.input_tokens, outputTokens: n.output_tokens, cacheReadTokens: n["input_tokens_details.cached_tokens"], cacheWriteTokens: 0 }),
     }),
   };
+}
+
+/**
+ * The Responses stream reports a failure as an event (`error`, `response.failed`) that the SDK
+ * passes on instead of throwing: thrown here in the shape of the SDK's APIError without a status
+ * (`status`, `error`), which providerErrorFrom reads as it reads any SDK error.
+ */
+function streamFailure(message: string, code: string | null | undefined): Error {
+  return Object.assign(new Error(message), { status: undefined, error: { message, ...(code ? { code } : {}) } });
 }

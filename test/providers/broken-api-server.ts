@@ -79,6 +79,13 @@ export function streamPiece(api: Api, text: string): string {
   return event("content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "text_delta", text } });
 }
 
+/** The API's error event in the middle of a stream: a server error (Anthropic: overloaded). */
+export function streamError(api: Api): string {
+  if (api === "chat") return data({ error: { message: "The server had an error while processing your request.", type: "server_error" } });
+  if (api === "responses") return event("error", { type: "error", sequence_number: 3, code: "server_error", message: "The server had an error while processing your request.", param: null });
+  return event("error", { type: "error", error: { type: "overloaded_error", message: "Overloaded" } });
+}
+
 /** A whole plain (non-streamed) answer "hi" with the given usage object (left out when undefined). */
 export function plainAnswer(api: Api, usage: unknown): string {
   const withUsage = usage === undefined ? {} : { usage };

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Message } from "../../contracts/index.js";
 import { Coordinator } from "../../core/index.js";
 import { mount as mountContext } from "../../modules/context-simple/index.js";
-import { brokenProvider, FLAVOURS, plainAnswer, startBrokenApiServer, streamPiece, streamStart, type BrokenApiServer } from "./broken-api-server.js";
+import { brokenProvider, FLAVOURS, plainAnswer, startBrokenApiServer, streamError, streamPiece, streamStart, type BrokenApiServer } from "./broken-api-server.js";
 import type { Api } from "./fake-api-server.js";
 
 /**
@@ -106,6 +106,13 @@ describe.each(FLAVOURS)("$provider: a broken answer is a typed error", ({ api, p
     expect(e.details).toMatchObject({ provider, status: 200, ...details });
     expect(e.cause).toBeDefined();
     expect(errors).toEqual([expect.objectContaining({ retryable: details.retryable, error: e })]);
+  });
+
+  it("an error event in the middle of a stream is retryable: Anthropic's overloaded_error is RATE_LIMITED, another CONNECTION_FAILED, with the API's message", async () => {
+    server.answer = (a, res) => { sse(res); res.end(streamStart(a) + streamError(a)); };
+    const e = await failureOf(brokenProvider(api, server, new Coordinator(), { timeoutMs: 10_000 }).complete({ messages: WINDOW, onDelta: () => {} }));
+    expect(e.code).toBe(api === "anthropic" ? "PROVIDER/RATE_LIMITED" : "PROVIDER/CONNECTION_FAILED");
+    expect(e.details).toMatchObject({ provider, retryable: true, providerMessage: api === "anthropic" ? "Overloaded" : "The server had an error while processing your request." });
   });
 
   it("the history of the context manager is unchanged after each failure (nothing half-added)", async () => {
