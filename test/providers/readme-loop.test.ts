@@ -2,8 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { callArguments, forEachContentPart, type Message, type ToolCallPart } from "../../contracts/index.js";
+import { forEachContentPart, type Message, type ToolCallPart } from "../../contracts/index.js";
 import { createSession } from "../../core/session.js";
+import { runTool, startTurn } from "../../core/turn/index.js";
 import { API_KEY, startFakeApiServer, type FakeApiServer } from "./fake-api-server.js";
 
 /**
@@ -44,17 +45,21 @@ async function readmeLoop(configPath: string): Promise<Message[]> {
   const tools = Object.values(coordinator.get("tools")).map((tool) => tool.definition);
 
   await context.addMessage({ role: "system", content: "You are a careful coding agent." });
-  await context.addMessage({ role: "user", content: "Why do the tests fail?" });
+  const turn = await startTurn(coordinator, "Why do the tests fail?");
   for (let step = 0; step < 20; step++) {
-    const messages = await context.getMessagesForRequest(undefined, provider, { tools });
+    const { extraMessages } = turn;
+    const messages = await context.getMessagesForRequest(undefined, provider, { tools, extraMessages });
     const { message } = await provider.complete({ messages, tools });
     await context.addMessage(message);
     const calls: ToolCallPart[] = [];
-    forEachContentPart(message, { toolCall: (call) => void calls.push(call) });
-    if (calls.length === 0) break;
+    let answer = "";
+    forEachContentPart(message, { text: (text) => void (answer += text), toolCall: (call) => void calls.push(call) });
+    if (calls.length === 0) {
+      await turn.complete(answer);
+      break;
+    }
     for (const call of calls) {
-      const tool = coordinator.get("tools", call.name);
-      const result = tool ? await tool.execute(JSON.parse(callArguments(call))) : { output: `no tool named ${call.name}` };
+      const result = await runTool(coordinator, call);
       await context.addMessage({ role: "tool", tool_call_id: call.id, content: result.output });
     }
   }
