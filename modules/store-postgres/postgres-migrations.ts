@@ -9,10 +9,10 @@ import { DEFAULT_AGENT_ID } from "@amplifier-ts/contracts";
  *
  * Add a migration by appending to MIGRATIONS (never edit a released one).
  *
- * Tables (`t` = the configured table name), as of version 4:
+ * Tables (`t` = the configured table name), as of version 5:
  * | table | key | holds |
  * |---|---|---|
- * | `t` | (agent_id, session_id, seq) | one row per message: `message jsonb` (the queryable record), `body text` (the same message as the JSON text the store wrote, for resumes: no jsonb rendering), `facts jsonb` (what a window plans with: message-facts-codec.ts of @amplifier-ts/stores), `run_id`, `bytes`, `write_id` (first row of each append batch, for idempotent retries), `created_at` |
+ * | `t` | (agent_id, session_id, seq); unique (agent_id, session_id, message_id) where message_id is set | one row per message: `message jsonb` (the queryable record), `body text` (the same message as the JSON text the store wrote, for resumes: no jsonb rendering), `facts jsonb` (what a window plans with: message-facts-codec.ts of @amplifier-ts/stores), `run_id`, `bytes`, `write_id` (first row of each append batch, for idempotent retries), `message_id` (the message's `metadata.id`: appends are idempotent by it), `created_at` |
  * | `t_sessions` | (agent_id, session_id) | `count` (seqs are dense, 0..count-1, so count is also the next seq), `bytes`, `updated_at`; its row lock serialises the writers of one session |
  * | `t_attachments` | (agent_id, session_id, name) | a session's attachments (SessionAttachments): `body text`, `updated_at`; deleted with the session |
  * | `t_migrations` | version | applied migrations |
@@ -23,6 +23,7 @@ import { DEFAULT_AGENT_ID } from "@amplifier-ts/contracts";
  * | 2 | agent scoping (HistoryStore contract v2): `agent_id text NOT NULL DEFAULT 'default'` on both tables — every existing row becomes the default agent's (a constant default: no table rewrite) — and the keys and indexes lead with agent_id. Writers of version 1 upsert ON CONFLICT (session_id), which no longer names a key: stop them before the upgrade |
  * | 3 | lazy resume (pg-resume.ts): nullable `body text` (lz4 where available) and `facts jsonb`, written with every row from now on. Existing rows keep NULL (no backfill: the facts need the message contract's logic, and a rewrite of every row would hold the migration lock for minutes) and load as before, parsed and checked at open. A trigger clears both when `message` is updated without `body` (a SQL edit), so the edited jsonb stays the record |
  * | 4 | session attachments: the `t_attachments` table (a new table: nothing existing is read or rewritten). Writers of version 3 keep working; their deleteSession leaves a deleted session's attachments behind (harmless: a reader tolerates stale ones, and the next session of that id overwrites them) |
+ * | 5 | idempotent appends: nullable `message_id text`, filled from `message->'metadata'->>'id'` for the FIRST row (lowest seq) of each id in its session — existing data that repeats an id keeps every row, the later copies with NULL (so the migration never fails on them, and nothing is deleted) — then the unique index `<t>_message_id_idx` on (agent_id, session_id, message_id) WHERE message_id IS NOT NULL. One UPDATE over the rows that have an id (a table rewrite of those rows, under the migrations' lock). Writers of version 4 keep working (they leave message_id NULL: their rows are not recognised by a retry) |
  */
 export interface TableNames {
   /** Quoted, schema-qualified names ready for SQL. */
@@ -105,7 +106,22 @@ const MIGRATIONS: readonly Migration[] = [
        updated_at timestamptz NOT NULL DEFAULT now(),
        PRIMARY KEY (agent_id, session_id, name))`,
   ],
+  // 5: idempotent appends. "<t>_message_id_idx" fits 63 bytes: tables are at most 48 characters.
+  (n) => [
+    `ALTER TABLE ${n.messages} ADD COLUMN message_id text COLLATE "C"`,
+    `UPDATE ${n.messages} t SET message_id = f.id
+       FROM (SELECT DISTINCT ON (agent_id, session_id, message->'metadata'->>'id') agent_id, session_id, seq, message->'metadata'->>'id' AS id
+             FROM ${n.messages} WHERE NULLIF(message->'metadata'->>'id', '') IS NOT NULL
+             ORDER BY agent_id, session_id, message->'metadata'->>'id', seq) f
+       WHERE t.agent_id = f.agent_id AND t.session_id = f.session_id AND t.seq = f.seq`,
+    `CREATE UNIQUE INDEX "${messageIdIndex(n)}" ON ${n.messages} (agent_id, session_id, message_id) WHERE message_id IS NOT NULL`,
+  ],
 ];
+
+/** The unique index that makes appends idempotent by message id (migration 5). */
+export function messageIdIndex(n: TableNames): string {
+  return `${n.table}_message_id_idx`;
+}
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 

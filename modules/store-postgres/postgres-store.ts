@@ -7,7 +7,7 @@ import { createError, isAmplifierError, type AmplifierError } from "@amplifier-t
 import { decodeStored, encodeFacts, encodeMessage, encodeMessages, type EncodedMessage } from "@amplifier-ts/stores";
 import { withDefaultUser } from "./default-user.js";
 import { acquirePool, type PoolLease } from "./pg-pools.js";
-import { migrate, tableNames, type TableNames } from "./postgres-migrations.js";
+import { messageIdIndex, migrate, tableNames, type TableNames } from "./postgres-migrations.js";
 import { DEFAULT_RETRY, isTransient, withRetry, type RetryPolicy } from "./postgres-retry.js";
 import { resumeSession } from "./pg-resume.js";
 import { agentIdOf, agentSessionKey, assertSessionId } from "@amplifier-ts/stores";
@@ -50,6 +50,8 @@ export const DEFAULT_CONNECT_TIMEOUT_MS = 3_000;
  * | replace, clearRun, clear, deleteSession | one transaction each; clearRun renumbers the kept rows |
  * | jsonb | cannot hold NUL (`\u0000`) or lone surrogates: such messages are refused with INVALID_MESSAGE |
  * | transient failures | retried with bounded backoff (`retry`); an append carries a write id so a retry after a lost acknowledgement never stores it twice |
+ * | idempotent appends | `message_id` (migration 5) holds each row's `metadata.id` under a unique key per (agent, session); the append statement inserts only the messages whose id the session does not hold (and the first of an id repeated in the batch), numbering them densely. Two writers racing with one id: the second statement fails on the key (23505) and runs again, now finding the row — a no-op |
+ * | unknown outcomes | an append whose statement was sent and whose connection was then lost (no reply, no SQLSTATE) may have committed: when the retries end without a reply that settles it → STORAGE_WRITE_UNCERTAIN (`details.messageIds`); a retry is a no-op where it was stored. STORAGE_WRITE_FAILED only when no try was sent (no connection) or the server answered with an error |
  * | agents | `agent_id` is a column of both tables and leads their keys: a session is (agent_id, session_id); every statement names both |
  * | attachments | rows of `<table>_attachments` keyed (agent_id, session_id, name) (migration 4); a write is one upsert in the session's queue (call order with its messages), deleteSession deletes them in its statement |
  *
@@ -330,20 +332,61 @@ export class PostgresStore implements HistoryStore, SessionAttachments {
   }
 
   /**
-   * One statement: the session row's count moves by n (an upsert, which holds the row lock until
-   * commit) and the rows take the seqs from the old count on. The first row carries a write id;
-   * a retry whose first try may have committed looks it up before writing again.
+   * One statement: the messages whose ids the session does not hold are numbered from the old
+   * count (the session row's upsert holds its row lock until commit). The first row carries a
+   * write id; a retry whose first try may have committed looks it up before writing again (the
+   * message ids make it a no-op too; the write id covers messages without one). A try whose
+   * statement was sent and got no answer may have committed: if no later try settles it, the
+   * append is STORAGE_WRITE_UNCERTAIN, not FAILED.
    */
-  private insert(agent: string, sessionId: string, records: EncodedMessage[]): Promise<void> {
+  private async insert(agent: string, sessionId: string, records: EncodedMessage[]): Promise<void> {
     const writeId = randomUUID();
-    const params = insertParams(sessionId, records, writeId, agent);
-    return this.attempt("write", `append to session ${sessionId}`, async (pool, attempt) => {
-      if (attempt > 1) {
-        const { rows } = await pool.query(`SELECT 1 FROM ${this.names.messages} WHERE agent_id = $3 AND session_id = $1 AND write_id = $2 LIMIT 1`, [sessionId, writeId, agent]);
-        if (rows.length > 0) return;
+    const params = insertParams(sessionId, records, writeId, agent, true);
+    let sent = false;
+    try {
+      await this.attempt("write", `append to session ${sessionId}`, async (pool, attempt) => {
+        if (attempt > 1) {
+          const { rows } = await pool.query(`SELECT 1 FROM ${this.names.messages} WHERE agent_id = $3 AND session_id = $1 AND write_id = $2 LIMIT 1`, [sessionId, writeId, agent]);
+          if (rows.length > 0) return;
+        }
+        const client = await pool.connect(); // a failure here sent nothing
+        // A connection cut while checked out is reported to the query below; without a listener
+        // its 'error' event (emitted when no query is active) would be an uncaught exception.
+        const onError = () => undefined;
+        client.on("error", onError);
+        let broken: unknown;
+        try {
+          for (let race = 1; ; race++) {
+            try {
+              await client.query(insertSql(this.names), params);
+              return;
+            } catch (error) {
+              // Another writer committed one of these ids after this statement's snapshot: run it again (it now sees the row).
+              if (race < 3 && isMessageIdConflict(error, this.names)) continue;
+              throw error;
+            }
+          }
+        } catch (error) {
+          broken = error;
+          if (!answeredByServer(error)) sent = true;
+          throw error;
+        } finally {
+          client.off("error", onError);
+          client.release(broken instanceof Error && isTransient(broken) ? broken : undefined);
+        }
+      });
+    } catch (error) {
+      if (sent && isAmplifierError(error, "STORAGE_WRITE_FAILED")) {
+        throw createError("STORAGE_WRITE_UNCERTAIN", `${error.message}; a try was sent and its answer lost, so it may have committed`, {
+          module: MODULE,
+          hint: "the messages may be stored: retry them (appends are idempotent by message id, so a retry of a stored message is a no-op)",
+          cause: error,
+          url: redactUrl(this.url),
+          messageIds: records.flatMap((r) => (r.facts.id ? [r.facts.id] : [])),
+        });
       }
-      await pool.query(insertSql(this.names), params);
-    });
+      throw error;
+    }
   }
 
   private rewrite(agent: string, sessionId: string, records: EncodedMessage[]): Promise<void> {
@@ -355,7 +398,7 @@ export class PostgresStore implements HistoryStore, SessionAttachments {
       );
       await client.query(`DELETE FROM ${this.names.messages} WHERE agent_id = $2 AND session_id = $1`, [sessionId, agent]);
       if (records.length === 0) return;
-      await client.query(insertSql(this.names), insertParams(sessionId, records, null, agent));
+      await client.query(insertSql(this.names), insertParams(sessionId, records, null, agent, false));
     });
   }
 
@@ -459,27 +502,57 @@ export class PostgresStore implements HistoryStore, SessionAttachments {
 }
 
 /**
- * Parameters: $1 session, $2 n, $3 total bytes, $4 the messages' JSON texts joined by line feeds
- * (JSON.stringify never writes a raw one; one text, split by the server: no per-element quoting of
- * a text[] literal), $5 run ids, $6 bytes each, $7 write id, $8 agent, $9 the messages' facts
- * (compact JSON arrays) joined by line feeds. Each text is stored as `body` and, parsed, as the
- * `message` jsonb.
+ * Parameters: $1 session, $2 message ids (null: none; the empty id is none), $3 dedupe (append:
+ * true — rows whose id the session holds, and repeats within the call, are left out; replace:
+ * false — every row is kept, a repeated id's later rows get no message_id), $4 the messages' JSON
+ * texts joined by line feeds (JSON.stringify never writes a raw one; one text, split by the
+ * server: no per-element quoting of a text[] literal), $5 run ids, $6 bytes each, $7 write id,
+ * $8 agent, $9 the messages' facts (compact JSON arrays) joined by line feeds. Each text is stored
+ * as `body` and, parsed, as the `message` jsonb. The kept rows are numbered densely from the
+ * session's old count; nothing kept → the session row is not touched.
  */
 function insertSql(n: TableNames): string {
-  return `WITH s AS (
-    INSERT INTO ${n.sessions} AS s (agent_id, session_id, count, bytes, updated_at) VALUES ($8, $1, $2, $3, now())
+  return `WITH m AS (
+    SELECT *, message_id IS NOT NULL AND row_number() OVER (PARTITION BY message_id ORDER BY ord) > 1 AS repeated
+    FROM ROWS FROM (unnest(string_to_array($4, E'\\n')), unnest(string_to_array($9, E'\\n')), unnest($5::text[]), unnest($6::int[]), unnest($2::text[]))
+      WITH ORDINALITY AS r(body, facts, run_id, bytes, message_id, ord)),
+  kept AS (
+    SELECT body, facts, run_id, bytes, CASE WHEN repeated THEN NULL ELSE message_id END AS message_id, row_number() OVER (ORDER BY ord) AS k
+    FROM m
+    WHERE NOT $3::boolean OR (NOT repeated AND (message_id IS NULL OR NOT EXISTS (
+      SELECT 1 FROM ${n.messages} x WHERE x.agent_id = $8 AND x.session_id = $1 AND x.message_id = m.message_id)))),
+  total AS (SELECT count(*) AS c, coalesce(sum(bytes), 0) AS b FROM kept),
+  s AS (
+    INSERT INTO ${n.sessions} AS s (agent_id, session_id, count, bytes, updated_at) SELECT $8, $1, total.c, total.b, now() FROM total WHERE total.c > 0
     ON CONFLICT (agent_id, session_id) DO UPDATE SET count = s.count + EXCLUDED.count, bytes = s.bytes + EXCLUDED.bytes, updated_at = now()
-    RETURNING count - $2::bigint AS first)
-  INSERT INTO ${n.messages} (agent_id, session_id, seq, message, body, facts, run_id, bytes, write_id)
-  SELECT $8, $1, s.first + m.ord - 1, m.body::jsonb, m.body, m.facts::jsonb, m.run_id, m.bytes, CASE WHEN m.ord = 1 THEN $7::text END
-  FROM s, ROWS FROM (unnest(string_to_array($4, E'\\n')), unnest(string_to_array($9, E'\\n')), unnest($5::text[]), unnest($6::int[])) WITH ORDINALITY AS m(body, facts, run_id, bytes, ord)`;
+    RETURNING count - (SELECT c FROM total) AS first)
+  INSERT INTO ${n.messages} (agent_id, session_id, seq, message, body, facts, run_id, bytes, write_id, message_id)
+  SELECT $8, $1, s.first + kept.k - 1, kept.body::jsonb, kept.body, kept.facts::jsonb, kept.run_id, kept.bytes, CASE WHEN kept.k = 1 THEN $7::text END, kept.message_id
+  FROM s, kept`;
 }
 
-function insertParams(sessionId: string, records: readonly EncodedMessage[], writeId: string | null, agent: string): unknown[] {
+function insertParams(sessionId: string, records: readonly EncodedMessage[], writeId: string | null, agent: string, dedupe: boolean): unknown[] {
   const bytes = records.map((r) => Buffer.byteLength(r.json));
-  const total = bytes.reduce((a, b) => a + b, 0);
   const facts = records.map((r) => JSON.stringify(encodeFacts(r.facts)));
-  return [sessionId, records.length, total, records.map((r) => r.json).join("\n"), records.map((r) => r.runId ?? null), bytes, writeId, agent, facts.join("\n")];
+  const ids = records.map((r) => (r.facts.id ? r.facts.id : null));
+  return [sessionId, ids, dedupe, records.map((r) => r.json).join("\n"), records.map((r) => r.runId ?? null), bytes, writeId, agent, facts.join("\n")];
+}
+
+/** A unique violation on the message-id key: another writer stored one of the ids meanwhile. */
+function isMessageIdConflict(error: unknown, names: TableNames): boolean {
+  const e = error as { code?: unknown; constraint?: unknown } | null;
+  return e?.code === "23505" && e.constraint === messageIdIndex(names);
+}
+
+/**
+ * Did the server answer this failure (a SQLSTATE: the statement failed, an autocommit statement
+ * rolled back)? A connection lost after sending has none: the statement may have committed.
+ */
+function answeredByServer(error: unknown): boolean {
+  const e = error as { code?: unknown; severity?: unknown; message?: unknown } | null;
+  // node-postgres refuses a query on a client it already knows to be dead: nothing was sent.
+  if (typeof e?.message === "string" && /is not queryable/.test(e.message)) return true;
+  return typeof e?.code === "string" && /^[0-9A-Z]{5}$/.test(e.code) && typeof e.severity === "string";
 }
 
 /** Page bounds [first, last] over a seq range: a new page where either the byte or the row budget runs out. */

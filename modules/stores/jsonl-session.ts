@@ -324,7 +324,7 @@ export class JsonlSession {
 
   private noteId(id: string | undefined): void {
     this.idAt.push(id);
-    if (id !== undefined) this.ids.add(id);
+    if (id !== undefined && id !== "") this.ids.add(id);
   }
 
   private adoptRewrite(size: number, index: RecordIndex): void {

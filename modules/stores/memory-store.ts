@@ -196,7 +196,7 @@ function push(session: MemorySession, records: readonly StoredRecord[]): void {
     session.records.push(json);
     session.runIds.push(runId);
     session.idAt.push(id);
-    if (id !== undefined) session.ids.add(id);
+    if (id !== undefined && id !== "") session.ids.add(id);
     session.bytes += Buffer.byteLength(json) + 1;
   }
   session.updatedAt = new Date();

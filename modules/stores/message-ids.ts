@@ -7,7 +7,7 @@
  * |---|---|
  * | a message whose `metadata.id` the session holds | nothing for it (the stored one keeps its place and content) |
  * | the same id twice in one call | the first only |
- * | a message without an id (no `metadata.id` string) | appended every time: it cannot be recognised (the context managers give every message an id) |
+ * | a message without an id (no `metadata.id`, or an empty one) | appended every time: it cannot be recognised (the context managers give every message an id) |
  *
  * Stores keep the ids they hold (a Set here; PostgreSQL a unique key, Redis a set in the
  * session's hash tag) and filter each call through `recordsToAppend` under their write order.
@@ -24,7 +24,7 @@ export function recordsToAppend<R extends IdentifiedRecord>(records: readonly R[
   const out: R[] = [];
   for (const record of records) {
     const id = record.facts.id;
-    if (id !== undefined) {
+    if (id !== undefined && id !== "") {
       if (seen.has(id) || held(id)) continue;
       seen.add(id);
     }

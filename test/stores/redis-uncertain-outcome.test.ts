@@ -5,11 +5,11 @@
  * store must then say STORAGE_WRITE_UNCERTAIN (never STORAGE_WRITE_FAILED, whose "not stored"
  * would be false), and a retry of the same message must be a no-op.
  */
-import { createConnection, createServer, type Server, type Socket } from "node:net";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { ClientClosedError, ClientOfflineError, ErrorReply, SocketClosedUnexpectedlyError } from "redis";
 import type { Message } from "../../contracts/generated/message.js";
 import { RedisStore, mayHaveReachedServer } from "../../modules/store-redis/redis-store.js";
+import { lossyProxy } from "./lossy-proxy.js";
 import { dropPrefixes, REDIS_URL, testKeyPrefix } from "./redis-support.js";
 
 const prefixes: string[] = [];
@@ -21,58 +21,21 @@ afterAll(() => dropPrefixes(...prefixes));
 
 const msg = (i: number): Message => ({ role: "user", content: `m${i}`, metadata: { id: `m${i}` } });
 
-/** A TCP proxy to `upstream`; while `swallowEvalReplies` is set, a connection that sent an EVAL is closed when its reply arrives (the reply is dropped). */
-async function lossyProxy(upstream: URL): Promise<{ url: string; swallowEvalReplies: boolean; swallowed: number; close(): Promise<void> }> {
-  const sockets = new Set<Socket>();
-  const state = {
-    url: "",
-    swallowEvalReplies: false,
-    swallowed: 0,
-    close: () => new Promise<void>((resolve) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => resolve());
-    }),
-  };
-  const server: Server = createServer((client) => {
-    const target = createConnection({ host: upstream.hostname, port: Number(upstream.port) });
-    sockets.add(client).add(target);
-    let evalSent = false;
-    client.on("data", (chunk) => {
-      if (state.swallowEvalReplies && chunk.includes("EVAL")) evalSent = true;
-      target.write(chunk);
-    });
-    target.on("data", (chunk) => {
-      if (evalSent) {
-        state.swallowed++;
-        client.destroy();
-        target.destroy();
-        return;
-      }
-      client.write(chunk);
-    });
-    const end = () => {
-      client.destroy();
-      target.destroy();
-    };
-    client.on("error", end).on("close", end);
-    target.on("error", end).on("close", end);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  state.url = `redis://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
-  return state;
-}
+const redisProxy = () => {
+  const upstream = new URL(REDIS_URL);
+  return lossyProxy({ host: upstream.hostname, port: Number(upstream.port || 6379) }, "EVAL", "redis");
+};
 
 describe("RedisStore: appends whose outcome is unknown", () => {
   it("a reply lost after the script ran is STORAGE_WRITE_UNCERTAIN naming the message; retrying the same message stores it once", async () => {
-    const proxy = await lossyProxy(new URL(REDIS_URL));
+    const proxy = await redisProxy();
     const keyPrefix = testKeyPrefix();
     prefixes.push(keyPrefix);
     const store = new RedisStore({ url: proxy.url, keyPrefix, retry: { attempts: 2, baseDelayMs: 10, maxDelayMs: 50, outcomeWindowMs: 400 } });
     stores.push(store);
     try {
       await store.append("s", msg(1));
-      proxy.swallowEvalReplies = true;
+      proxy.swallow = true;
       const started = Date.now();
       const error = await store.append("s", msg(2)).then(() => undefined, (e: unknown) => e as { code?: string; details?: { messageIds?: string[] } });
       expect(error?.code).toBe("STORAGE_WRITE_UNCERTAIN");
@@ -80,7 +43,7 @@ describe("RedisStore: appends whose outcome is unknown", () => {
       // Retried (every try applied nothing new: the write id) for the window, past the 2 attempts.
       expect(Date.now() - started).toBeGreaterThanOrEqual(400);
       expect(proxy.swallowed).toBeGreaterThan(2);
-      proxy.swallowEvalReplies = false;
+      proxy.swallow = false;
 
       const reader = new RedisStore({ url: REDIS_URL, keyPrefix });
       stores.push(reader);
@@ -94,7 +57,7 @@ describe("RedisStore: appends whose outcome is unknown", () => {
   });
 
   it("a write no try of which can have reached the server is STORAGE_WRITE_FAILED, and nothing is stored", async () => {
-    const proxy = await lossyProxy(new URL(REDIS_URL));
+    const proxy = await redisProxy();
     const keyPrefix = testKeyPrefix();
     prefixes.push(keyPrefix);
     const store = new RedisStore({ url: proxy.url, keyPrefix, retry: { attempts: 3, baseDelayMs: 10, maxDelayMs: 20, outcomeWindowMs: 60_000 } });
