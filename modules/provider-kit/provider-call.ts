@@ -55,8 +55,8 @@ export interface ProviderCallOptions {
  * | before the API call                    | `provider:request` { provider, model, messages, tools } |
  * | each streamed delta (when streaming)   | the request's onDelta, live                            |
  * | the call answered (when it streamed)   | `content_block:delta` / `thinking:delta` per delta, in order |
- * | the answer: exactly one assistant message, else PROVIDER/INVALID_RESPONSE | `provider:response` { message, usage, durationMs, stopReason } |
- * | a usage figure is not a non-negative safe integer (the answer stands, without usage) | `provider:usage_invalid` { provider, model, field, given, expected } per figure |
+ * | the answer: exactly one assistant message, else PROVIDER/INVALID_RESPONSE | (then, after any usage_invalid) `provider:response` { message, usage, durationMs, stopReason } |
+ * | a usage figure is not a non-negative safe integer (the answer stands, without usage) | `provider:usage_invalid` { provider, model, field, given, expected } per figure, before provider:response |
  * | the call failed (call-failure.ts: every API failure a PROVIDER/* code, timeouts included) | `provider:error` { error, retryable }, then it throws |
  *
  * `provider` in the events is the API (openai-chat, openai-responses, anthropic). The history is
