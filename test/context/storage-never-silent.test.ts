@@ -73,6 +73,13 @@ describe("a storage fallback nobody listens to", () => {
     expect(ourWarnings()).toEqual([]);
   });
 
+  it("an unreachable PostgreSQL: the same warning, naming the postgres store and the server", async () => {
+    // connectTimeoutMs keeps the decision short; nothing listens on port 1.
+    const session = await open({ store: { type: "postgres", url: "postgres://postgres@127.0.0.1:1/test", connectTimeoutMs: 200 } });
+    expect(session.degraded?.fallback).toMatchObject({ store: "postgres", reason: expect.stringContaining("127.0.0.1:1") });
+    expect(ourWarnings()).toEqual([[expect.stringMatching(/postgres store cannot be used: .*127\.0\.0\.1:1/), "AMPLIFIER_STORAGE_FALLBACK"]]);
+  });
+
   it("warns once per session: each session that falls back says it once", async () => {
     const storagePath = await fileAsStoragePath();
     await open({ storagePath, sessionId: "a" });
