@@ -77,6 +77,30 @@ describe.each(FLAVOURS)("$provider: every call ends", ({ api, provider, model })
     expect(e.details).toMatchObject({ phase: "stream-idle" });
   });
 
+  it("each call has its own clock: beside a call that stalls, another on the same provider is answered", async () => {
+    server.answer = (a, res, body) => {
+      json(res);
+      if (JSON.stringify(body).includes("stall")) res.write('{"id":"x",');
+      else res.end(plainAnswer(a, a === "chat" ? { prompt_tokens: 1, completion_tokens: 1 } : { input_tokens: 1, output_tokens: 1 }));
+    };
+    const p = brokenProvider(api, server, new Coordinator(), { timeoutMs: PHASE_LIMIT_MS });
+    const [stalled, answered] = await Promise.allSettled([p.complete({ messages: [{ role: "user", content: "stall" }] }), p.complete({ messages: WINDOW })]);
+    expect(stalled).toMatchObject({ status: "rejected", reason: { code: "PROVIDER/TIMEOUT", details: { phase: "body" } } });
+    expect(answered).toMatchObject({ status: "fulfilled", value: { usage: { inputTokens: 1, outputTokens: 1 } } });
+  });
+
+  it("a retry of the SDK is watched too: a 500, then a stalled body, ends in PROVIDER/TIMEOUT (phase body)", async () => {
+    let attempts = 0;
+    server.answer = (_a, res) => {
+      if (++attempts === 1) return void res.writeHead(500, { "content-type": "application/json" }).end('{"error":{"message":"try again","type":"server_error"}}');
+      json(res);
+      res.write('{"id":"x",');
+    };
+    const e = await failureOf(brokenProvider(api, server, new Coordinator(), { timeoutMs: PHASE_LIMIT_MS, maxRetries: 1 }).complete({ messages: WINDOW }));
+    expect(attempts).toBe(2);
+    expect(e).toMatchObject({ code: "PROVIDER/TIMEOUT", details: { phase: "body", retryable: true } });
+  });
+
   it("no headers within timeoutMs is PROVIDER/TIMEOUT with phase headers (the SDK's own timer)", async () => {
     server.answer = () => {};
     const e = await failureOf(brokenProvider(api, server, new Coordinator(), { timeoutMs: 300 }).complete({ messages: WINDOW }));
