@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 
 /**
  * Resolve an npm package specifier (`pkg`, `@scope/pkg`, `pkg/sub/path`) the way Node's ESM
@@ -10,8 +10,13 @@ import { dirname, join, resolve } from "node:path";
  * Node offers no stable API for "resolve from another directory" in ESM (import.meta.resolve's
  * parent argument is behind a flag in Node 20, and createRequire applies the "require"
  * condition), hence this small resolver. It covers what packages actually use: exact and `*`
- * subpaths, nested conditions, arrays of fallbacks. Returns the real path (symlinks resolved, as
- * Node does), or a reason when the package is missing or does not export the subpath.
+ * subpaths, nested conditions, arrays of fallbacks, and self-reference. Returns the real path
+ * (symlinks resolved, as Node does), or a reason when the package is missing or does not export
+ * the subpath.
+ *
+ * Self-reference (Node's PACKAGE_SELF_RESOLVE, tried before node_modules): from inside a package
+ * whose package.json has `exports`, its own name resolves to itself — so a plugin's author runs
+ * the conformance suite in the plugin's folder with `module: "<its own name>"`, nothing linked.
  */
 export type PackageResolution =
   | { ok: true; file: string; packageDir: string }
@@ -45,7 +50,7 @@ export function resolvePackage(specifier: string, fromDir: string): PackageResol
   const parsed = parsePackageSpecifier(specifier);
   if (parsed === undefined) return { ok: false, reason: "not-installed", subpath: "." };
   const { name, subpath } = parsed;
-  const packageDir = findPackageDir(name, fromDir);
+  const packageDir = selfReference(name, fromDir) ?? findPackageDir(name, fromDir);
   if (packageDir === undefined) return { ok: false, reason: "not-installed", subpath };
 
   const manifest = readManifest(packageDir);
@@ -63,6 +68,22 @@ export function resolvePackage(specifier: string, fromDir: string): PackageResol
   return { ok: true, file: realpathSync(file), packageDir };
 }
 
+/**
+ * The folder of the package `fromDir` lies in (its nearest package.json, not looking past a
+ * node_modules folder — Node's package scope) when that package is named `name` and has `exports`:
+ * Node resolves a package's own name to itself only through its exports.
+ */
+function selfReference(name: string, fromDir: string): string | undefined {
+  for (let dir = resolve(fromDir); ; dir = dirname(dir)) {
+    if (basename(dir) === "node_modules") return undefined;
+    if (existsSync(join(dir, "package.json"))) {
+      const manifest = readManifest(dir);
+      return manifest.name === name && manifest.exports !== undefined && manifest.exports !== null ? dir : undefined;
+    }
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
 function findPackageDir(name: string, fromDir: string): string | undefined {
   let dir = resolve(fromDir);
   for (;;) {
@@ -74,9 +95,9 @@ function findPackageDir(name: string, fromDir: string): string | undefined {
   }
 }
 
-function readManifest(packageDir: string): { exports?: unknown; main?: unknown } {
+function readManifest(packageDir: string): { name?: unknown; exports?: unknown; main?: unknown } {
   try {
-    return JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8")) as { exports?: unknown; main?: unknown };
+    return JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8")) as { name?: unknown; exports?: unknown; main?: unknown };
   } catch {
     return {};
   }

@@ -140,6 +140,41 @@ describe("resolvePackage", () => {
   });
 });
 
+describe("resolvePackage: self-reference (Node's PACKAGE_SELF_RESOLVE)", () => {
+  /** A plugin's own folder, as its author has it: package.json with exports, no node_modules link to itself. */
+  async function pluginFolder(manifest: object): Promise<string> {
+    const dir = await mkdtemp(join(tmpdir(), "amplifier-self-"));
+    await writeFile(join(dir, "package.json"), JSON.stringify({ name: "my-plugin", type: "module", ...manifest }));
+    await writeFile(join(dir, "index.js"), "");
+    await writeFile(join(dir, "extra.js"), "");
+    await mkdir(join(dir, "test"));
+    return dir;
+  }
+
+  it("inside a package with exports, its own name (and its exported subpaths) resolve to itself", async () => {
+    const dir = await pluginFolder({ exports: { ".": "./index.js", "./extra": "./extra.js" } });
+    expect(resolvePackage("my-plugin", join(dir, "test"))).toEqual({ ok: true, file: join(dir, "index.js"), packageDir: dir });
+    expect(resolvePackage("my-plugin/extra", dir)).toMatchObject({ ok: true, file: join(dir, "extra.js") });
+    // As in Node: the package's exports decide; no fallback to node_modules for a subpath it hides.
+    expect(resolvePackage("my-plugin/index.js", dir)).toMatchObject({ ok: false, reason: "not-exported", packageDir: dir });
+  });
+
+  it("not without exports, not for another name, not from a dependency inside node_modules", async () => {
+    expect(resolvePackage("my-plugin", await pluginFolder({ main: "./index.js" }))).toMatchObject({ ok: false, reason: "not-installed" });
+    const dir = await pluginFolder({ exports: "./index.js" });
+    expect(resolvePackage("other-plugin", dir)).toMatchObject({ ok: false, reason: "not-installed" });
+    // A dependency's code lies in the dependency's package scope, never in the project's.
+    const dependency = join(dir, "node_modules", "dep", "lib");
+    await mkdir(dependency, { recursive: true });
+    await writeFile(join(dir, "node_modules", "dep", "package.json"), JSON.stringify({ name: "dep", exports: "./lib/index.js" }));
+    expect(resolvePackage("my-plugin", dependency)).toMatchObject({ ok: false, reason: "not-installed" });
+    // A folder under node_modules with no package.json of its own: the scope search stops there.
+    const loose = join(dir, "node_modules", "loose");
+    await mkdir(loose, { recursive: true });
+    expect(resolvePackage("my-plugin", loose)).toMatchObject({ ok: false, reason: "not-installed" });
+  });
+});
+
 describe("userConditions", () => {
   it("reads the export conditions Node was started with, in each of Node's spellings", async () => {
     const { userConditions } = await import("../../core/loader/resolve-package.js");
