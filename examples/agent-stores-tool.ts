@@ -14,8 +14,8 @@
  *   npm run build && node dist/examples/agent-stores-tool.js
  */
 import { pathToFileURL } from "node:url";
-import type { CoordinatorContract, Message, Tool, ToolResult } from "amplifier-ts";
-import { createSession, type Session } from "amplifier-ts";
+import type { CoordinatorContract, Message, Tool, ToolCallPart, ToolResult } from "amplifier-ts";
+import { createSession, forEachContentPart, runTool, type Session } from "amplifier-ts";
 import { childAgentContext, requireAgentContext, requireStore, runWithAgentContext, type Task } from "amplifier-ts/stores";
 import { ScriptedProvider } from "./scripted-provider.js";
 
@@ -59,11 +59,13 @@ async function runAgent(session: Session, provider: ScriptedProvider, prompt: st
   for (;;) {
     const { message } = await provider.complete({ messages, tools });
     messages.push(message);
-    if (!message.tool_calls?.length) return typeof message.content === "string" ? message.content : "";
-    for (const toolCall of message.tool_calls) {
-      const tool = session.coordinator.get("tools", toolCall.function.name);
-      const result = await tool!.execute(JSON.parse(toolCall.function.arguments) as Record<string, unknown>);
-      messages.push({ role: "tool", tool_call_id: toolCall.id, content: result.output });
+    const calls: ToolCallPart[] = [];
+    forEachContentPart(message, { toolCall: (call) => void calls.push(call) });
+    if (calls.length === 0) return typeof message.content === "string" ? message.content : "";
+    for (const call of calls) {
+      // tool:pre (hooks may deny) → execute → tool:post: the standard events, in the caller's agent context.
+      const result = await runTool(session.coordinator, call);
+      messages.push({ role: "tool", tool_call_id: call.id, content: result.output });
     }
   }
 }

@@ -13,7 +13,7 @@
 import { randomUUID } from "node:crypto";
 import { pathToFileURL } from "node:url";
 import type { Message } from "amplifier-ts";
-import { createSession } from "amplifier-ts";
+import { createSession, startTurn } from "amplifier-ts";
 import { ScriptedProvider } from "./scripted-provider.js";
 
 export interface EphemeralStepsResult {
@@ -37,16 +37,18 @@ export async function runEphemeralStepsExample(prompt = "Is invoice INV-2041 pai
   const windowsDuringRun: Message[][] = [];
   try {
     await context.addMessage({ role: "system", content: "You answer questions about invoices." });
-    await context.addMessage({ role: "user", content: prompt });
+    // prompt:submit (hooks may deny or inject), then the prompt joins the conversation.
+    const turn = await startTurn(session.coordinator, prompt);
     const runId = randomUUID();
     // A step: in the window during the run, never stored, dropped by clearRun.
     const step = (message: Message): Message => ({ ...message, metadata: { ...message.metadata, ephemeral: true, runId } });
     for (;;) {
-      const window = await context.getMessagesForRequest(undefined, provider);
+      const window = await context.getMessagesForRequest(undefined, provider, { extraMessages: turn.extraMessages });
       windowsDuringRun.push(window);
       const { message } = await provider.complete({ messages: window });
       if (!message.tool_calls?.length) {
         await context.addMessage(message); // the final answer joins the conversation
+        await turn.complete(typeof message.content === "string" ? message.content : "");
         break;
       }
       await context.addMessage(step(message));
