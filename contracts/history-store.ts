@@ -1,8 +1,8 @@
 import type { Message } from "./generated/message.js";
 
 /**
- * HistoryStore contract, version 3 (contracts/HISTORY-STORES.md); version 3 added the optional
- * SessionAttachments capability below.
+ * HistoryStore contract, version 4 (contracts/HISTORY-STORES.md); version 3 added the optional
+ * SessionAttachments capability below, version 4 idempotent appends and STORAGE_WRITE_UNCERTAIN.
  *
  * Where a persistent context manager keeps its history. One instance serves many agents and many
  * sessions; a history is keyed by (agent id, session id) and is an ordered list of messages. Implementations: memory and JSONL (modules/stores),
@@ -16,7 +16,9 @@ import type { Message } from "./generated/message.js";
  * | order | messages come back in the order their calls were made, per session, also when callers do not await each other |
  * | copies | a store keeps its own copy: mutating a message after passing it, or one read back, changes nothing stored |
  * | JSON values | a message is stored as its JSON text: `undefined` properties vanish, as with `JSON.stringify` |
- * | all or nothing | a rejected call stored nothing: `appendMany`/`replace` with one bad message change nothing |
+ * | all or nothing | a call rejected with STORAGE_WRITE_FAILED or a refusal (INVALID_…) stored nothing: `appendMany`/`replace` with one bad message change nothing |
+ * | idempotent appends | `append`/`appendMany` skip every message whose non-empty `metadata.id` the (agent, session) already holds, and the repeats of an id within one call: a retry of a stored message is a no-op (it keeps its first place and content). Messages without an id are always appended. `replace` stores its list exactly; afterwards the ids are those of the new list |
+ * | unknown outcomes | a write that may have been applied but whose result the store cannot learn rejects with STORAGE_WRITE_UNCERTAIN (`details.messageIds`); retrying it is safe. STORAGE_WRITE_FAILED means nothing of the call was stored |
  * | ephemeral | `metadata.ephemeral` messages are refused with `INVALID_MESSAGE` (they are never persisted) |
  * | Unicode | every string round-trips exactly; a store that cannot hold NUL or lone surrogates refuses the message with `INVALID_MESSAGE`, never alters it |
  * | session ids | 1-128 characters of `[A-Za-z0-9._-]`, no leading dot, no `..`; anything else → `INVALID_SESSION_ID` from every method |

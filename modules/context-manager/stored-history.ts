@@ -10,6 +10,7 @@
  * | never persisted     | ephemeral messages, and every message under retention "none"             |
  * | retention "run"     | ending a run clears its messages                                            |
  * | failure             | a non-Amplifier error from the store becomes STORAGE_WRITE_FAILED           |
+ * | unknown outcome     | an append the store reports STORAGE_WRITE_UNCERTAIN for is not in the history and is held as "in doubt"; the next append of the same message (its id, or — when this history gave it its id — the same content) is its retry and reuses its id, so the store's idempotent append stores it once; any other write first completes the doubted append (the same id again: a no-op where it was stored) and adds it to the history, so history and store agree again. replace and clear end the doubt (they define the stored list) |
  *
  * `messages` is the live array: it only grows by push until a rewrite replaces it (setMessages,
  * clear, clearRun). Readers that follow it by reference (the search index, the history tally)
@@ -67,6 +68,10 @@ export class StoredHistory {
   #queue: Promise<unknown> = Promise.resolve();
   /** The scope of every store call. */
   readonly #scope: { agentId: string };
+  /** The prepared message whose append had an unknown outcome (STORAGE_WRITE_UNCERTAIN), until it is settled. */
+  #doubt: Message | undefined;
+  /** Prepared messages whose id (and timestamp) this history made up: a retry of one is recognised by its content. */
+  readonly #madeUp = new WeakMap<Message, { id: boolean; timestamp: boolean }>();
 
   constructor(init: StoredHistoryInit) {
     this.#init = init;
@@ -105,21 +110,27 @@ export class StoredHistory {
     // back (undefined properties absent, -0 as 0). validateMessage refused anything JSON changes more.
     const copy = JSON.parse(JSON.stringify(valid)) as Message;
     const metadata = { ...(copy.metadata ?? {}) };
+    const madeUp = { id: metadata.id === undefined, timestamp: metadata.timestamp === undefined };
     metadata.id ??= randomUUID();
     metadata.timestamp ??= new Date().toISOString();
     if (metadata.runId === undefined && this.#runId !== undefined) metadata.runId = this.#runId;
     copy.metadata = metadata;
-    return freezeDeep(copy);
+    const prepared = freezeDeep(copy);
+    if (madeUp.id) this.#madeUp.set(prepared, madeUp);
+    return prepared;
   }
 
   /** Appends a prepared message (written through first when it persists). */
   append(stored: Message): Promise<void> {
     return this.#serialized(async () => {
-      if (this.#persists(stored)) await this.store!.append(this.#init.sessionId, stored, this.#scope);
-      const held = this.#hold(stored);
-      this.#messages.push(held);
-      this.#init.follower.append(held);
-      this.#init.cold?.maintain(this.#messages);
+      let message = stored;
+      if (this.#doubt !== undefined) {
+        if (this.#isRetryOfDoubt(stored)) message = this.#doubt;
+        else await this.#settleDoubt();
+      }
+      await this.#writeThrough(message);
+      this.#doubt = undefined;
+      this.#push(message);
     });
   }
 
@@ -127,6 +138,7 @@ export class StoredHistory {
   replace(next: Message[]): Promise<void> {
     return this.#serialized(async () => {
       if (this.store) await this.store.replace(this.#init.sessionId, next.filter((m) => this.#persists(m)), this.#scope);
+      this.#doubt = undefined;
       this.#adopt(next.map((m) => this.#hold(m)));
     });
   }
@@ -134,9 +146,11 @@ export class StoredHistory {
   clear(): Promise<void> {
     return this.#serialized(async () => {
       if (this.store) await this.store.clear(this.#init.sessionId, this.#scope);
+      this.#doubt = undefined;
       this.#adopt([]);
     });
   }
+
 
   // --- runs and retention -----------------------------------------------------------------------
 
@@ -157,6 +171,7 @@ export class StoredHistory {
   async clearRun(runId: string): Promise<void> {
     this.#requireRunId(runId, "clearRun");
     await this.#serialized(async () => {
+      if (this.#doubt !== undefined) await this.#settleDoubt();
       // A packed message answers its run id from its facts (no parse).
       const kept = this.#messages.filter((m) => runIdOf(m) !== runId);
       if (kept.length === this.#messages.length) return;
@@ -172,6 +187,45 @@ export class StoredHistory {
   }
 
   // --- private ----------------------------------------------------------------------------------
+
+  /** The store's append of a persisting message; an unknown outcome leaves the message in doubt. */
+  async #writeThrough(message: Message): Promise<void> {
+    if (!this.#persists(message)) return;
+    try {
+      await this.store!.append(this.#init.sessionId, message, this.#scope);
+    } catch (error) {
+      if (isAmplifierError(error, "STORAGE_WRITE_UNCERTAIN")) this.#doubt = message;
+      throw error;
+    }
+  }
+
+  #push(message: Message): void {
+    const held = this.#hold(message);
+    this.#messages.push(held);
+    this.#init.follower.append(held);
+    this.#init.cold?.maintain(this.#messages);
+  }
+
+  /**
+   * Completes the doubted append before another write: appended again under its id (a no-op where
+   * the first try was stored) and added to the history. Still failing → that error, the doubt kept.
+   */
+  async #settleDoubt(): Promise<void> {
+    const doubted = this.#doubt!;
+    await this.#writeThrough(doubted);
+    this.#doubt = undefined;
+    this.#push(doubted);
+  }
+
+  /** Is `next` a retry of the doubted message: the same id, or — both ids made up here — the same message otherwise? */
+  #isRetryOfDoubt(next: Message): boolean {
+    const doubted = this.#doubt!;
+    if (next.metadata?.id === doubted.metadata?.id) return true;
+    const a = this.#madeUp.get(next);
+    const b = this.#madeUp.get(doubted);
+    if (!a?.id || !b?.id || a.timestamp !== b.timestamp) return false;
+    return JSON.stringify(withoutMadeUp(next, a)) === JSON.stringify(withoutMadeUp(doubted, b));
+  }
 
   #adopt(messages: Message[]): void {
     this.#messages = messages;
@@ -206,6 +260,14 @@ export class StoredHistory {
       throw createError("STORAGE_WRITE_FAILED", undefined, { module: this.#init.moduleName, cause: error });
     });
   }
+}
+
+/** `message` without the metadata a history made up for it (its id, its timestamp). */
+function withoutMadeUp(message: Message, madeUp: { id: boolean; timestamp: boolean }): Message {
+  const metadata = { ...message.metadata };
+  if (madeUp.id) delete metadata.id;
+  if (madeUp.timestamp) delete metadata.timestamp;
+  return { ...message, metadata };
 }
 
 /** A message's run id; a packed or lazily loaded message answers from its facts (no parse). */

@@ -55,6 +55,12 @@ const PERSISTENCE_KEYS = ["storagePath", "sessionId", "strict", "fsync", "store"
  * Failure policy: when the storage cannot be used (no permission, read-only, not a directory) the
  * module keeps working in memory and emits `context:storage_fallback`; with `strict: true` the mount
  * fails instead. A second writer on the same session is always an error (SESSION_LOCKED).
+ *
+ * After mount, a write the store refuses rejects addMessage and changes nothing: STORAGE_WRITE_FAILED
+ * (not stored; retry) or STORAGE_WRITE_UNCERTAIN (perhaps stored: the message is held in doubt,
+ * outside the history; `addMessage` of the same message again is its retry and is stored once, and
+ * any other write first completes it — context-manager/stored-history.ts). No event: the rejection
+ * is the report, as for every failed write.
  */
 export async function mount(coordinator: CoordinatorContract, config: ContextPersistentConfig = {}): Promise<HistoryContextManager> {
   parseModuleConfig(meta.name, persistentOptionsSchema, config);
