@@ -140,7 +140,10 @@ export class CallWatch {
     const remaining = Math.max(0, this.#timeouts.timeoutMs - (performance.now() - this.#attemptStarted));
     this.#deadline = setTimeout(() => this.#expire(eventStream ? "stream" : "body", this.#timeouts.timeoutMs), remaining);
     if (eventStream) this.#armIdle();
-    return new Response(this.#watchBody(response.body), { status: response.status, statusText: response.statusText, headers: response.headers });
+    const watched = new Response(this.#watchBody(response.body), { status: response.status, statusText: response.statusText, headers: response.headers });
+    // A constructed Response has no url; the SDKs' logs name it.
+    Object.defineProperty(watched, "url", { value: response.url });
+    return watched;
   }
 
   /** The answer's bytes passed on as they come: each piece resets the idle clock; the end stops both clocks. */
