@@ -211,7 +211,7 @@ function SessionChartsView({ session, onPick }: { session: InspectorSession; onP
   );
   const shareSeries = useMemo(
     () => [
-      { label: "prefix kept %", values: charts.prefixKept, color: "#2a9d5c" },
+      { label: charts.windowSource === "sent" ? "prefix kept % (simulation)" : "prefix kept %", values: charts.prefixKept, color: "#2a9d5c" },
       ...(charts.cachedShare ? [{ label: `cached share % (${charts.cacheSource})`, values: charts.cachedShare, color: "#8e44ad" }] : []),
     ],
     [charts],
