@@ -35,7 +35,7 @@ export function callFailure(thrown: unknown, call: FailedCall): unknown {
   if (call.callerCaused) return thrown;
   const where = { module: site.module, provider: site.provider, model: site.model };
   const timedOut = watch.timedOut;
-  if (timedOut !== undefined) return timeoutError(where, timedOut.phase, timedOut.elapsedMs, timedOut.limitMs, thrown);
+  if (timedOut !== undefined) return timeoutError({ ...where, ...(watch.answer ? { status: watch.answer.status } : {}) }, timedOut.phase, timedOut.elapsedMs, timedOut.limitMs, thrown);
   const mapped = providerErrorFrom(thrown, site);
   if (isAmplifierError(mapped) && mapped.code === "PROVIDER/TIMEOUT") return timeoutError(where, "headers", watch.elapsedMs, call.timeoutMs, thrown);
   if (mapped !== thrown) return mapped;
@@ -53,7 +53,8 @@ export function callFailure(thrown: unknown, call: FailedCall): unknown {
   return providerErrors.create("INVALID_RESPONSE", `${site.provider} ${site.model}: ${answer.status} with an answer that cannot be read (${reason})`, { ...seen, expected, given: watch.bodyStart, retryable: false, cause: thrown });
 }
 
-export function timeoutError(where: ProviderCallSite, phase: string, elapsedMs: number, limitMs: number, cause: unknown): AmplifierError {
+/** PROVIDER/TIMEOUT; `where` carries the answer's `status` when the headers had come. */
+export function timeoutError(where: ProviderCallSite & { status?: number }, phase: string, elapsedMs: number, limitMs: number, cause: unknown): AmplifierError {
   const limit = phase === "stream-idle" ? `streamIdleTimeoutMs ${limitMs}` : `timeoutMs ${limitMs}`;
   return providerErrors.create("TIMEOUT", `${where.provider} ${where.model}: no ${phase === "stream-idle" ? "stream event" : `end of the ${phase}`} after ${elapsedMs} ms (${limit})`, {
     ...where,

@@ -37,7 +37,7 @@ describe.each(FLAVOURS)("$provider: every call ends", ({ api, provider, model })
     coordinator.hooks.register("provider:error", (data) => void errors.push(data));
     const e = await failureOf(brokenProvider(api, server, coordinator, { timeoutMs: PHASE_LIMIT_MS }).complete({ messages: WINDOW }));
     expect(e.code).toBe("PROVIDER/TIMEOUT");
-    expect(e.details).toMatchObject({ provider, model, phase: "body", limitMs: PHASE_LIMIT_MS, retryable: true });
+    expect(e.details).toMatchObject({ provider, model, status: 200, phase: "body", limitMs: PHASE_LIMIT_MS, retryable: true });
     expect(e.details.elapsedMs).toBeGreaterThanOrEqual(PHASE_LIMIT_MS - 10);
     expect(e.cause).toBeDefined();
     expect(errors).toEqual([expect.objectContaining({ provider, retryable: true, error: e })]);
