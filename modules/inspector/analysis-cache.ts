@@ -14,6 +14,7 @@ export type RunAnalysis = (messages: Message[], sessionId: string, simulation: S
 interface Entry {
   /** The session's content the analysis is of: message count and last message id. */
   signature: string;
+  count: number;
   result: Promise<SessionAnalysisResult>;
   settled: SessionAnalysisResult | undefined;
   progress: AnalysisProgress;
@@ -48,6 +49,16 @@ export class AnalysisCache {
     return Promise.resolve({ analysisProgress: { ...entry.progress } });
   }
 
+  /**
+   * The progress of the run under way for `key` when it is of a session of `count` messages — what a
+   * page polling without waiting asks every half second: answered without reading the session.
+   */
+  progressOf(key: string, count: number): SessionAnalysisResult | undefined {
+    const entry = this.#entries.get(key);
+    if (entry === undefined || entry.settled !== undefined || entry.count !== count) return undefined;
+    return { analysisProgress: { ...entry.progress } };
+  }
+
   /** Aborts every run under way and forgets every result. */
   clear(): void {
     for (const entry of this.#entries.values()) entry.controller.abort();
@@ -66,7 +77,7 @@ export class AnalysisCache {
     known?.controller.abort();
     const controller = new AbortController();
     const progress: AnalysisProgress = { turnsDone: 0, turns: messages.filter((m) => m.role === "assistant").length };
-    const entry: Entry = { signature, settled: undefined, progress, controller, result: Promise.resolve({}) };
+    const entry: Entry = { signature, count: messages.length, settled: undefined, progress, controller, result: Promise.resolve({}) };
     entry.result = this.run(messages, sessionId, simulation, {
       signal: controller.signal,
       onProgress: (turnsDone, turns) => {

@@ -163,8 +163,7 @@ export function createInspector(options: InspectorOptions): Inspector {
   const analyzed = async (source: string, sessionId: string, messages: Message[], simulation: SimulationOptions = {}, wait = true): Promise<SessionAnalysisResult> => {
     if (options.analyze === undefined) return { analysisError: NO_ANALYZER };
     if (messages.length === 0) return {};
-    const key = `${source}/${sessionId}/${simulation.budget ?? ""}/${simulation.model ?? ""}`;
-    return analyses.analysis(key, sessionId, messages, simulation, wait);
+    return analyses.analysis(analysisKey(source, sessionId, simulation), sessionId, messages, simulation, wait);
   };
 
   /** The session's count, the cheapest way its source offers; undefined when the source does not hold it. */
@@ -225,7 +224,15 @@ export function createInspector(options: InspectorOptions): Inspector {
     },
 
     async analysis(source, sessionId, simulation, analysisOptions = {}) {
-      return analyzed(source, sessionId, await read(source, sessionId), simulation, analysisOptions.wait !== false);
+      const wait = analysisOptions.wait !== false;
+      const found = sourceNamed(source);
+      if (!wait && found !== undefined && options.analyze !== undefined) {
+        // A page polling a run under way: its count tells whether the run is still of this content.
+        const count = await countOf(found, sessionId);
+        const running = count === undefined ? undefined : analyses.progressOf(analysisKey(source, sessionId, simulation), count);
+        if (running !== undefined) return running;
+      }
+      return analyzed(source, sessionId, await read(source, sessionId), simulation, wait);
     },
 
     async has(source, sessionId) {
@@ -249,6 +256,11 @@ export function createInspector(options: InspectorOptions): Inspector {
 }
 
 const NO_ANALYZER = "this server was started without an analyzer";
+
+/** What one analysis is of: the session and the simulation's budget and model. */
+function analysisKey(source: string, sessionId: string, simulation: SimulationOptions = {}): string {
+  return `${source}/${sessionId}/${simulation.budget ?? ""}/${simulation.model ?? ""}`;
+}
 
 function latest(a: string | undefined, b: string | undefined): string | undefined {
   if (a === undefined) return b;

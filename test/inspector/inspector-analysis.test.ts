@@ -20,8 +20,19 @@ const conversation = (turns: number): Message[] =>
     { role: "assistant", content: `answer ${i} ${"words ".repeat(30)}`, metadata: { id: `a${i}` } } as Message,
   ]).flat();
 
-function arraySource(messages: Message[]): InspectorSource {
-  return { name: "store", listSessions: async () => [{ sessionId: "chat", count: messages.length }], read: async (id) => (id === "chat" ? messages.slice() : undefined), count: async (id) => (id === "chat" ? messages.length : undefined) };
+/** A source over one array; `reads` counts the reads of the whole session. */
+function arraySource(messages: Message[]): InspectorSource & { reads: number } {
+  const source = {
+    name: "store",
+    reads: 0,
+    listSessions: async () => [{ sessionId: "chat", count: messages.length }],
+    read: async (id: string) => {
+      source.reads++;
+      return id === "chat" ? messages.slice() : undefined;
+    },
+    count: async (id: string) => (id === "chat" ? messages.length : undefined),
+  };
+  return source;
 }
 
 const emptyAnalysis = (messages: Message[]): SessionAnalysis => ({ module: "test", model: "gpt-4o", turns: messages.filter((m) => m.role === "assistant").map((_, i) => ({ turn: i + 1, messageIndex: 0, historyMessages: 0, historyTokens: 0, windowMessages: 0, windowTokens: 0, budget: 1, prefixKept: 1, instructionTokens: 0, historyKeptTokens: 0, toolTokens: 0 })) });
@@ -78,13 +89,17 @@ describe("the Inspector's analysis", () => {
   it("answers a request that does not wait (wait=false) with the progress while the analysis runs, then with the result", async () => {
     const messages = conversation(4);
     const { analyze, runs } = gatedAnalyzer();
-    const server = await startServer({ port: 0, inspector: { sources: [arraySource(messages)], analyze } });
+    const source = arraySource(messages);
+    const server = await startServer({ port: 0, inspector: { sources: [source], analyze } });
     running.push(server);
     const url = `${server.url}/inspector/api/analysis?source=store&id=chat&wait=false`;
     expect(await (await fetch(url)).json()).toEqual({ analysisProgress: { turnsDone: 0, turns: 4 } });
     await expect.poll(() => runs.length).toBe(1);
+    const reads = source.reads;
     runs[0]!.control!.onProgress(3, 4);
     expect(await (await fetch(url)).json()).toEqual({ analysisProgress: { turnsDone: 3, turns: 4 } });
+    // A poll of a run under way looks at the session's count, not at its messages.
+    expect(source.reads).toBe(reads);
     runs[0]!.release();
     await expect.poll(async () => ((await (await fetch(url)).json()) as { analysis?: SessionAnalysis }).analysis?.turns.length).toBe(4);
     expect(runs).toHaveLength(1);
