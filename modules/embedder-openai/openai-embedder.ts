@@ -9,7 +9,7 @@
  * |-------------------------------|--------------------------------------------------------------------------------------|
  * | batching                      | `batchSize` texts per request (default 256, at most the API's 2,048), sent one batch after another; the vectors come back in input order (by `data[].index`) |
  * | empty texts                   | sent as a single space (the API rejects an empty string); a zero-length list makes no request |
- * | errors                        | typed PROVIDER/* errors (contracts/provider-errors.ts): 401/403 AUTHENTICATION_FAILED, 429 RATE_LIMITED, other statuses API_ERROR (`status`, the API's message), no answer in `timeoutMs` or no connection CONNECTION_FAILED, a body that is not one vector per input INVALID_RESPONSE; 429, 5xx and connection failures are retried `maxRetries` times (default 2) with a doubling delay |
+ * | errors                        | typed PROVIDER/* errors (contracts/provider-errors.ts): 401/403 AUTHENTICATION_FAILED, 429 RATE_LIMITED, other statuses API_ERROR (`status`, the API's message), no whole answer (body included) in `timeoutMs` TIMEOUT (`phase` headers or body), no connection or a body broken off CONNECTION_FAILED, a body that is not one vector per input INVALID_RESPONSE; 429, 5xx and connection failures are retried `maxRetries` times (default 2) with a doubling delay |
  * | key                           | `apiKey`, else the environment variable OPENAI_API_KEY; neither: MISSING_API_KEY when the embedder is created |
  * | wiring                        | `registerOpenAIEmbedder(coordinator, options)` (or mounting this module) registers it as the capability "embedder" — register it before the context module mounts: the context's search index then fuses BM25 with these vectors (reciprocal rank fusion) |
  */
@@ -67,16 +67,26 @@ export function createOpenAIEmbedder(options: OpenAIEmbedderOptions = {}, env: R
     const body = JSON.stringify({ model: o.model, input, encoding_format: "float", ...(o.dimensions ? { dimensions: o.dimensions } : {}) });
     for (let attempt = 0; ; attempt++) {
       let response: Response;
+      // One clock for the attempt, body included (the signal of a fetch also ends its body's read).
+      const signal = AbortSignal.timeout(o.timeoutMs);
       try {
-        response = await fetch(url, { method: "POST", headers, body, signal: AbortSignal.timeout(o.timeoutMs) });
+        response = await fetch(url, { method: "POST", headers, body, signal });
       } catch (cause) {
         if (attempt < o.maxRetries) {
           await delay(o.retryDelayMs * 2 ** attempt);
           continue;
         }
-        throw providerErrors.create("CONNECTION_FAILED", `${url}: ${(cause as Error)?.message ?? String(cause)}`, { module: MODULE, cause, retryable: true, timeoutMs: o.timeoutMs });
+        throw unanswered(cause, "headers", signal);
       }
-      if (response.ok) return vectorsOf(await response.json().catch(() => undefined), input.length);
+      if (response.ok) {
+        let text: string;
+        try {
+          text = await response.text();
+        } catch (cause) {
+          throw unanswered(cause, "body", signal, response.status);
+        }
+        return vectorsOf(parsedOrText(text), input.length);
+      }
       const text = await response.text().catch(() => "");
       const providerMessage = apiMessage(text);
       const retryable = response.status === 429 || response.status >= 500 || response.status === 408 || response.status === 409;
@@ -89,6 +99,13 @@ export function createOpenAIEmbedder(options: OpenAIEmbedderOptions = {}, env: R
       if (response.status === 429) throw providerErrors.create("RATE_LIMITED", providerMessage, details);
       throw providerErrors.create("API_ERROR", `${response.status}: ${providerMessage}`, details);
     }
+  }
+
+  /** The attempt ended without a whole answer: its clock ran out (TIMEOUT), else the connection failed. */
+  function unanswered(cause: unknown, phase: "headers" | "body", signal: AbortSignal, status?: number): Error {
+    const where = { module: MODULE, phase, ...(status === undefined ? {} : { status }), retryable: true, cause };
+    if (signal.aborted) return providerErrors.create("TIMEOUT", `${url}: no end of the ${phase} within ${o.timeoutMs} ms`, { ...where, limitMs: o.timeoutMs });
+    return providerErrors.create("CONNECTION_FAILED", `${url}: ${(cause as Error)?.message ?? String(cause)}`, { ...where, timeoutMs: o.timeoutMs });
   }
 
   function vectorsOf(json: unknown, count: number): Float32Array[] {
@@ -148,4 +165,13 @@ function apiMessage(text: string): string {
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** The body as JSON, or its first characters when it is not JSON (what INVALID_RESPONSE shows as `given`). */
+function parsedOrText(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text.slice(0, 512);
+  }
 }

@@ -94,6 +94,30 @@ describe("embedder-openai (issue 19)", () => {
     await expect(nowhere.embed(["x"])).rejects.toMatchObject({ code: "PROVIDER/CONNECTION_FAILED" });
   });
 
+  it("timeoutMs holds over the body too: headers then silence is PROVIDER/TIMEOUT (phase body), a body cut off CONNECTION_FAILED, HTML with 200 INVALID_RESPONSE", async () => {
+    let mode = "";
+    const odd = createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { "content-type": mode === "html" ? "text/html" : "application/json" });
+      if (mode === "stall") res.write('{"data":[');
+      else if (mode === "cut") { res.write('{"data":['); setTimeout(() => res.socket?.destroy(), 20); }
+      else res.end("<html>bad gateway</html>");
+    });
+    await new Promise<void>((resolve) => odd.listen(0, "127.0.0.1", resolve));
+    const embedder = createOpenAIEmbedder({ apiKey: "k", baseURL: `http://127.0.0.1:${(odd.address() as AddressInfo).port}/v1`, maxRetries: 0, timeoutMs: 1000 });
+    try {
+      mode = "stall";
+      await expect(embedder.embed(["x"])).rejects.toMatchObject({ code: "PROVIDER/TIMEOUT", details: expect.objectContaining({ phase: "body", status: 200, limitMs: 1000, retryable: true }) });
+      mode = "cut";
+      await expect(embedder.embed(["x"])).rejects.toMatchObject({ code: "PROVIDER/CONNECTION_FAILED", details: expect.objectContaining({ phase: "body", retryable: true }) });
+      mode = "html";
+      await expect(embedder.embed(["x"])).rejects.toMatchObject({ code: "PROVIDER/INVALID_RESPONSE", details: expect.objectContaining({ given: "<html>bad gateway</html>" }) });
+    } finally {
+      odd.closeAllConnections();
+      await new Promise((resolve) => odd.close(resolve));
+    }
+  });
+
   it("retries a 5xx and a 429 and succeeds when the server recovers", async () => {
     const embedder = createOpenAIEmbedder({ apiKey: "sk-test", baseURL, maxRetries: 2, retryDelayMs: 1 });
     failures = [{ status: 503 }, { status: 429 }];
