@@ -10,7 +10,7 @@
  * | never persisted     | ephemeral messages, and every message under retention "none"             |
  * | retention "run"     | ending a run clears its messages                                            |
  * | failure             | a non-Amplifier error from the store becomes STORAGE_WRITE_FAILED           |
- * | unknown outcome     | an append the store reports STORAGE_WRITE_UNCERTAIN for is not in the history and is held as "in doubt"; the next append of the same message (its id, or — when this history gave it its id — the same content) is its retry and reuses its id, so the store's idempotent append stores it once; any other write first completes the doubted append (the same id again: a no-op where it was stored) and adds it to the history, so history and store agree again. replace and clear end the doubt (they define the stored list) |
+ * | unknown outcome     | an append the store reports STORAGE_WRITE_UNCERTAIN for is not in the history and is held as "in doubt"; the next append of the same message (its id, or — when this history gave it its id — the same content) is its retry and reuses its id, so the store's idempotent append stores it once; any other write first completes the doubted append (the same id again: a no-op where it was stored) and adds it to the history, so history and store agree again; a retry that comes after that completion is a no-op (the last 16 completed are remembered). replace and clear end the doubt (they define the stored list) |
  *
  * `messages` is the live array: it only grows by push until a rewrite replaces it (setMessages,
  * clear, clearRun). Readers that follow it by reference (the search index, the history tally)
@@ -70,6 +70,8 @@ export class StoredHistory {
   readonly #scope: { agentId: string };
   /** The prepared message whose append had an unknown outcome (STORAGE_WRITE_UNCERTAIN), until it is settled. */
   #doubt: Message | undefined;
+  /** Doubted messages that another write completed (newest last, at most SETTLED_KEPT): a late retry of one is a no-op. */
+  #settled: Message[] = [];
   /** Prepared messages whose id (and timestamp) this history made up: a retry of one is recognised by its content. */
   readonly #madeUp = new WeakMap<Message, { id: boolean; timestamp: boolean }>();
 
@@ -124,8 +126,10 @@ export class StoredHistory {
   append(stored: Message): Promise<void> {
     return this.#serialized(async () => {
       let message = stored;
+      // A late retry of a doubted message that a later write already completed: it is in the history.
+      if (this.#settled.some((done) => this.#isRetryOf(stored, done))) return;
       if (this.#doubt !== undefined) {
-        if (this.#isRetryOfDoubt(stored)) message = this.#doubt;
+        if (this.#isRetryOf(stored, this.#doubt)) message = this.#doubt;
         else await this.#settleDoubt();
       }
       await this.#writeThrough(message);
@@ -139,6 +143,7 @@ export class StoredHistory {
     return this.#serialized(async () => {
       if (this.store) await this.store.replace(this.#init.sessionId, next.filter((m) => this.#persists(m)), this.#scope);
       this.#doubt = undefined;
+      this.#settled = [];
       this.#adopt(next.map((m) => this.#hold(m)));
     });
   }
@@ -147,6 +152,7 @@ export class StoredHistory {
     return this.#serialized(async () => {
       if (this.store) await this.store.clear(this.#init.sessionId, this.#scope);
       this.#doubt = undefined;
+      this.#settled = [];
       this.#adopt([]);
     });
   }
@@ -215,11 +221,11 @@ export class StoredHistory {
     await this.#writeThrough(doubted);
     this.#doubt = undefined;
     this.#push(doubted);
+    this.#settled = [...this.#settled.slice(1 - SETTLED_KEPT), doubted];
   }
 
-  /** Is `next` a retry of the doubted message: the same id, or — both ids made up here — the same message otherwise? */
-  #isRetryOfDoubt(next: Message): boolean {
-    const doubted = this.#doubt!;
+  /** Is `next` a retry of `doubted`: the same id, or — both ids made up here — the same message otherwise? */
+  #isRetryOf(next: Message, doubted: Message): boolean {
     if (next.metadata?.id === doubted.metadata?.id) return true;
     const a = this.#madeUp.get(next);
     const b = this.#madeUp.get(doubted);
@@ -261,6 +267,9 @@ export class StoredHistory {
     });
   }
 }
+
+/** Completed doubted messages remembered for late retries (uncertain outcomes are rare; retries come soon). */
+const SETTLED_KEPT = 16;
 
 /** `message` without the metadata a history made up for it (its id, its timestamp). */
 function withoutMadeUp(message: Message, madeUp: { id: boolean; timestamp: boolean }): Message {

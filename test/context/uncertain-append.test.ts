@@ -59,15 +59,19 @@ describe("an append whose outcome is unknown", () => {
     expect(contents(await ctx.getMessages())).toEqual(["one"]);
   });
 
-  it("another message added instead completes the doubted one first: live history and store agree, nothing twice", async () => {
+  it("another message added instead completes the doubted one first: live history and store agree, nothing twice (a late retry included)", async () => {
     const { store, memory, loseNext } = doubtfulStore();
     const ctx = new HistoryContextManager({ moduleName: "context-persistent", store, sessionId: "s" });
     for (const stored of [true, false]) {
       await ctx.clear();
       loseNext(1, stored);
-      await expect(ctx.addMessage({ role: "user", content: "doubted" })).rejects.toMatchObject({ code: "STORAGE_WRITE_UNCERTAIN" });
+      const doubted: Message = { role: "user", content: "doubted" };
+      await expect(ctx.addMessage(doubted)).rejects.toMatchObject({ code: "STORAGE_WRITE_UNCERTAIN" });
       await ctx.addMessage({ role: "assistant", content: "next" });
       expect(contents(await memory.read("s")), `first try stored: ${stored}`).toEqual(["doubted", "next"]);
+      expect(contents(await ctx.getMessages())).toEqual(["doubted", "next"]);
+      await ctx.addMessage(doubted); // a late retry of the completed message: a no-op, in the store and in the history
+      expect(contents(await memory.read("s"))).toEqual(["doubted", "next"]);
       expect(contents(await ctx.getMessages())).toEqual(["doubted", "next"]);
     }
   });
