@@ -85,12 +85,20 @@ export function historyStoreSource(store: HistoryStore, name: string = store.kin
     name,
     ...storeWindowRecords(store),
     listSessions: async () => {
+      // Activity is the newest message's time; the store's last change only when no message carries
+      // one. One read of one message per session, LAST_MESSAGE_READS at a time.
+      const listed = await store.listSessions();
       const out: Array<{ sessionId: string; count: number; updatedAt?: string }> = [];
-      for (const s of await store.listSessions()) {
-        // Activity is the newest message's time; the store's last change only when no message carries one.
-        const last = s.count > 0 ? (await store.read(s.sessionId, { offset: s.count - 1, limit: 1 }))[0] : undefined;
-        const updatedAt = typeof last?.metadata?.timestamp === "string" ? last.metadata.timestamp : s.updatedAt;
-        out.push(updatedAt === undefined ? { sessionId: s.sessionId, count: s.count } : { sessionId: s.sessionId, count: s.count, updatedAt });
+      for (let i = 0; i < listed.length; i += LAST_MESSAGE_READS) {
+        out.push(
+          ...(await Promise.all(
+            listed.slice(i, i + LAST_MESSAGE_READS).map(async (s) => {
+              const last = s.count > 0 ? (await store.read(s.sessionId, { offset: s.count - 1, limit: 1 }))[0] : undefined;
+              const updatedAt = typeof last?.metadata?.timestamp === "string" ? last.metadata.timestamp : s.updatedAt;
+              return updatedAt === undefined ? { sessionId: s.sessionId, count: s.count } : { sessionId: s.sessionId, count: s.count, updatedAt };
+            }),
+          )),
+        );
       }
       return out;
     },
@@ -256,6 +264,8 @@ export function createInspector(options: InspectorOptions): Inspector {
 }
 
 const NO_ANALYZER = "this server was started without an analyzer";
+/** Sessions whose newest message a listing reads at once (a store's connections, a folder's files). */
+const LAST_MESSAGE_READS = 16;
 
 /** What one analysis is of: the session and the simulation's budget and model. */
 function analysisKey(source: string, sessionId: string, simulation: SimulationOptions = {}): string {
