@@ -167,7 +167,12 @@ async function appliedVersion(pool: pg.Pool, names: TableNames): Promise<number>
   try {
     const { rows } = await pool.query<{ v: number | null }>(`SELECT max(version) AS v FROM ${names.migrations}`);
     return rows[0]?.v ?? 0;
-  } catch {
-    return 0;
+  } catch (error) {
+    // No schema or no migrations table yet (3F000, 42P01): nothing applied. Anything else — the
+    // server unreachable above all — is the caller's to retry or report, not a reason to connect
+    // again for the locked path at once (that doubled the time an unreachable open took).
+    const code = (error as { code?: unknown } | null)?.code;
+    if (code === "42P01" || code === "3F000") return 0;
+    throw error;
   }
 }
