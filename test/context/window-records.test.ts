@@ -62,6 +62,18 @@ describe("window records (what was sent)", () => {
     expect(kept).toBe(window.length);
   });
 
+  it("under a compaction pipeline, without explain: every stored position covered once, the sent ones kept, the ones the pipeline removed named by it", async () => {
+    const context = new HistoryContextManager({ moduleName: "test-records", options: { strategies: [{ use: "sliding-window", maxMessages: 20 }] } });
+    await filled(context, 30);
+    const window = await context.getMessagesForRequest(100_000);
+    const record = context.windowRecords().at(-1)!;
+    expect(record.strategies).toEqual(["sliding-window", "window"]);
+    expect(covered(record)).toEqual(Array.from({ length: 61 }, (_, i) => i));
+    const kept = record.runs.filter((r) => r[2] === "kept").reduce((n, [from, to]) => n + to - from, 0);
+    expect(kept).toBe(window.length);
+    expect(record.runs.some(([, , decision, by, why]) => decision === "dropped" && by === "sliding-window" && why === "removed-by-pipeline")).toBe(true);
+  });
+
   it("with explain, the runs are the explanation's (same decisions as explainLastWindow)", async () => {
     const context = new HistoryContextManager({ moduleName: "test-records" });
     await filled(context, 40);
