@@ -131,11 +131,18 @@ export async function createSession(configOrPath?: SessionConfigInput | string, 
   // Exact token counting for modules that do not bundle a tokenizer (third-party context modules
   // ask for it with getCapability("tokens")): registered before anything mounts.
   coordinator.registerCapability(TOKENS_CAPABILITY, { getTokenCounter } satisfies TokensCapability);
+  const listening: Array<() => void> = [];
   for (const [event, observer] of Object.entries(options.on ?? {})) {
     // The bus checks the name (INVALID_EVENT_NAME) and the function (INVALID_ARGUMENT).
-    if (observer !== undefined) coordinator.hooks.on(event as keyof AmplifierEvents, observer as Observer<unknown>);
+    if (observer !== undefined) listening.push(coordinator.hooks.on(event as keyof AmplifierEvents, observer as Observer<unknown>));
   }
   const storage = watchStorageHealth(coordinator.hooks, loaded.config.session.context?.module ?? "the context module");
+  // Registered before any module: cleanups run newest first, so the listeners still hear what the
+  // modules say while they close (a token-counts file that cannot be written …), then go.
+  coordinator.registerCleanup(() => {
+    storage.stop();
+    for (const unregister of listening) unregister();
+  });
 
   const outcome = await mountConfiguredModules(coordinator, loaded.config, {
     baseDir: loaded.baseDir,

@@ -104,6 +104,16 @@ describe("createSession(config, { on })", () => {
     expect(mounted).toEqual(["context:context-persistent"]);
   });
 
+  it("the listeners hear what modules say while they close, and are gone after close()", async () => {
+    const degraded: string[] = [];
+    const session = await open({ storagePath: join(dir, "sessions") }, { on: { "context:storage_degraded": (event) => void degraded.push(event.reason) } });
+    session.coordinator.registerCleanup(() => session.hooks.emit("context:storage_degraded", { reason: "while closing" }));
+    await session.close();
+    await session.hooks.emit("context:storage_degraded", { reason: "after close" });
+    expect(degraded).toEqual(["while closing"]);
+    expect(ourWarnings()).toEqual([]);
+  });
+
   it("a config hook that listens takes charge too: no warning", async () => {
     await writeFile(join(dir, "listener.mjs"), 'export function mount(coordinator) { coordinator.hooks.on("context:storage_fallback", () => {}); }\n');
     await open({ storagePath: await fileAsStoragePath() }, {}, { hooks: [{ module: "./listener.mjs" }] });
