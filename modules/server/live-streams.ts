@@ -77,7 +77,11 @@ export function registerLiveStreams(app: FastifyInstance, inspector: Inspector, 
       raw.end();
     };
     streams.add(end);
+    // The client may have gone while the stream was set up: its close event is then past.
     request.raw.on("close", end);
+    raw.on("close", end);
+    raw.on("error", end);
+    if (request.raw.socket?.destroyed === true) end();
   });
 
   return () => {

@@ -114,6 +114,28 @@ describe("GET /inspector/api/live", () => {
     expect(String(refused.body!.message)).toContain("2 live streams are open on this server");
   });
 
+  it("frees the slot of a client that leaves while its stream is being set up", async () => {
+    const { source } = countingSource();
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const count = source.count!;
+    let gated = true;
+    source.count = async (id) => {
+      if (gated) await gate;
+      return count(id);
+    };
+    const server = await serve({ sources: [source], pollMs: 50, liveStreams: { max: 1, perClient: 1 } });
+    const leaving = new AbortController();
+    const first = fetch(`${server.url}/inspector/api/live?source=store&id=chat`, { signal: leaving.signal }).catch(() => "aborted");
+    // The refusal of a second stream shows the first holds the one slot while its lookup waits.
+    await expect.poll(async () => (await open(server)).status).toBe(503);
+    leaving.abort();
+    expect(await first).toBe("aborted");
+    gated = false;
+    release();
+    await expect.poll(async () => (await open(server)).status, { timeout: 10_000 }).toBe(200);
+  });
+
   it("rejects limits that are not whole numbers ≥ 1 when the server starts (INVALID_ARGUMENT naming the option)", async () => {
     const { source } = countingSource();
     await expect(startServer({ port: 0, inspector: { sources: [source], liveStreams: { perClient: 0 } } })).rejects.toMatchObject({ code: "INVALID_ARGUMENT", details: expect.objectContaining({ path: "inspector.liveStreams.perClient" }) });
