@@ -9,5 +9,5 @@ export { defaultUser, withDefaultUser } from "./default-user.js";
 /** What @amplifier-ts/stores' loadHistoryStore() imports for `{ type: "postgres" }`. */
 export const driver: HistoryStoreDriver<PostgresStoreOptions> = {
   type: "postgres",
-  create: ({ url, schema, table, retry, poolSize }) => new PostgresStore({ url, schema, table, retry, poolSize }),
+  create: ({ url, schema, table, retry, poolSize, connectTimeoutMs }) => new PostgresStore({ url, schema, table, retry, poolSize, connectTimeoutMs }),
 };

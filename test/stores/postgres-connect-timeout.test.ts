@@ -4,6 +4,7 @@ import { PostgresStore } from "../../src/modules/stores.js";
 import { withRetry } from "../../modules/store-postgres/postgres-retry.js";
 import { DEFAULT_CONNECT_TIMEOUT_MS } from "../../modules/store-postgres/postgres-store.js";
 import { livePoolCount } from "../../modules/store-postgres/pg-pools.js";
+import { createSession } from "../../core/session.js";
 
 /**
  * Issue 25, item 10: an unreachable PostgreSQL took ~5 s of retry backoff (8 tries, 50 ms → 2 s)
@@ -77,6 +78,22 @@ describe("PostgresStore: connectTimeoutMs", () => {
     expect(server.connections()).toBe(1);
     await store.close();
     expect(livePoolCount()).toBe(0);
+  });
+
+  it("reaches the store from context-persistent's `store` block (the driver passes it on)", async () => {
+    const server = await fakeServer("silent");
+    const events: unknown[] = [];
+    const session = await createSession(
+      { session: { context: { module: "context-persistent", config: { store: { type: "postgres", url: server.url, connectTimeoutMs: 300 } } } } },
+      { on: { "context:storage_fallback": (event) => void events.push(event) } },
+    );
+    // With the 3000 ms default the pool would still be connecting; with 300 ms one attempt filled the deadline.
+    expect(events).toEqual([expect.objectContaining({ store: "postgres" })]);
+    expect(server.connections()).toBe(1);
+    await session.close();
+    await expect(
+      createSession({ session: { context: { module: "context-persistent", config: { store: { type: "postgres", url: server.url, connectTimeoutMs: 0 } } } } }),
+    ).rejects.toMatchObject({ cause: expect.objectContaining({ code: "INVALID_ARGUMENT", details: expect.objectContaining({ path: "store.connectTimeoutMs" }) }) });
   });
 
   it("is a whole number of milliseconds (INVALID_ARGUMENT naming store.connectTimeoutMs); the default is stated", () => {
