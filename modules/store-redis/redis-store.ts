@@ -373,7 +373,10 @@ export class RedisStore implements HistoryStore, SessionAttachments {
           if (reachedAt !== undefined) {
             throw createError("STORAGE_WRITE_UNCERTAIN", `${this.label}: ${message} ${tries}; a try may have been applied before its reply was lost`, {
               module: MODULE,
-              hint: "the write may be stored: retry it (appends are idempotent by message id, so a retry of a stored message is a no-op); raise store.retry.outcomeWindowMs to wait longer for the server",
+              hint:
+                error instanceof ReplicaAckError
+                  ? "the primary holds the write but too few replicas acknowledged it (a failover may lose it): check the replicas (INFO replication) or lower store.waitForReplicas; a retry is safe (appends are idempotent by message id)"
+                  : "the write may be stored: retry it (appends are idempotent by message id, so a retry of a stored message is a no-op); raise store.retry.outcomeWindowMs to wait longer for the server",
               cause: error,
               messageIds,
             });

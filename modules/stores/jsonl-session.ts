@@ -276,21 +276,23 @@ export class JsonlSession {
     const body = Buffer.from(`${lead}${records.map((r) => r.json).join("\n")}\n`);
     // A session loaded read-only writes its sidecar index now, before the file changes (its seal is the file as loaded).
     await this.indexKeeper.beforeAppend();
+    const progress = { written: 0 };
     try {
       const handle = await this.writableHandle();
       if (this.fileSize !== this.size) await handle.truncate(this.size);
       this.fileSize = -1;
-      await writeAll(handle, body, this.size);
+      await writeAll(handle, body, this.size, progress);
       if (this.config.fsync === "never") this.unsynced = true;
       else await handle.datasync();
     } catch (error) {
       // Cut whatever part of the batch reached the file, so it stays valid JSONL and the failure is
       // true ("nothing was stored"). When the cut fails too, the records may be in the file for the
       // next load to find: the outcome is unknown (a retry is a no-op there: the ids are indexed at load).
-      const cut = this.handle ? await this.handle.truncate(this.size).then(() => true, () => false) : true; // no handle: nothing was written
+      const cut = this.handle ? await this.handle.truncate(this.size).then(() => true, () => false) : false;
       if (cut) this.fileSize = this.size;
+      const mayRemain = !cut && progress.written > 0; // no byte written (or all cut off again): nothing was stored
       const action = `append to ${this.file}`;
-      throw cut ? storageWriteFailed(error, this.config.module, this.file, action) : storageWriteUncertain(error, this.config.module, this.file, action, records.map((r) => r.facts.id));
+      throw mayRemain ? storageWriteUncertain(error, this.config.module, this.file, action, records.map((r) => r.facts.id)) : storageWriteFailed(error, this.config.module, this.file, action);
     }
     extendIndex(this.index, records, this.size + lead.length);
     for (const record of records) this.noteId(record.facts.id);
@@ -407,10 +409,10 @@ export class JsonlSession {
   }
 }
 
-async function writeAll(handle: FileHandle, data: Buffer, position: number): Promise<void> {
-  let written = 0;
-  while (written < data.length) {
-    const { bytesWritten } = await handle.write(data, written, data.length - written, position + written);
-    written += bytesWritten;
+/** Writes all of `data` at `position`; `progress.written` says how far it got (a failed write's bytes may be in the file). */
+async function writeAll(handle: FileHandle, data: Buffer, position: number, progress: { written: number }): Promise<void> {
+  while (progress.written < data.length) {
+    const { bytesWritten } = await handle.write(data, progress.written, data.length - progress.written, position + progress.written);
+    progress.written += bytesWritten;
   }
 }
