@@ -49,7 +49,7 @@ export interface RedisStoreOptions {
   url?: string;
   /** A Redis Cluster, by one or more of its nodes (`redis://host:port`; the client discovers the rest). Exclusive with `url`. */
   cluster?: { rootNodes: string[] };
-  /** Durability: after each write, WAIT until `replicas` replicas hold it (`timeoutMs` each try, default 1000); fewer → retried, then STORAGE_WRITE_FAILED. */
+  /** Durability: after each write, WAIT until `replicas` replicas hold it (`timeoutMs` each try, default 1000); fewer → retried, then STORAGE_WRITE_UNCERTAIN (the primary holds it; a retry is safe). */
   waitForReplicas?: { replicas: number; timeoutMs?: number };
   /** Prefix of every key this store writes. Default "amplifier:". */
   keyPrefix?: string;
