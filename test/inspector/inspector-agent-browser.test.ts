@@ -148,7 +148,7 @@ describe("the Inspector beside a running agent (real Chromium, a separate agent 
       first.send("turn");
       await first.next(new RegExp(`^wrote ${expected}$`));
       const written = Date.now();
-      await expect.poll(() => facts.innerText(), { timeout: 15_000, intervals: [50] }).toMatch(new RegExp(`^${expected} messages · 0 memory events · ${expected / 2} turns`));
+      await expect.poll(() => facts.innerText(), { timeout: 15_000, interval: 50 }).toMatch(new RegExp(`^${expected} messages · 0 memory events · ${expected / 2} turns`));
       shownAfter.push(Date.now() - written);
     }
     for (const ms of shownAfter) expect(ms).toBeLessThan(SHOWN_WITHIN_MS);

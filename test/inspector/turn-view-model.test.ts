@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Message, WindowRecord } from "@amplifier-ts/contracts";
+import type { MemoryEventJson } from "@amplifier-ts/contracts";
 import { messageViews, recordedWindows, sessionCharts, timeline, turnWindow, type AnalyzedTurn, type InspectorSession } from "@amplifier-ts/inspector";
 
 /**
@@ -88,7 +89,7 @@ describe("timeline: a tool call once (issue 24 item 10)", () => {
     { role: "tool", tool_call_id: "c1", content: "a.ts", metadata: { id: "t", timestamp: at(5) } },
     { role: "assistant", content: "one file", metadata: { id: "a2", timestamp: at(7) } },
   ];
-  const events = [
+  const events: MemoryEventJson[] = [
     { event_id: "e1", timestamp: at(0), event_type: "user_message", content: "list files" },
     { event_id: "e2", timestamp: at(2), event_type: "tool_call", content: { tool: "ls", arguments: {}, callId: "c1" } },
     { event_id: "e3", timestamp: at(4), event_type: "tool_result", content: { tool: "ls", result: "a.ts", callId: "c1" } },
