@@ -216,6 +216,9 @@ describe("replay --html: the report file in Chromium", () => {
     await page.locator("#turn tbody tr").first().waitFor();
     expect(await page.locator("#session-facts").innerText()).toMatch(/^140 messages/);
     expect(await page.locator("#turn tbody tr.decision-dropped").first().locator("td").nth(4).innerText()).toBe("older than the window's cut (budget)");
+    // A report file has no server to replay under another budget: no simulation form, and it says the window is a simulation.
+    expect(await page.locator("#simulation-control").count()).toBe(0);
+    expect(await page.locator("#no-record").count()).toBe(1);
     // Turn 20 at this budget: the window starts with a placeholder for the omitted history, which no stored message is.
     expect(await page.locator("#synthetic-note").innerText()).toContain("1 message the history does not");
     expect(await page.locator("#chart-tokens canvas").count()).toBeGreaterThan(0);

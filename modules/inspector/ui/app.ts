@@ -193,7 +193,7 @@ function SessionPage({ data, route, onNeedToken }: { data: PageData; route: Extr
       ? h("p", { class: "note", id: "analysis-pending" }, progress === undefined ? `Replaying the session's ${session.messages.filter((m) => m.role === "assistant").length} turns to explain each window…` : `Replaying the session to explain each window: turn ${progress.turnsDone} of ${progress.turns}…`)
       : null,
     session.analysis !== undefined || recorded > 0 ? h(SessionChartsView, { session, onPick: open }) : null,
-    route.turn !== undefined ? h(TurnView, { session, turn: route.turn, hrefOf: (turn?: number) => routeHash(turn === undefined ? { view: "session", source: route.source, sessionId: route.sessionId } : { ...route, turn }), simulation, onSimulate: simulate }) : null,
+    route.turn !== undefined ? h(TurnView, { session, turn: route.turn, hrefOf: (turn?: number) => routeHash(turn === undefined ? { view: "session", source: route.source, sessionId: route.sessionId } : { ...route, turn }), simulation, onSimulate: data.analysis ? simulate : undefined }) : null,
     h(TurnStrip, { session, route }),
     h(Timeline, { session }),
   );

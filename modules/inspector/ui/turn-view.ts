@@ -19,7 +19,8 @@ export interface TurnViewProps {
   /** The address of another turn (undefined: the session without a turn). */
   hrefOf: (turn?: number) => string;
   simulation: SimulationOptions;
-  onSimulate: (options: SimulationOptions) => void;
+  /** Absent where no server can replay (a report file): the page then offers no simulation form. */
+  onSimulate?: ((options: SimulationOptions) => void) | undefined;
 }
 
 export function TurnView({ session, turn, hrefOf, simulation, onSimulate }: TurnViewProps) {
@@ -50,7 +51,7 @@ export function TurnView({ session, turn, hrefOf, simulation, onSimulate }: Turn
   const noRecord = hasRecord
     ? null
     : h("p", { class: "note", id: "no-record" }, session.recordError ? `The record of what was sent cannot be read (${session.recordError}): the window below is a simulation.` : "No record of what was sent exists for this turn (the context module kept none): the window below is a simulation, not what the model received.");
-  const control = origin === "simulation" ? h(SimulationControl, { session, simulation, onSimulate }) : null;
+  const control = origin === "simulation" && onSimulate !== undefined ? h(SimulationControl, { session, simulation, onSimulate }) : null;
   if (view === undefined) {
     const why = origin === "simulation" ? (session.analysisError ? `no simulation: ${session.analysisError}` : session.analysisPending || session.analysis === undefined ? "the simulation is being computed…" : `no turn ${turn} in the simulation`) : `no record of turn ${turn}`;
     return h("section", { id: "turn", class: "turn" }, header, tabs, noRecord, control, h("p", { class: origin === "simulation" && !session.analysisError ? "muted" : "error" }, why));
