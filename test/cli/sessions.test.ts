@@ -2,7 +2,7 @@
  * `amplifier-ts sessions list|show|export|import|delete`: on JSONL folders here (PostgreSQL and
  * Redis copies are tested with their stores), and store URLs.
  */
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -141,6 +141,17 @@ describe("amplifier-ts sessions", () => {
     expect(second.stdout).toMatch(/alpha\s+2\s+unchanged/);
     expect(second.stdout).toMatch(/beta\s+7\s+unchanged/);
     expect(await read("b", "beta")).toEqual(conversation(7));
+  });
+
+  it("export copies a session that repeats a message id exactly (appends would skip the repeat: written before they were idempotent)", async () => {
+    const repeated: Message[] = [...conversation(2), { role: "user", content: "again", metadata: { id: "m0" } }];
+    await mkdir(join(dir, "a"), { recursive: true });
+    await writeFile(join(dir, "a", "old.jsonl"), repeated.map((m) => JSON.stringify(m)).join("\n") + "\n");
+    const copied = await cli("sessions", "export", "--all", "--store", "a", "--to", `jsonl:${join(dir, "b")}`);
+    expect(copied.stderr).toBe("");
+    expect(copied.code).toBe(0);
+    expect(copied.stdout).toMatch(/old\s+3\s+copied/);
+    expect(await read("b", "old")).toEqual(repeated);
   });
 
   it("delete needs --yes, then removes the session", async () => {

@@ -182,6 +182,22 @@ const ACTION_RUNNERS: Record<Action, (store: HistoryStore, invocation: CliInvoca
   },
 };
 
+/**
+ * Would appending `tail` after `held` store every message? Appends skip a message whose id the
+ * session holds (idempotent appends, HISTORY-STORES.md), so a source that repeats an id — data
+ * written before they were idempotent — is copied with replace, which stores a list exactly.
+ */
+function appendKeepsAll(held: readonly Message[], tail: readonly Message[]): boolean {
+  const ids = new Set(held.map((m) => m.metadata?.id));
+  for (const message of tail) {
+    const id = message.metadata?.id;
+    if (typeof id !== "string" || id === "") continue;
+    if (ids.has(id)) return false;
+    ids.add(id);
+  }
+  return true;
+}
+
 export type CopyOutcome = "copied" | "appended" | "unchanged" | "replaced" | "conflict";
 
 /**
@@ -193,12 +209,13 @@ export async function copyInto(target: HistoryStore, sessionId: string, messages
   const existing = await target.read(sessionId);
   let outcome: CopyOutcome;
   if (existing.length === 0) {
-    if (messages.length > 0) await target.appendMany(sessionId, [...messages]);
+    if (messages.length > 0) await (appendKeepsAll([], messages) ? target.appendMany(sessionId, [...messages]) : target.replace(sessionId, [...messages]));
     outcome = "copied";
   } else if (existing.length === messages.length && contentHash(existing) === hash) {
     outcome = "unchanged";
   } else if (existing.length < messages.length && contentHash(existing) === contentHash(messages.slice(0, existing.length))) {
-    await target.appendMany(sessionId, messages.slice(existing.length));
+    const tail = messages.slice(existing.length);
+    await (appendKeepsAll(existing, tail) ? target.appendMany(sessionId, tail) : target.replace(sessionId, [...messages]));
     outcome = "appended";
   } else if (replace) {
     await target.replace(sessionId, [...messages]);
