@@ -10,10 +10,27 @@ import { readWindowRecords, recordedWindows } from "./window-records.js";
 
 export type WindowRecordSource = (sessionId: string) => Promise<readonly WindowRecord[] | undefined>;
 
-/** `{ windows }` for a store that keeps attachments, else nothing. */
+/** Sessions whose full record segments are kept in memory (each at most a few MB of records). */
+const CACHED_SESSIONS = 32;
+
+/** `{ windows }` for a store that keeps attachments, else nothing. Full segments are read once per session (readWindowRecords). */
 export function storeWindowRecords(store: HistoryStore): { windows?: WindowRecordSource } {
   if (!hasSessionAttachments(store)) return {};
-  return { windows: (sessionId) => readWindowRecords(store, sessionId) };
+  const full = new Map<string, WindowRecord[][]>();
+  return {
+    windows: async (sessionId) => {
+      let segments = full.get(sessionId);
+      full.delete(sessionId);
+      segments ??= [];
+      try {
+        return await readWindowRecords(store, sessionId, segments);
+      } finally {
+        // Most recently read last: the oldest is forgotten first.
+        full.set(sessionId, segments);
+        if (full.size > CACHED_SESSIONS) full.delete(full.keys().next().value!);
+      }
+    },
+  };
 }
 
 /** The session view's `recorded` (or `recordError`). */

@@ -8,17 +8,24 @@
  * | else the last record over fewer, but after the previous turn's answer | a message was stored between the request and the answer |
  * | nothing (the page shows a simulation for it, labelled) | no record, or its `lastId` is not the session's message there (the history was replaced since) |
  */
-import { decodeWindowSegment, windowSegmentName, type HistoryStore, type SessionAttachments, type WindowRecord } from "@amplifier-ts/contracts";
+import { decodeWindowSegment, windowSegmentName, WINDOW_SEGMENT_SIZE, type HistoryStore, type SessionAttachments, type WindowRecord } from "@amplifier-ts/contracts";
 import type { DecisionRun, RecordedWindow } from "./inspector-data.js";
 import { whyWords } from "./view-model/decision-words.js";
 
-/** Every record of the session's attachments windows-0, windows-1 … (read only; WINDOW_RECORD_INVALID for a segment that is not one). */
-export async function readWindowRecords(store: HistoryStore & SessionAttachments, sessionId: string): Promise<WindowRecord[]> {
-  const records: WindowRecord[] = [];
-  for (let n = 0; ; n++) {
+/**
+ * Every record of the session's attachments windows-0, windows-1 … (read only; WINDOW_RECORD_INVALID
+ * for a segment that is not one). `full`, when given, holds the segments already read whole
+ * (WINDOW_SEGMENT_SIZE records: their writer never rewrites them): they are not read again, so a
+ * page following a long session reads its newest segment only.
+ */
+export async function readWindowRecords(store: HistoryStore & SessionAttachments, sessionId: string, full: WindowRecord[][] = []): Promise<WindowRecord[]> {
+  const records: WindowRecord[] = full.flat();
+  for (let n = full.length; ; n++) {
     const text = await store.readAttachment(sessionId, windowSegmentName(n));
     if (text === undefined) return records;
-    records.push(...decodeWindowSegment(text, `window records "${windowSegmentName(n)}" of session "${sessionId}"`));
+    const segment = decodeWindowSegment(text, `window records "${windowSegmentName(n)}" of session "${sessionId}"`);
+    if (segment.length >= WINDOW_SEGMENT_SIZE && n === full.length) full.push(segment);
+    records.push(...segment);
   }
 }
 

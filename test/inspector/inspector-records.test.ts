@@ -42,6 +42,29 @@ describe("the Inspector's session view: what was sent", () => {
     expect(view.recorded![4]!.decisions.some((d) => d.decision === "dropped" && d.code === "before-cut")).toBe(true);
   });
 
+  it("a long stored session: its full record segments are read once, then only the newest", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "inspector-records-"));
+    dirs.push(dir);
+    const coordinator = new Coordinator({ sessionId: "long" });
+    const context = await mountPersistent(coordinator, { storagePath: dir });
+    await agentTurns(context, 70, 900);
+    await coordinator.cleanup();
+    const store = await createHistoryStore({ type: "jsonl", storagePath: dir, readOnly: true });
+    try {
+      const read: string[] = [];
+      const readAttachment = store.readAttachment.bind(store);
+      store.readAttachment = (sessionId, name, scope) => (read.push(name), readAttachment(sessionId, name, scope));
+      const inspector = createInspector({ sources: [historyStoreSource(store, "jsonl")] });
+      expect((await inspector.session("jsonl", "long", { analysis: false })).recorded).toHaveLength(70);
+      expect(read).toEqual(["windows-0", "windows-1", "windows-2"]);
+      read.length = 0;
+      expect((await inspector.session("jsonl", "long", { analysis: false })).recorded).toHaveLength(70);
+      expect(read).toEqual(["windows-1", "windows-2"]);
+    } finally {
+      await store.close();
+    }
+  });
+
   it("a stored session: the records context-persistent kept, read by a readOnly store; a broken segment is recordError", async () => {
     const dir = await mkdtemp(join(tmpdir(), "inspector-records-"));
     dirs.push(dir);
