@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createInspector, historyStoreSource, liveSessions } from "@amplifier-ts/inspector";
-import { createHistoryStore } from "@amplifier-ts/stores";
+import type { HistoryScope } from "@amplifier-ts/contracts";
+import { createHistoryStore, JsonlStore } from "@amplifier-ts/stores";
 import { Coordinator } from "../../core/coordinator.js";
 import { HistoryContextManager } from "../../modules/context-manager/index.js";
 import { mount as mountPersistent } from "../../modules/context-persistent/index.js";
@@ -49,11 +50,11 @@ describe("the Inspector's session view: what was sent", () => {
     const context = await mountPersistent(coordinator, { storagePath: dir });
     await agentTurns(context, 70, 900);
     await coordinator.cleanup();
-    const store = await createHistoryStore({ type: "jsonl", storagePath: dir, readOnly: true });
+    const store = new JsonlStore({ storagePath: dir, readOnly: true });
     try {
       const read: string[] = [];
       const readAttachment = store.readAttachment.bind(store);
-      store.readAttachment = (sessionId, name, scope) => (read.push(name), readAttachment(sessionId, name, scope));
+      store.readAttachment = (sessionId: string, name: string, scope?: HistoryScope) => (read.push(name), readAttachment(sessionId, name, scope));
       const inspector = createInspector({ sources: [historyStoreSource(store, "jsonl")] });
       expect((await inspector.session("jsonl", "long", { analysis: false })).recorded).toHaveLength(70);
       expect(read).toEqual(["windows-0", "windows-1", "windows-2"]);
