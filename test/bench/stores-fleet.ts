@@ -70,8 +70,11 @@ export async function fleetChild(args: string[]): Promise<void> {
   const samples: number[] = [];
   const t0 = performance.now();
   for (let i = 1; Date.now() < end; i++) {
+    // A fresh id per append: the workload repeats every 512 messages, and a stored id would make the append a no-op (idempotent appends).
+    const base = messages[i % messages.length]!;
+    const message = { ...base, metadata: { ...base.metadata, id: `f${i}` } };
     const s0 = performance.now();
-    await store.append(session!, messages[i % messages.length]!);
+    await store.append(session!, message);
     samples.push(performance.now() - s0);
   }
   const elapsedMs = performance.now() - t0;
