@@ -29,7 +29,8 @@ export async function runRecordedLoop(): Promise<RecordedRun> {
       // Cleanups run newest first: this one reads the memory before the memory module closes it.
       coordinator.registerCleanup(async () => {
         const memory = coordinator.getCapability<Memory>(MEMORY_CAPABILITY)!;
-        const sessionId = coordinator.sessionId;
+        // The recorder files under the session id the context keeps the history under.
+        const sessionId = coordinator.get("context")?.sessionId ?? coordinator.sessionId;
         const { childSessionId, context } = await startDelegation(memory, { parentSessionId: sessionId, agent: "checker", task: "double-check the product" });
         await finishDelegation(memory, { parentSessionId: sessionId, childSessionId, agent: "checker", response: "37 × 43 = 1591 is right." });
         const show = (e: { eventType: string; content: unknown }) => `${e.eventType}: ${typeof e.content === "string" ? e.content : JSON.stringify(e.content)}`;
