@@ -7,7 +7,7 @@
  * | GET /inspector/assets/inspector.js, .css | the page's bundle (built at build time; no CDN) | needed |
  * | GET /inspector/api/sessions | `{ sessions }`: every session of every source and of the memory | needed |
  * | GET /inspector/api/session?source=&id=&analysis= | the session: messages, memory events and (unless `analysis=false`: then `analysisPending`) the analysis; 404 INSPECTOR/UNKNOWN_SESSION | needed |
- * | GET /inspector/api/analysis?source=&id=&wait= | `{ analysis, tokens }` or `{ analysisError }`: the session's windows (one run per content, shared by concurrent requests, then kept); `wait=false` answers at once with `{ analysisProgress }` while it runs | needed |
+ * | GET /inspector/api/analysis?source=&id=&wait=&budget=&model= | `{ analysis, tokens }` or `{ analysisError }`: the SIMULATION — the session replayed under `budget` and `model` (absent: the analyzer's defaults; one run per content and simulation, shared by concurrent requests, then kept); `wait=false` answers at once with `{ analysisProgress }` while it runs. What was sent comes with the session (`recorded`) | needed |
  * | GET /inspector/api/live?source=&id= | text/event-stream: `event: changed` with `{ messages }` when the session changes; a `: ping` comment every 15 s; 404 for an unknown session, 503 INSPECTOR/TOO_MANY_STREAMS over the limits (live-streams.ts) | needed |
  *
  * With a token (token-guard.ts), every route above wants it — the page and its code too: a browser
