@@ -7,15 +7,15 @@
  *
  * | without explain, a stored message …        | run                                                |
  * |--------------------------------------------|----------------------------------------------------|
- * | sent truncated                              | truncated / window / result-cap                   |
- * | sent, before the cut, an instruction        | kept / window / instruction                       |
- * | sent, before the cut, otherwise             | kept / window / critical                          |
- * | sent, at or after the cut                   | kept / window / in-window                         |
+ * | sent truncated                              | truncated / window / prompt-cap (a user message), note-cap (a turn note), else result-cap |
+ * | sent, an instruction                        | kept / window / instruction                       |
+ * | sent, before the cut, critical              | kept / window / critical                          |
+ * | sent, otherwise (at or after the cut, or the last prompt the ladder kept) | kept / window / in-window |
  * | not sent, before the cut                    | dropped / window / before-cut (before-first-turn when nothing was cut) |
  * | not sent, at or after the cut               | dropped / window / older-in-turn (ladder) or orphan-result |
  * | (a pipeline ran) not returned by it         | dropped / its strategy (the one that changed something, else "pipeline") / removed-by-pipeline |
  */
-import { idOf, isInstruction, type Message, type ToolDefinition, type ToolRecord, type WindowRecord, type WindowRun, type WindowRunDecision } from "@amplifier-ts/contracts";
+import { idOf, isCritical, isInstruction, isTurnNote, type Message, type ToolDefinition, type ToolRecord, type WindowRecord, type WindowRun, type WindowRunDecision } from "@amplifier-ts/contracts";
 import type { TokenCounter } from "@amplifier-ts/core";
 import type { WindowReport } from "@amplifier-ts/window";
 import type { MessageExplanation } from "./window-explanation.js";
@@ -104,12 +104,18 @@ function runsOfSent(input: WindowRecordInput): WindowRun[] {
   for (const at of marks) {
     if (at > next) dropGap(runs, next, at, cut, returned, pipelineBy, droppedBefore, droppedAfter);
     const decision = sent.get(at)!;
-    const why = decision === "truncated" ? "result-cap" : at >= cut ? "in-window" : isInstruction(history[at]!) ? "instruction" : "critical";
-    push(runs, at, decision, "window", why);
+    push(runs, at, decision, "window", sentReason(history[at]!, decision, at >= cut));
     next = at + 1;
   }
   if (next < history.length) dropGap(runs, next, history.length, cut, returned, pipelineBy, droppedBefore, droppedAfter);
   return runs;
+}
+
+/** The assembler's reason code for a sent message, from what it is (see the table above). */
+function sentReason(message: Message, decision: WindowRunDecision, afterCut: boolean): string {
+  if (decision === "truncated") return message.role === "user" ? "prompt-cap" : isTurnNote(message) ? "note-cap" : "result-cap";
+  if (isInstruction(message)) return "instruction";
+  return !afterCut && isCritical(message) ? "critical" : "in-window";
 }
 
 /** Stored messages [from, to) not sent: split at the cut; with a pipeline, the ones it did not return are its. */

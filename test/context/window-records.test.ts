@@ -74,6 +74,34 @@ describe("window records (what was sent)", () => {
     expect(record.runs.some(([, , decision, by, why]) => decision === "dropped" && by === "sliding-window" && why === "removed-by-pipeline")).toBe(true);
   });
 
+  it("without explain, each stored message gets the decision explain gives it (critical, tool groups, truncated results, several budgets)", async () => {
+    const fill = async (context: HistoryContextManager) => {
+      await context.addMessage({ role: "system", content: "You are terse.", metadata: { id: "sys" } });
+      for (let i = 0; i < 30; i++) {
+        await context.addMessage({ role: "user", content: `question ${i} ${"lorem ipsum ".repeat(20)}`, metadata: { id: `u${i}`, ...(i === 3 ? { critical: true } : {}) } });
+        await context.addMessage({ role: "assistant", content: "", tool_calls: [{ id: `c${i}`, type: "function", function: { name: "read_file", arguments: "{}" } }], metadata: { id: `a${i}` } });
+        await context.addMessage({ role: "tool", tool_call_id: `c${i}`, content: `result ${i} ${"x = 1; ".repeat(i === 29 ? 900 : 30)}`, metadata: { id: `t${i}` } });
+      }
+    };
+    const seen = new Set<string>();
+    for (const budget of [900, 1_500, 4_000, 100_000]) {
+      const plain = new HistoryContextManager({ moduleName: "test-records" });
+      const explained = new HistoryContextManager({ moduleName: "test-records" });
+      await fill(plain);
+      await fill(explained);
+      await plain.getMessagesForRequest(budget);
+      await explained.getMessagesForRequest(budget, undefined, { explain: true });
+      const decisionAt = (record: WindowRecord, i: number) => record.runs.find(([from, to]) => from <= i && i < to)![2];
+      const a = plain.windowRecords().at(-1)!;
+      const b = explained.windowRecords().at(-1)!;
+      expect(covered(a)).toEqual(covered(b));
+      for (let i = 0; i < a.history; i++) expect(decisionAt(a, i), `budget ${budget}, message ${i}`).toBe(decisionAt(b, i));
+      for (const run of a.runs) seen.add(`${run[2]} ${run[4]}`);
+    }
+    // The cases the comparison covered: a truncated result, the critical prompt before the cut, dropped over budget.
+    expect([...seen]).toEqual(expect.arrayContaining(["truncated result-cap", "kept critical", "dropped before-cut", "kept instruction", "kept in-window"]));
+  });
+
   it("with explain, the runs are the explanation's (same decisions as explainLastWindow)", async () => {
     const context = new HistoryContextManager({ moduleName: "test-records" });
     await filled(context, 40);
