@@ -9,8 +9,8 @@
  * |--------------------------------------------|----------------------------------------------------|
  * | sent truncated                              | truncated / window / prompt-cap (a user message), note-cap (a turn note), else result-cap |
  * | sent, an instruction                        | kept / window / instruction                       |
- * | sent, before the cut, critical              | kept / window / critical                          |
- * | sent, otherwise (at or after the cut, or the last prompt the ladder kept) | kept / window / in-window |
+ * | sent, marked critical                       | kept / window / critical                          |
+ * | sent, otherwise                             | kept / window / in-window (a tool group kept for a critical member included) |
  * | not sent, before the cut                    | dropped / window / before-cut (before-first-turn when nothing was cut) |
  * | not sent, at or after the cut               | dropped / window / older-in-turn (ladder) or orphan-result |
  * | (a pipeline ran) not returned by it         | dropped / its strategy (the one that changed something, else "pipeline") / removed-by-pipeline |
@@ -104,7 +104,7 @@ function runsOfSent(input: WindowRecordInput): WindowRun[] {
   for (const at of marks) {
     if (at > next) dropGap(runs, next, at, cut, returned, pipelineBy, droppedBefore, droppedAfter);
     const decision = sent.get(at)!;
-    push(runs, at, decision, "window", sentReason(history[at]!, decision, at >= cut));
+    push(runs, at, decision, "window", sentReason(history[at]!, decision));
     next = at + 1;
   }
   if (next < history.length) dropGap(runs, next, history.length, cut, returned, pipelineBy, droppedBefore, droppedAfter);
@@ -112,10 +112,10 @@ function runsOfSent(input: WindowRecordInput): WindowRun[] {
 }
 
 /** The assembler's reason code for a sent message, from what it is (see the table above). */
-function sentReason(message: Message, decision: WindowRunDecision, afterCut: boolean): string {
+function sentReason(message: Message, decision: WindowRunDecision): string {
   if (decision === "truncated") return message.role === "user" ? "prompt-cap" : isTurnNote(message) ? "note-cap" : "result-cap";
   if (isInstruction(message)) return "instruction";
-  return !afterCut && isCritical(message) ? "critical" : "in-window";
+  return isCritical(message) ? "critical" : "in-window";
 }
 
 /** Stored messages [from, to) not sent: split at the cut; with a pipeline, the ones it did not return are its. */
