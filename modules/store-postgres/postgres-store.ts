@@ -51,13 +51,13 @@ export const DEFAULT_CONNECT_TIMEOUT_MS = 3_000;
  * | jsonb | cannot hold NUL (`\u0000`) or lone surrogates: such messages are refused with INVALID_MESSAGE |
  * | transient failures | retried with bounded backoff (`retry`); an append carries a write id so a retry after a lost acknowledgement never stores it twice |
  * | idempotent appends | `message_id` (migration 5) holds each row's `metadata.id` under a unique key per (agent, session); the append statement inserts only the messages whose id the session does not hold (and the first of an id repeated in the batch), numbering them densely. Two writers racing with one id: the second statement fails on the key (23505) and runs again, now finding the row — a no-op |
- * | unknown outcomes | an append whose statement was sent and whose connection was then lost (no reply, no SQLSTATE) may have committed: when the retries end without a reply that settles it → STORAGE_WRITE_UNCERTAIN (`details.messageIds`); a retry is a no-op where it was stored. STORAGE_WRITE_FAILED only when no try was sent (no connection) or the server answered with an error |
+ * | unknown outcomes | an append whose statement was sent, or a transaction (replace, clearRun, deleteSession, attachments) whose COMMIT was sent, and whose connection was then lost (no reply, no SQLSTATE) may have committed: when the retries end without a reply that settles it → STORAGE_WRITE_UNCERTAIN (`details.messageIds` for appends); a retry is a no-op where it was stored. STORAGE_WRITE_FAILED only when no try was sent (no connection) or the server answered with an error |
  * | agents | `agent_id` is a column of both tables and leads their keys: a session is (agent_id, session_id); every statement names both |
  * | attachments | rows of `<table>_attachments` keyed (agent_id, session_id, name) (migration 4); a write is one upsert in the session's queue (call order with its messages), deleteSession deletes them in its statement |
  *
  * Failure policy: cannot connect or migrate (at open or first use) → STORAGE_UNAVAILABLE (context-
  * persistent falls back to memory unless strict); a write that still fails after the retries →
- * STORAGE_WRITE_FAILED; a read → STORAGE_UNAVAILABLE. Each names the server (password hidden).
+ * STORAGE_WRITE_FAILED (nothing stored) or STORAGE_WRITE_UNCERTAIN (see above); a read → STORAGE_UNAVAILABLE. Each names the server (password hidden).
  */
 export class PostgresStore implements HistoryStore, SessionAttachments {
   readonly kind = "postgres";
@@ -376,17 +376,20 @@ export class PostgresStore implements HistoryStore, SessionAttachments {
         }
       });
     } catch (error) {
-      if (sent && isAmplifierError(error, "STORAGE_WRITE_FAILED")) {
-        throw createError("STORAGE_WRITE_UNCERTAIN", `${error.message}; a try was sent and its answer lost, so it may have committed`, {
-          module: MODULE,
-          hint: "the messages may be stored: retry them (appends are idempotent by message id, so a retry of a stored message is a no-op)",
-          cause: error,
-          url: redactUrl(this.url),
-          messageIds: records.flatMap((r) => (r.facts.id ? [r.facts.id] : [])),
-        });
-      }
-      throw error;
+      throw sent ? this.uncertain(error, records.flatMap((r) => (r.facts.id ? [r.facts.id] : []))) : error;
     }
+  }
+
+  /** A write's final FAILED becomes UNCERTAIN when one of its tries may have committed (its answer was lost). */
+  private uncertain(error: unknown, messageIds: string[]): unknown {
+    if (!isAmplifierError(error, "STORAGE_WRITE_FAILED")) return error;
+    return createError("STORAGE_WRITE_UNCERTAIN", `${error.message}; a try was sent and its answer lost, so it may have committed`, {
+      module: MODULE,
+      hint: "the write may be stored: retry it (every write is idempotent — appends by message id — so a retry of a stored one changes nothing)",
+      cause: error,
+      url: redactUrl(this.url),
+      messageIds,
+    });
   }
 
   private rewrite(agent: string, sessionId: string, records: EncodedMessage[]): Promise<void> {
@@ -454,23 +457,39 @@ export class PostgresStore implements HistoryStore, SessionAttachments {
     );
   }
 
-  private transaction<T>(action: string, body: (client: pg.PoolClient) => Promise<T>, begin = "BEGIN", kind: "read" | "write" = "write"): Promise<T> {
-    return this.attempt(kind, action, async (pool) => {
-      const client = await pool.connect();
-      let broken: unknown;
-      try {
-        await client.query(begin);
-        const result = await body(client);
-        await client.query("COMMIT");
-        return result;
-      } catch (error) {
-        broken = error;
-        await client.query("ROLLBACK").catch(() => undefined);
-        throw error;
-      } finally {
-        client.release(broken instanceof Error && isTransient(broken) ? broken : undefined);
-      }
-    });
+  /**
+   * One transaction, retried whole on transient failures (every write transaction here is
+   * idempotent). A COMMIT sent whose answer was lost may have committed: if no later try succeeds,
+   * the write is STORAGE_WRITE_UNCERTAIN; a failure before COMMIT rolled everything back (FAILED).
+   */
+  private async transaction<T>(action: string, body: (client: pg.PoolClient) => Promise<T>, begin = "BEGIN", kind: "read" | "write" = "write"): Promise<T> {
+    let commitLost = false;
+    try {
+      return await this.attempt(kind, action, async (pool) => {
+        const client = await pool.connect();
+        const onError = () => undefined; // a cut while checked out reaches the query; unheard, its 'error' event would be uncaught
+        client.on("error", onError);
+        let broken: unknown;
+        try {
+          await client.query(begin);
+          const result = await body(client);
+          await client.query("COMMIT").catch((error: unknown) => {
+            if (kind === "write" && !answeredByServer(error)) commitLost = true;
+            throw error;
+          });
+          return result;
+        } catch (error) {
+          broken = error;
+          await client.query("ROLLBACK").catch(() => undefined);
+          throw error;
+        } finally {
+          client.off("error", onError);
+          client.release(broken instanceof Error && isTransient(broken) ? broken : undefined);
+        }
+      });
+    } catch (error) {
+      throw commitLost ? this.uncertain(error, []) : error;
+    }
   }
 
   private async attempt<T>(kind: "read" | "write", action: string, task: (pool: pg.Pool, attempt: number) => Promise<T>): Promise<T> {
