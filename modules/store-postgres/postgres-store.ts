@@ -195,13 +195,12 @@ export class PostgresStore implements HistoryStore, SessionAttachments {
     const id = this.check(sessionId);
     const agent = agentIdOf(scope, MODULE);
     await this.run(agent, id, () =>
-      this.attempt("write", `delete session ${id}`, (pool) =>
-        pool.query(
-          `WITH s AS (DELETE FROM ${this.names.sessions} WHERE agent_id = $2 AND session_id = $1),
-                a AS (DELETE FROM ${this.names.attachments} WHERE agent_id = $2 AND session_id = $1)
-           DELETE FROM ${this.names.messages} WHERE agent_id = $2 AND session_id = $1`,
-          [id, agent],
-        ),
+      this.statement(
+        `delete session ${id}`,
+        `WITH s AS (DELETE FROM ${this.names.sessions} WHERE agent_id = $2 AND session_id = $1),
+              a AS (DELETE FROM ${this.names.attachments} WHERE agent_id = $2 AND session_id = $1)
+         DELETE FROM ${this.names.messages} WHERE agent_id = $2 AND session_id = $1`,
+        [id, agent],
       ),
     );
   }
@@ -225,12 +224,11 @@ export class PostgresStore implements HistoryStore, SessionAttachments {
     assertAttachmentName(name, MODULE);
     assertAttachmentText(text, MODULE);
     await this.run(agent, id, () =>
-      this.attempt("write", `write attachment "${name}" of session ${id}`, (pool) =>
-        pool.query(
-          `INSERT INTO ${this.names.attachments} (agent_id, session_id, name, body) VALUES ($2, $1, $3, $4)
-           ON CONFLICT (agent_id, session_id, name) DO UPDATE SET body = EXCLUDED.body, updated_at = now()`,
-          [id, agent, name, text],
-        ),
+      this.statement(
+        `write attachment "${name}" of session ${id}`,
+        `INSERT INTO ${this.names.attachments} (agent_id, session_id, name, body) VALUES ($2, $1, $3, $4)
+         ON CONFLICT (agent_id, session_id, name) DO UPDATE SET body = EXCLUDED.body, updated_at = now()`,
+        [id, agent, name, text],
       ),
     );
   }
@@ -377,6 +375,31 @@ export class PostgresStore implements HistoryStore, SessionAttachments {
       });
     } catch (error) {
       throw sent ? this.uncertain(error, records.flatMap((r) => (r.facts.id ? [r.facts.id] : []))) : error;
+    }
+  }
+
+  /** One idempotent write statement (autocommit), retried; UNCERTAIN when a try was sent and its answer lost. */
+  private async statement(action: string, sql: string, params: unknown[]): Promise<void> {
+    let sent = false;
+    try {
+      await this.attempt("write", action, async (pool) => {
+        const client = await pool.connect(); // a failure here sent nothing
+        const onError = () => undefined; // a cut while checked out reaches the query; unheard, its 'error' event would be uncaught
+        client.on("error", onError);
+        let broken: unknown;
+        try {
+          await client.query(sql, params);
+        } catch (error) {
+          broken = error;
+          if (!answeredByServer(error)) sent = true;
+          throw error;
+        } finally {
+          client.off("error", onError);
+          client.release(broken instanceof Error && isTransient(broken) ? broken : undefined);
+        }
+      });
+    } catch (error) {
+      throw sent ? this.uncertain(error, []) : error;
     }
   }
 

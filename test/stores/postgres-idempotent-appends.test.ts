@@ -107,6 +107,23 @@ describe("PostgresStore: idempotent appends and unknown outcomes", () => {
     }
   });
 
+  it("a deleteSession whose answer was lost is STORAGE_WRITE_UNCERTAIN (the session is gone)", async () => {
+    const schema = fresh();
+    const proxy = await lossyProxy({ host: new URL(PG_URL).hostname, port: Number(new URL(PG_URL).port || 5432) }, "DELETE FROM", "postgres");
+    const store = new PostgresStore({ url: through(proxy.url), schema, retry: { attempts: 3, baseDelayMs: 10, maxDelayMs: 20 } });
+    const direct = new PostgresStore({ url: PG_URL, schema });
+    try {
+      await store.appendMany("s", [user("a"), user("b")]);
+      proxy.swallow = true;
+      proxy.refuseAfterSwallow = true;
+      await expect(store.deleteSession("s")).rejects.toMatchObject({ code: "STORAGE_WRITE_UNCERTAIN" });
+      expect(await direct.count("s")).toBe(0);
+    } finally {
+      await Promise.allSettled([store.close(), direct.close()]);
+      await proxy.close();
+    }
+  });
+
   it("an append no try of which reached the server is STORAGE_WRITE_FAILED, and nothing is stored", async () => {
     const schema = fresh();
     const proxy = await pgProxy();
