@@ -10,6 +10,7 @@
  * | never persisted     | ephemeral messages, and every message under retention "none"             |
  * | retention "run"     | ending a run clears its messages                                            |
  * | failure             | a non-Amplifier error from the store becomes STORAGE_WRITE_FAILED           |
+ * | unknown rewrite     | a replace, clear or clearRun the store reports STORAGE_WRITE_UNCERTAIN for is not adopted; it is done again (rewrites are idempotent) before the next append or clearRun, then adopted; a new replace or clear supersedes it |
  * | unknown outcome     | an append the store reports STORAGE_WRITE_UNCERTAIN for is not in the history and is held as "in doubt"; the next append of the same message (its id, or — when this history gave it its id — the same content) is its retry and reuses its id, so the store's idempotent append stores it once; any other write first completes the doubted append (the same id again: a no-op where it was stored) and adds it to the history, so history and store agree again; a retry that comes after that completion is a no-op (the last 16 completed are remembered). replace and clear end the doubt (they define the stored list) |
  *
  * `messages` is the live array: it only grows by push until a rewrite replaces it (setMessages,
@@ -70,6 +71,8 @@ export class StoredHistory {
   readonly #scope: { agentId: string };
   /** The prepared message whose append had an unknown outcome (STORAGE_WRITE_UNCERTAIN), until it is settled. */
   #doubt: Message | undefined;
+  /** A rewrite (replace, clear, clearRun) the store reported STORAGE_WRITE_UNCERTAIN for: done again before the next write. */
+  #rewriteInDoubt: (() => Promise<void>) | undefined;
   /** Doubted messages that another write completed (newest last, at most SETTLED_KEPT): a late retry of one is a no-op. */
   #settled: Message[] = [];
   /** Prepared messages whose id (and timestamp) this history made up: a retry of one is recognised by its content. */
@@ -125,6 +128,7 @@ export class StoredHistory {
   /** Appends a prepared message (written through first when it persists). */
   append(stored: Message): Promise<void> {
     return this.#serialized(async () => {
+      await this.#redoRewrite();
       let message = stored;
       // A late retry of a doubted message that a later write already completed: it is in the history.
       if (this.#settled.some((done) => this.#isRetryOf(stored, done))) return;
@@ -140,21 +144,25 @@ export class StoredHistory {
 
   /** Replaces the whole history with prepared messages (the store is rewritten atomically). */
   replace(next: Message[]): Promise<void> {
-    return this.#serialized(async () => {
-      if (this.store) await this.store.replace(this.#init.sessionId, next.filter((m) => this.#persists(m)), this.#scope);
-      this.#doubt = undefined;
-      this.#settled = [];
-      this.#adopt(next.map((m) => this.#hold(m)));
-    });
+    return this.#serialized(() =>
+      this.#rewrite(async () => {
+        if (this.store) await this.store.replace(this.#init.sessionId, next.filter((m) => this.#persists(m)), this.#scope);
+        this.#doubt = undefined;
+        this.#settled = [];
+        this.#adopt(next.map((m) => this.#hold(m)));
+      }),
+    );
   }
 
   clear(): Promise<void> {
-    return this.#serialized(async () => {
-      if (this.store) await this.store.clear(this.#init.sessionId, this.#scope);
-      this.#doubt = undefined;
-      this.#settled = [];
-      this.#adopt([]);
-    });
+    return this.#serialized(() =>
+      this.#rewrite(async () => {
+        if (this.store) await this.store.clear(this.#init.sessionId, this.#scope);
+        this.#doubt = undefined;
+        this.#settled = [];
+        this.#adopt([]);
+      }),
+    );
   }
 
 
@@ -177,12 +185,15 @@ export class StoredHistory {
   async clearRun(runId: string): Promise<void> {
     this.#requireRunId(runId, "clearRun");
     await this.#serialized(async () => {
+      await this.#redoRewrite();
       if (this.#doubt !== undefined) await this.#settleDoubt();
       // A packed message answers its run id from its facts (no parse).
       const kept = this.#messages.filter((m) => runIdOf(m) !== runId);
       if (kept.length === this.#messages.length) return;
-      if (this.store) await this.store.clearRun(this.#init.sessionId, runId, this.#scope);
-      this.#adopt(kept);
+      await this.#rewrite(async () => {
+        if (this.store) await this.store.clearRun(this.#init.sessionId, runId, this.#scope);
+        this.#adopt(kept);
+      });
     });
   }
 
@@ -193,6 +204,26 @@ export class StoredHistory {
   }
 
   // --- private ----------------------------------------------------------------------------------
+
+  /**
+   * Runs a rewrite (it adopts its result only once the store took it). An unknown outcome leaves
+   * the store holding the old list or the new one: the rewrite is kept and done again — rewrites
+   * are idempotent — before the next append or clearRun; a new replace or clear supersedes it.
+   */
+  async #rewrite(run: () => Promise<void>): Promise<void> {
+    this.#rewriteInDoubt = undefined;
+    try {
+      await run();
+    } catch (error) {
+      if (isAmplifierError(error, "STORAGE_WRITE_UNCERTAIN")) this.#rewriteInDoubt = run;
+      throw error;
+    }
+  }
+
+  async #redoRewrite(): Promise<void> {
+    const pending = this.#rewriteInDoubt;
+    if (pending !== undefined) await this.#rewrite(pending);
+  }
 
   /** The store's append of a persisting message; an unknown outcome leaves the message in doubt. */
   async #writeThrough(message: Message): Promise<void> {

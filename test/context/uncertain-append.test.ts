@@ -10,11 +10,18 @@ import { HistoryContextManager } from "../../modules/context-manager/history-con
 import { MemoryStore } from "../../src/modules/stores.js";
 
 /** A memory store whose next `lose` appends end unknown: `stored` — the write happened, the reply was lost — or not. */
-function doubtfulStore(): { store: HistoryStore; memory: MemoryStore; loseNext(count: number, stored: boolean): void } {
+function doubtfulStore(): { store: HistoryStore; memory: MemoryStore; loseNext(count: number, stored: boolean): void; loseNextReplace(stored: boolean): void } {
   const memory = new MemoryStore();
   let lose = 0;
   let applied = true;
+  let loseReplace: boolean | undefined;
   const store: HistoryStore = Object.assign(Object.create(memory) as HistoryStore, {
+    async replace(sessionId: string, messages: Message[], scope?: HistoryScope) {
+      const lost = loseReplace;
+      loseReplace = undefined;
+      if (lost !== false) await memory.replace(sessionId, messages, scope);
+      if (lost !== undefined) throw createError("STORAGE_WRITE_UNCERTAIN", "the reply was lost", { module: "test", messageIds: [] });
+    },
     async append(sessionId: string, message: Message, scope?: HistoryScope) {
       if (lose > 0) {
         lose--;
@@ -24,7 +31,7 @@ function doubtfulStore(): { store: HistoryStore; memory: MemoryStore; loseNext(c
       await memory.append(sessionId, message, scope);
     },
   });
-  return { store, memory, loseNext: (count, stored) => ((lose = count), (applied = stored)) };
+  return { store, memory, loseNext: (count, stored) => ((lose = count), (applied = stored)), loseNextReplace: (stored) => void (loseReplace = stored) };
 }
 
 const contents = (messages: Message[]) => messages.map((m) => m.content);
@@ -73,6 +80,20 @@ describe("an append whose outcome is unknown", () => {
       await ctx.addMessage(doubted); // a late retry of the completed message: a no-op, in the store and in the history
       expect(contents(await memory.read("s"))).toEqual(["doubted", "next"]);
       expect(contents(await ctx.getMessages())).toEqual(["doubted", "next"]);
+    }
+  });
+
+  it("a setMessages whose outcome is unknown is done again before the next addMessage: history and store agree", async () => {
+    for (const stored of [true, false]) {
+      const { store, memory, loseNextReplace } = doubtfulStore();
+      const ctx = new HistoryContextManager({ moduleName: "context-persistent", store, sessionId: "s" });
+      await ctx.addMessage({ role: "user", content: "old" });
+      loseNextReplace(stored);
+      await expect(ctx.setMessages([{ role: "user", content: "new" }])).rejects.toMatchObject({ code: "STORAGE_WRITE_UNCERTAIN" });
+      expect(contents(await ctx.getMessages())).toEqual(["old"]); // not adopted while unknown
+      await ctx.addMessage({ role: "assistant", content: "next" });
+      expect(contents(await memory.read("s")), `first try stored: ${stored}`).toEqual(["new", "next"]);
+      expect(contents(await ctx.getMessages())).toEqual(["new", "next"]);
     }
   });
 
