@@ -157,7 +157,6 @@ describe("the Inspector beside a running agent (real Chromium, a separate agent 
       shownAfter.push(Date.now() - written);
     }
     console.info(`new turns shown after ${shownAfter.join(", ")} ms (target ${TARGET_MS} ms)`);
-    expect(await page.evaluate("window.__sameDocument")).toBe(true);
 
     first.send("close");
     await first.next(/^closed$/);
@@ -170,9 +169,11 @@ describe("the Inspector beside a running agent (real Chromium, a separate agent 
     second.send("close");
     await second.next(/^closed$/);
     await expect.poll(() => facts.innerText(), { timeout: 15_000 }).toMatch(/^20 messages · 0 memory events · 10 turns/);
-    // The records are written after each window, off the turn's path: a reload reads the last ones.
-    await page.reload();
+    // The records are written just after each window, off the turn's path: the page looks again
+    // for a newest turn without its record, still without a reload.
     await expect.poll(() => facts.innerText(), { timeout: 15_000 }).toMatch(/^20 messages · 0 memory events · 10 turns · 10 recorded as sent \(gpt-4o-mini, budget 14,000\)/);
+
+    expect(await page.evaluate("window.__sameDocument")).toBe(true);
 
     // The last turn: what was sent — the agent's budget, model and its 3 tool definitions.
     await page.goto(`${server.url}/#/s/jsonl/${SESSION}/t/10`);

@@ -1,5 +1,5 @@
 import { Fragment, h } from "preact";
-import { useEffect, useMemo, useState } from "preact/hooks";
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { AnalysisProgress, InspectorSession, InspectorSessionSummary, SessionAnalysisResult, SimulationOptions } from "../inspector-data.js";
 import { foldText, type FoldedText } from "../view-model/fold-text.js";
 import { sessionCharts } from "../view-model/session-charts.js";
@@ -141,13 +141,24 @@ function SessionPage({ data, route, onNeedToken }: { data: PageData; route: Extr
   const [updates, setUpdates] = useState(0);
   const [simulation, setSimulation] = useState<SimulationOptions>({});
   const [progress, setProgress] = useState<AnalysisProgress | undefined>();
+  const recordLooks = useRef({ messages: -1, looks: 0 });
   useEffect(() => {
     let current = true;
+    let again: ReturnType<typeof setTimeout> | undefined;
     const failed = (e: Error & { status?: number }) => (e.status === 401 ? onNeedToken(e.message) : setError(e.message));
     data.session(route.source, route.sessionId).then((loaded) => {
       if (!current) return;
       // A live update keeps the analysis on screen until the new one arrives.
       setSession((shown) => (loaded.analysisPending && shown?.analysis ? { ...loaded, analysis: shown.analysis } : loaded));
+      // A session that keeps records writes them just after each window, off the agent's path: when
+      // the newest turn's record is not there yet, look again shortly (a few times per content) —
+      // the live stream only tells about new messages.
+      const looks = recordLooks.current;
+      if (looks.messages !== loaded.messages.length) recordLooks.current = { messages: loaded.messages.length, looks: 0 };
+      if (data.follow && loaded.recorded !== undefined && (loaded.recorded.at(-1)?.turn ?? 0) < loaded.messages.filter((m) => m.role === "assistant").length && recordLooks.current.looks < 3) {
+        recordLooks.current.looks++;
+        again = setTimeout(() => setUpdates((n) => n + 1), 1_000);
+      }
       if (!loaded.analysisPending || !data.analysis) return;
       data.analysis(route.source, route.sessionId, simulation, (now) => current && setProgress(now)).then((result) => {
         if (!current) return;
@@ -159,6 +170,7 @@ function SessionPage({ data, route, onNeedToken }: { data: PageData; route: Extr
     }, failed);
     return () => {
       current = false;
+      if (again !== undefined) clearTimeout(again);
     };
   }, [updates, simulation]);
   useEffect(() => {
