@@ -6,6 +6,7 @@ import { Coordinator } from "../../core/coordinator.js";
 import { createSession, type Session } from "../../core/session.js";
 import { mount as mountPersistent } from "../../modules/context-persistent/index.js";
 import { openRedisClients } from "../../modules/store-redis/redis-clients.js";
+import { RedisStore } from "../../modules/store-redis/redis-store.js";
 import { dropPrefixes, REDIS_URL, startPrivateRedis, testKeyPrefix } from "./redis-support.js";
 
 /** context-persistent with `store: { type: "redis" }`: resume through Redis, fallback and strict, a server lost after mount. */
@@ -56,6 +57,12 @@ describe("context-persistent on the redis store", () => {
       const session = await open({ type: "redis", url: server.url, keyPrefix: "cp:", retry: { attempts: 3, baseDelayMs: 5, maxDelayMs: 20 } });
       await session.context.addMessage({ role: "user", content: "kept", metadata: { id: "u-1" } });
       await server.stop();
+      // Wait until the shared client knows the server is gone (a read through it fails): a write is
+      // then refused before it is sent, so FAILED is true. (One sent before that may have reached
+      // the server: STORAGE_WRITE_UNCERTAIN — test/stores/redis-kill-appends.fault.test.ts.)
+      const probe = new RedisStore({ url: server.url, keyPrefix: "cp:", retry: { attempts: 3, baseDelayMs: 5, maxDelayMs: 20 } });
+      await expect(probe.count("redis-session")).rejects.toMatchObject({ code: "STORAGE_UNAVAILABLE" });
+      await probe.close();
       await expect(session.context.addMessage({ role: "user", content: "refused", metadata: { id: "u-2" } })).rejects.toMatchObject({
         code: "STORAGE_WRITE_FAILED",
         message: expect.stringContaining("after 3 tries"),
