@@ -12,6 +12,8 @@ export type { HistoryContextManager, LastWindow, MessageExplanation } from "@amp
 export { runReplay, type ReplayOptions, type ReplayResult, type ReplayTurn, type ReplaySummary } from "./replay/run-replay.js";
 // The Inspector's analysis (a session replayed with explain on every turn) and its one-file report.
 export { analyzeSession, type AnalyzeSessionOptions } from "./replay/session-analysis.js";
+// The same analysis in a worker thread, for a server: its event loop never waits for a replay.
+export { AnalysisThreads, analyzeSessionInWorker, type AnalysisThreadsOptions, type AnalyzeSessionResult } from "./replay/session-analysis-threads.js";
 export { writeHtmlReport } from "./replay/html-report.js";
 export { runCli } from "./cli/run-cli.js";
 // Agent memory (contracts/MEMORY.md): the built-in memories, the recorder's sub-agent helpers.

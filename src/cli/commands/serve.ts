@@ -5,7 +5,8 @@ import type { HistoryStore } from "@amplifier-ts/contracts";
 import { historyStoreSource, type InspectorSource } from "@amplifier-ts/inspector";
 import { startServer } from "@amplifier-ts/server";
 import { createHistoryStore } from "../../modules/stores.js";
-import { analyzeSession } from "../../replay/session-analysis.js";
+import type { analyzeSession } from "../../replay/session-analysis.js";
+import { AnalysisThreads } from "../../replay/session-analysis-threads.js";
 import { CliUsageError, type CliCommand, type CliInvocation } from "../command.js";
 
 const DEFAULT_PORT = 8000;
@@ -28,7 +29,8 @@ const LOCAL_MEMORY_NOTE = [
 /**
  * `amplifier-ts serve`: a session from the config (with its memory), and the HTTP endpoints of
  * amplifier-ts/server over that memory — and the Inspector at `/` over the sessions of the store
- * `--sessions` names (each session analyzed by replaying it, analyzeSession) — until SIGINT or SIGTERM.
+ * `--sessions` names (each session analyzed by replaying it, analyzeSession, in a worker thread:
+ * AnalysisThreads, so the server's event loop never waits for a replay) — until SIGINT or SIGTERM.
  *
  * | step | on failure |
  * |---|---|
@@ -112,7 +114,11 @@ async function serve({ values, io }: CliInvocation): Promise<number> {
     if (!isAmplifierError(error)) throw error;
     return failed(io.stderr, error);
   }
+  // Analyses run in worker threads (one less than the CPUs, 1 to 2; more wait their turn): the
+  // replay, the tokenizer and their garbage never hold the thread that answers requests.
+  const threads = new AnalysisThreads();
   const closeAll = async () => {
+    await threads.close();
     await session.close();
     await store?.close();
   };
@@ -127,7 +133,7 @@ async function serve({ values, io }: CliInvocation): Promise<number> {
     sources,
     // The page's simulation (budget, model) wins over the command line's for that analysis.
     analyze: async (messages: Parameters<typeof analyzeSession>[0], sessionId: string, simulation?: { budget?: number; model?: string }, control?: { onProgress(done: number, total: number): void; signal: AbortSignal }) =>
-      analyzeSession(messages, { name: sessionId, ...(model === undefined ? {} : { model }), ...(budget === undefined ? {} : { budget }), ...(simulation?.model === undefined ? {} : { model: simulation.model }), ...(simulation?.budget === undefined ? {} : { budget: simulation.budget }), ...(values.cache === true ? { cache: true } : {}), ...(control === undefined ? {} : { onProgress: control.onProgress, signal: control.signal }) }),
+      threads.analyze(messages, { name: sessionId, ...(model === undefined ? {} : { model }), ...(budget === undefined ? {} : { budget }), ...(simulation?.model === undefined ? {} : { model: simulation.model }), ...(simulation?.budget === undefined ? {} : { budget: simulation.budget }), ...(values.cache === true ? { cache: true } : {}), ...(control === undefined ? {} : { onProgress: control.onProgress, signal: control.signal }) }),
   };
 
   let server;
