@@ -160,8 +160,8 @@ export class AnalysisThreads {
       return inspectorErrors.create("ANALYSIS_FAILED", `the analysis thread's file ${WORKER_FILE} is missing`, { module: "replay", file: WORKER_FILE, hint: "run `npm run build`: the analysis thread runs the built dist/" });
     }
     const worker = new Worker(WORKER_FILE, {
-      // The thread loads the built packages: never their TypeScript source (the "source" condition of the tests).
-      execArgv: withoutSourceCondition(process.execArgv),
+      // The thread loads the built packages (never their TypeScript source) and its own file (not `-e` text).
+      execArgv: workerExecArgv(process.execArgv),
       ...(this.#maxHeapMb === undefined ? {} : { resourceLimits: { maxOldGenerationSizeMb: this.#maxHeapMb } }),
     });
     const thread: Thread = { worker, job: undefined, idleTimer: undefined, dead: false, handle: undefined };
@@ -288,16 +288,25 @@ function fromThread(error: ThreadError): AmplifierError {
   return inspectorErrors.create("ANALYSIS_FAILED", `the analysis threw ${error.name}: ${error.message}`, { module: "replay" });
 }
 
-/** execArgv without `--conditions=source` / `-C source` (either spelling, one or two arguments). */
-function withoutSourceCondition(argv: readonly string[]): string[] {
+/**
+ * The process's execArgv as the thread can take it: without the "source" condition (`--conditions=source`,
+ * `-C source`: the tests' TypeScript sources), and without what names the main script's input
+ * (`--input-type`, `-e`/`--eval`/`-p`/`--print` and their text: a thread refuses them, ERR_INPUT_TYPE_NOT_ALLOWED).
+ */
+function workerExecArgv(argv: readonly string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
-    if (arg === "--conditions=source" || arg === "-C=source") continue;
+    if (arg === "--conditions=source" || arg === "-C=source" || arg.startsWith("--input-type=")) continue;
     if ((arg === "--conditions" || arg === "-C") && argv[i + 1] === "source") {
       i++;
       continue;
     }
+    if (arg === "--input-type" || arg === "-e" || arg === "--eval" || arg === "-p" || arg === "--print") {
+      i++;
+      continue;
+    }
+    if (arg.startsWith("--eval=") || arg.startsWith("--print=")) continue;
     out.push(arg);
   }
   return out;

@@ -69,7 +69,7 @@ describe("what a kernel user installs", () => {
     }
   }, INSTALL_TIMEOUT_MS);
 
-  it("the umbrella amplifier-ts installs in one step: built-in names mount, old entry points import, the CLI runs", () => {
+  it("the umbrella amplifier-ts installs in one step: built-in names mount, old entry points import, an analysis runs in its thread, the CLI runs", () => {
     const app = install(["amplifier-ts", ...packages.filter((pkg) => pkg.name !== "@amplifier-ts/testing").map((pkg) => pkg.name)]);
     try {
       const probe = [
@@ -80,12 +80,16 @@ describe("what a kernel user installs", () => {
         "await session.close();",
         "const entries = {};",
         "for (const name of ['context-simple', 'context-persistent', 'strategies', 'summarizers', 'search', 'stores']) entries[name] = Object.keys(await import('amplifier-ts/modules/' + name)).length;",
-        "console.log(JSON.stringify({ modules: session.modules.map((m) => [m.module, m.status]), window: window.length, entries }));",
+        // The Inspector's analysis thread loads the installed package's dist/ (its file found from import.meta.url).
+        "const { analyzeSessionInWorker } = await import('amplifier-ts');",
+        "const analyzed = await analyzeSessionInWorker([{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'hello' }], { budget: 2000 });",
+        "console.log(JSON.stringify({ modules: session.modules.map((m) => [m.module, m.status]), window: window.length, entries, analyzedTurns: analyzed.analysis.turns.length }));",
       ].join("\n");
       const run = spawnSync(process.execPath, ["--input-type=module", "-e", probe], { cwd: app, encoding: "utf8", timeout: 60_000 });
       expect(run.status, `${run.stdout}${run.stderr}`).toBe(0);
-      const result = JSON.parse(run.stdout.trim().split("\n").at(-1)!) as { modules: string[][]; window: number; entries: Record<string, number> };
+      const result = JSON.parse(run.stdout.trim().split("\n").at(-1)!) as { modules: string[][]; window: number; entries: Record<string, number>; analyzedTurns: number };
       expect(result.modules).toEqual([["context-persistent", "mounted"]]);
+      expect(result.analyzedTurns).toBe(1);
       expect(result.window).toBe(1);
       for (const [name, count] of Object.entries(result.entries)) expect(count, name).toBeGreaterThan(0);
       expect(readdirSync(join(app, "sessions")).some((file) => file.endsWith(".jsonl"))).toBe(true);

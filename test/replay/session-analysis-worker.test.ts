@@ -5,6 +5,7 @@
  * abort terminates the thread; a thread that dies is INSPECTOR/ANALYSIS_FAILED, which the
  * Inspector shows as the session's analysisError.
  */
+import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { threadId } from "node:worker_threads";
 import { afterEach, describe, expect, it } from "vitest";
@@ -51,6 +52,15 @@ describe("analyzeSessionInWorker", () => {
     // The replay's turns come without `window` (its explanation is the analysis' decisions).
     expect(there.replay.turns.map((t) => t.windowTokens)).toEqual(here.replay.turns.map((t) => t.windowTokens));
     expect(there.replay.turns.every((t) => t.window === undefined)).toBe(true);
+  });
+
+  it("starts its thread from a program run with --input-type=module -e (the thread refuses those flags: they are not passed on)", () => {
+    const dist = new URL("../../dist/index.js", import.meta.url).href;
+    const program = `const { analyzeSessionInWorker } = await import(${JSON.stringify(dist)}); const { analysis } = await analyzeSessionInWorker([{ role: "user", content: "hi" }, { role: "assistant", content: "hello" }], { budget: 2000 }); console.log(analysis.turns.length);`;
+    const run = spawnSync(process.execPath, ["--input-type=module", "-e", program], { encoding: "utf8", timeout: 60_000 });
+    expect(run.stderr).toBe("");
+    expect(run.stdout.trim()).toBe("1");
+    expect(run.status).toBe(0);
   });
 
   it("reports each replayed turn", async () => {
