@@ -5,21 +5,18 @@
  */
 import { appendFile, readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Message } from "@amplifier-ts/contracts";
 import { runCli } from "../../src/cli/main.js";
 import { JsonlStore } from "../../src/modules/stores.js";
 import { readTranscript } from "../../src/replay/run-replay.js";
-import { bundleWriter, makeTempDir, startWriter, type Writer } from "../stores/support.js";
+import { jsonlWriterChildren } from "../stores/support.js";
 
 const conversation = (n: number): Message[] => Array.from({ length: n }, (_, i): Message => ({ role: i % 2 ? "assistant" : "user", content: `m ${i}`, metadata: { id: `m${i}` } }));
 
 describe("CLI readers beside the session's writer", () => {
-  let temp: Awaited<ReturnType<typeof makeTempDir>>;
-  let scriptDir: Awaited<ReturnType<typeof makeTempDir>>;
-  let script: string;
-  const writers: Writer[] = [];
   const stores: JsonlStore[] = [];
+  const temp = jsonlWriterChildren("cli-readers", () => Promise.all(stores.splice(0).map((s) => s.close().catch(() => undefined))));
   const store = () => {
     const s = new JsonlStore({ storagePath: join(temp.dir, "sessions"), fsync: "never" });
     stores.push(s);
@@ -32,26 +29,11 @@ describe("CLI readers beside the session's writer", () => {
     return { code, stdout, stderr };
   };
 
-  beforeAll(async () => {
-    scriptDir = await makeTempDir("cli-readers-bundle");
-    script = await bundleWriter(scriptDir.dir);
-  });
-  afterAll(() => scriptDir.remove());
-  beforeEach(async () => {
-    temp = await makeTempDir("cli-readers");
-  });
-  afterEach(async () => {
-    for (const w of writers.splice(0)) w.child.kill("SIGKILL");
-    await Promise.all(stores.splice(0).map((s) => s.close().catch(() => undefined)));
-    await temp.remove();
-  });
-
   it("sessions list, show and export read a session a writer process holds, and write nothing beside it", async () => {
     const seed = store();
     await seed.appendMany("s", conversation(3));
     await seed.close();
-    const agent = startWriter(script, ["hold", join(temp.dir, "sessions"), "s"]);
-    writers.push(agent);
+    const agent = temp.start(["hold", join(temp.dir, "sessions"), "s"]);
     expect(await agent.waitFor(/^(locked|refused)/)).toBe("locked");
     const folder = (await readdir(join(temp.dir, "sessions"))).sort();
 

@@ -6,21 +6,20 @@
  */
 import { utimes } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Message } from "@amplifier-ts/contracts";
 import { historyStoreSource, type InspectorSession, type InspectorSessionSummary } from "@amplifier-ts/inspector";
 import { startServer, type RunningServer } from "@amplifier-ts/server";
 import { JsonlStore } from "../../src/modules/stores.js";
-import { bundleWriter, makeTempDir, startWriter, type Writer } from "../stores/support.js";
+import { jsonlWriterChildren } from "../stores/support.js";
 
 const message = (i: number, role: "user" | "assistant" = i % 2 ? "assistant" : "user"): Message => ({ role, content: `m ${i}`, metadata: { id: `m${i}`, timestamp: `2026-11-02T09:00:0${i}.000Z` } }) as Message;
 
 describe("the Inspector beside a JSONL session's writer", () => {
-  let temp: Awaited<ReturnType<typeof makeTempDir>>;
-  let scriptDir: Awaited<ReturnType<typeof makeTempDir>>;
-  let script: string;
   const closers: Array<() => Promise<unknown>> = [];
-  const writers: Writer[] = [];
+  const temp = jsonlWriterChildren("inspector-writer", async () => {
+    for (const close of closers.splice(0).reverse()) await close().catch(() => undefined);
+  });
   const agent = () => {
     const store = new JsonlStore({ storagePath: temp.dir, fsync: "never" });
     closers.push(() => store.close());
@@ -39,20 +38,6 @@ describe("the Inspector beside a JSONL session's writer", () => {
     const response = await fetch(`${server.url}${path}`);
     return { status: response.status, body: (await response.json()) as T };
   };
-
-  beforeAll(async () => {
-    scriptDir = await makeTempDir("inspector-writer-bundle");
-    script = await bundleWriter(scriptDir.dir);
-  });
-  afterAll(() => scriptDir.remove());
-  beforeEach(async () => {
-    temp = await makeTempDir("inspector-writer");
-  });
-  afterEach(async () => {
-    for (const w of writers.splice(0)) w.child.kill("SIGKILL");
-    for (const close of closers.splice(0).reverse()) await close().catch(() => undefined);
-    await temp.remove();
-  });
 
   it("shows a session its agent holds, pushes what the agent appends, and the agent's successor resumes it", async () => {
     const writer = agent();
@@ -95,8 +80,7 @@ describe("the Inspector beside a JSONL session's writer", () => {
     await seed.close();
     const server = await inspectorOver();
     expect((await json<InspectorSession>(server, "/inspector/api/session?source=jsonl&id=chat&analysis=false")).status).toBe(200);
-    const writer = startWriter(script, ["hold", temp.dir, "chat"]);
-    writers.push(writer);
+    const writer = temp.start(["hold", temp.dir, "chat"]);
     expect(await writer.waitFor(/^(locked|refused)/)).toBe("locked");
   });
 

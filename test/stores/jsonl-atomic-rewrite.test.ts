@@ -1,38 +1,24 @@
 import { readFile, readdir, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { JsonlStore } from "../../src/modules/stores.js";
-import { bundleWriter, makeTempDir, startWriter } from "./support.js";
+import { jsonlWriterChildren } from "./support.js";
 
 const failure = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e as { code?: string; message: string });
 const msg = (text: string, runId?: string) => ({ role: "user" as const, content: text, metadata: runId ? { runId } : {} });
 const texts = (messages: { content: unknown }[]) => messages.map((m) => m.content);
 
 describe("JsonlStore rewrites (replace, clear, clearRun) are atomic", () => {
-  let scriptDir: Awaited<ReturnType<typeof makeTempDir>>;
-  let script: string;
-  let temp: Awaited<ReturnType<typeof makeTempDir>>;
   const stores: JsonlStore[] = [];
+  const temp = jsonlWriterChildren("rewrite", () => Promise.all(stores.splice(0).map((s) => s.close())));
   const storeFor = (storagePath = temp.dir) => {
     const store = new JsonlStore({ storagePath });
     stores.push(store);
     return store;
   };
-  beforeAll(async () => {
-    scriptDir = await makeTempDir("rewrite-bundle");
-    script = await bundleWriter(scriptDir.dir);
-  });
-  afterAll(() => scriptDir.remove());
-  beforeEach(async () => {
-    temp = await makeTempDir("rewrite");
-  });
-  afterEach(async () => {
-    await Promise.all(stores.splice(0).map((s) => s.close()));
-    await temp.remove();
-  });
 
   it("a crash between writing the temp file and renaming it leaves the old history intact", async () => {
-    const writer = startWriter(script, ["replace-crash", temp.dir, "s"]);
+    const writer = temp.start(["replace-crash", temp.dir, "s"]);
     await writer.waitFor(/^rewriting$/);
     const { signal } = await writer.exited;
     expect(signal, writer.stderr()).toBe("SIGKILL");

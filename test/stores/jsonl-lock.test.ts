@@ -1,46 +1,31 @@
 import { access, readFile, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { JsonlStore } from "../../src/modules/stores.js";
-import { bundleWriter, deadPid, makeTempDir, startWriter, type Writer } from "./support.js";
+import { deadPid, jsonlWriterChildren } from "./support.js";
 
 const failure = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e as { code?: string; message: string; details: Record<string, unknown> });
 const exists = (path: string) => access(path).then(() => true, () => false);
 const msg = (text: string) => ({ role: "user" as const, content: text });
 
 describe("JsonlStore: one writer per session", () => {
-  let scriptDir: Awaited<ReturnType<typeof makeTempDir>>;
-  let script: string;
-  let temp: Awaited<ReturnType<typeof makeTempDir>>;
   let lockFile: string;
   const stores: JsonlStore[] = [];
-  const writers: Writer[] = [];
+  const temp = jsonlWriterChildren("lock", () => Promise.all(stores.splice(0).map((s) => s.close())));
   const storeHere = () => {
     const store = new JsonlStore({ storagePath: temp.dir });
     stores.push(store);
     return store;
   };
   const holdInChild = async (sessionId = "s") => {
-    const writer = startWriter(script, ["hold", temp.dir, sessionId]);
-    writers.push(writer);
+    const writer = temp.start(["hold", temp.dir, sessionId]);
     await writer.waitFor(/^(locked|refused)/);
     return writer;
   };
 
-  beforeAll(async () => {
-    scriptDir = await makeTempDir("lock-bundle");
-    script = await bundleWriter(scriptDir.dir);
-  });
-  afterAll(() => scriptDir.remove());
-  beforeEach(async () => {
-    temp = await makeTempDir("lock");
+  beforeEach(() => {
     lockFile = join(temp.dir, "s.lock");
-  });
-  afterEach(async () => {
-    for (const w of writers.splice(0)) w.child.kill("SIGKILL");
-    await Promise.all(stores.splice(0).map((s) => s.close()));
-    await temp.remove();
   });
 
   it("holds <id>.lock with its pid while the session is open, and removes it on close", async () => {
@@ -137,8 +122,7 @@ describe("JsonlStore: one writer per session", () => {
   it("of many processes racing for one stale lock, exactly one wins", async () => {
     await writeFile(lockFile, JSON.stringify({ pid: await deadPid(), host: hostname(), token: "stale", createdAt: "" }));
     const racers = Array.from({ length: 6 }, () => {
-      const w = startWriter(script, ["hold", temp.dir, "s"]);
-      writers.push(w);
+      const w = temp.start(["hold", temp.dir, "s"]);
       return w;
     });
     const outcomes = await Promise.all(racers.map((w) => w.waitFor(/^(locked|refused)/, 15_000)));

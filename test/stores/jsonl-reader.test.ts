@@ -5,39 +5,22 @@
  */
 import { appendFile, readdir, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Message } from "../../contracts/generated/message.js";
 import { JsonlStore } from "../../src/modules/stores.js";
-import { bundleWriter, makeTempDir, startWriter, type Writer } from "./support.js";
+import { jsonlWriterChildren } from "./support.js";
 
 const user = (text: string): Message => ({ role: "user", content: text, metadata: { id: text } }) as Message;
 const texts = (messages: readonly Message[]) => messages.map((m) => m.content);
 const failure = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e as { code?: string; message: string });
 
 describe("JsonlStore readOnly: a reader beside the writer", () => {
-  let temp: Awaited<ReturnType<typeof makeTempDir>>;
-  let scriptDir: Awaited<ReturnType<typeof makeTempDir>>;
-  let script: string;
   const stores: JsonlStore[] = [];
-  const writers: Writer[] = [];
+  const temp = jsonlWriterChildren("reader", () => Promise.all(stores.splice(0).map((s) => s.close().catch(() => undefined))));
   const writer = () => remember(new JsonlStore({ storagePath: temp.dir, fsync: "never" }));
   const reader = (storagePath = temp.dir) => remember(new JsonlStore({ storagePath, readOnly: true }));
   const remember = (store: JsonlStore) => (stores.push(store), store);
   const folder = async () => (await readdir(temp.dir)).sort();
-
-  beforeAll(async () => {
-    scriptDir = await makeTempDir("reader-bundle");
-    script = await bundleWriter(scriptDir.dir);
-  });
-  afterAll(() => scriptDir.remove());
-  beforeEach(async () => {
-    temp = await makeTempDir("reader");
-  });
-  afterEach(async () => {
-    for (const w of writers.splice(0)) w.child.kill("SIGKILL");
-    await Promise.all(stores.splice(0).map((s) => s.close().catch(() => undefined)));
-    await temp.remove();
-  });
 
   it("reads a session its writer holds open, follows its appends, and leaves the writer's resume free", async () => {
     const agent = writer();
@@ -65,8 +48,7 @@ describe("JsonlStore readOnly: a reader beside the writer", () => {
     await seed.close();
     const inspector = reader();
     expect(texts((await inspector.open("s")).messages)).toEqual(["a"]);
-    const agent = startWriter(script, ["hold", temp.dir, "s"]);
-    writers.push(agent);
+    const agent = temp.start(["hold", temp.dir, "s"]);
     expect(await agent.waitFor(/^(locked|refused)/)).toBe("locked");
   });
 
@@ -94,8 +76,7 @@ describe("JsonlStore readOnly: a reader beside the writer", () => {
   });
 
   it("follows a writer process that appends and rewrites without pause: every read is a whole prefix, in order", async () => {
-    const agent = startWriter(script, ["append", temp.dir, "s", "never"]);
-    writers.push(agent);
+    const agent = temp.start(["append", temp.dir, "s", "never"]);
     await agent.waitFor(/^ready/);
     await agent.waitFor(/^ack 5$/);
     const inspector = reader();

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 
 /** A fresh folder under the system temp dir, and its removal. */
 export async function makeTempDir(prefix: string): Promise<{ dir: string; remove(): Promise<void> }> {
@@ -79,6 +80,50 @@ export function startWriter(script: string, args: string[]): Writer {
           else reject(new Error(`the writer exited before printing ${pattern}; stderr: ${errors}`));
         });
       });
+    },
+  };
+}
+
+/** What jsonlWriterChildren gives a describe's tests. */
+export interface JsonlWriterChildren {
+  /** The running test's fresh folder. */
+  readonly dir: string;
+  /** Starts the bundled jsonl-writer fixture with `args`; it is SIGKILLed when the test ends. */
+  start(args: string[]): Writer;
+}
+
+/**
+ * For tests beside JSONL writer processes; call it inside a describe. It bundles the jsonl-writer
+ * fixture once (its folder `amplifier-<prefix>-bundle-…` removed after all), gives each test a
+ * fresh folder `amplifier-<prefix>-…`, and after each test SIGKILLs every writer it started, awaits
+ * `cleanup` (the test's stores closing), then removes the folder.
+ */
+export function jsonlWriterChildren(prefix: string, cleanup: () => Promise<unknown> = async () => undefined): JsonlWriterChildren {
+  let scriptDir: Awaited<ReturnType<typeof makeTempDir>>;
+  let script: string;
+  let temp: Awaited<ReturnType<typeof makeTempDir>>;
+  const writers: Writer[] = [];
+  beforeAll(async () => {
+    scriptDir = await makeTempDir(`${prefix}-bundle`);
+    script = await bundleWriter(scriptDir.dir);
+  });
+  afterAll(() => scriptDir.remove());
+  beforeEach(async () => {
+    temp = await makeTempDir(prefix);
+  });
+  afterEach(async () => {
+    for (const w of writers.splice(0)) w.child.kill("SIGKILL");
+    await cleanup();
+    await temp.remove();
+  });
+  return {
+    get dir() {
+      return temp.dir;
+    },
+    start(args) {
+      const writer = startWriter(script, args);
+      writers.push(writer);
+      return writer;
     },
   };
 }
