@@ -11,11 +11,14 @@
  *
  * A chain with `&&` stopped at the first failing stage and said nothing of the others: a timeout in
  * one test hid whether the faults and the types passed. Extra arguments go to both vitest stages
- * (`npm test -- -t "recall"`); `--stage <name>` runs one stage only.
+ * (`npm test -- -t "recall"`); `--stage <name>` runs one stage only. With arguments, a vitest stage
+ * none of whose test files they match is skipped and says so (`npm test -- test/docs` has no fault
+ * test: vitest alone would fail the faults stage with "No test files found"); when they match no
+ * file of any vitest stage, the command fails at once — a mistyped filter never passes.
  *
  *   node tools/run-tests.mjs [--stage tests|faults|types] [vitest arguments…]
  */
-import { runStages } from "./test-stages.mjs";
+import { runStages, vitestFilesOf } from "./test-stages.mjs";
 import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
@@ -33,8 +36,19 @@ if (chosen.length === 0) {
   process.exit(2);
 }
 const binaries = `${ROOT}node_modules/.bin`;
+const env = { ...process.env, PATH: `${binaries}:${process.env.PATH ?? ""}` };
 const stages = chosen.map((stage) => ({ name: stage.name, command: stage.command, args: stage.takesArguments === false ? stage.args : [...stage.args, ...rest] }));
-const results = await runStages(stages, { cwd: ROOT, env: { ...process.env, PATH: `${binaries}:${process.env.PATH ?? ""}` }, log: console.log });
+if (rest.length > 0) {
+  const vitestStages = stages.filter((stage) => stage.command === "vitest");
+  for (const stage of vitestStages) {
+    if (vitestFilesOf(stage.args, { cwd: ROOT, env }) === 0) stage.skip = `no test file of this stage matches ${rest.join(" ")}`;
+  }
+  if (vitestStages.length > 0 && vitestStages.every((stage) => stage.skip !== undefined)) {
+    console.error(`run-tests: no test file of ${vitestStages.map((stage) => stage.name).join(" or ")} matches ${rest.join(" ")}`);
+    process.exit(1);
+  }
+}
+const results = await runStages(stages, { cwd: ROOT, env, log: console.log });
 process.exit(results.every((result) => result.code === 0) ? 0 : 1);
 
 // ---- private helpers ----
