@@ -29,7 +29,9 @@ describe("RedisStore on a Redis Cluster whose primary is killed", () => {
       url: cluster.url,
       keyPrefix,
       waitForReplicas: { replicas: 1, timeoutMs: 500 },
-      retry: { attempts: 80, baseDelayMs: 25, maxDelayMs: 400 },
+      // Patient enough to ride out the failover on a loaded machine: 80 tries, and an append whose
+      // reply was lost is retried for up to 60 s (the default 10 s ran out once under load 13).
+      retry: { attempts: 80, baseDelayMs: 25, maxDelayMs: 400, outcomeWindowMs: 60_000 },
     });
     try {
       const sessions = Array.from({ length: 6 }, (_, i) => `s${i}`);
