@@ -1,20 +1,14 @@
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { PostgresStore } from "../../src/modules/stores.js";
 import { acquirePool } from "../../modules/store-postgres/pg-pools.js";
 import { migrate, SCHEMA_VERSION, tableNames } from "../../modules/store-postgres/postgres-migrations.js";
-import { dropSchemas, PG_URL, queryOnce, testSchemaName } from "./postgres-support.js";
+import { PG_URL, queryOnce, schemasDroppedAfterAll } from "./postgres-support.js";
 
 /**
  * Agent scoping in PostgreSQL (contracts/HISTORY-STORES.md): migration 2 adds agent_id to both
  * tables and leads the keys with it; rows of version 1 become the default agent's.
  */
-const schemas: string[] = [];
-const fresh = () => {
-  const schema = testSchemaName();
-  schemas.push(schema);
-  return schema;
-};
-afterAll(() => dropSchemas(...schemas));
+const fresh = schemasDroppedAfterAll();
 
 const json = (text: string, runId?: string) => JSON.stringify({ role: "user", content: text, metadata: { id: text, ...(runId ? { runId } : {}) } });
 

@@ -3,21 +3,15 @@
  * item 4). A proxy in front of the machine's PostgreSQL swallows the answer to the append's
  * INSERT and then refuses every connection — the statement committed, the store cannot learn it.
  */
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Message } from "../../contracts/generated/message.js";
 import { PostgresStore } from "../../src/modules/stores.js";
 import { acquirePool } from "../../modules/store-postgres/pg-pools.js";
 import { migrate, tableNames } from "../../modules/store-postgres/postgres-migrations.js";
 import { lossyProxy } from "./lossy-proxy.js";
-import { dropSchemas, PG_URL, queryOnce, testSchemaName } from "./postgres-support.js";
+import { PG_URL, queryOnce, schemasDroppedAfterAll } from "./postgres-support.js";
 
-const schemas: string[] = [];
-const fresh = () => {
-  const schema = testSchemaName();
-  schemas.push(schema);
-  return schema;
-};
-afterAll(() => dropSchemas(...schemas));
+const fresh = schemasDroppedAfterAll();
 
 const user = (text: string): Message => ({ role: "user", content: text, metadata: { id: text } });
 
@@ -29,10 +23,17 @@ function through(proxyUrl: string): string {
   return target.toString();
 }
 
-const pgProxy = () => {
+/** A proxy in front of PG_URL's server that can swallow the answer to a request holding `statement`. */
+const pgProxy = (statement = "INSERT INTO") => {
   const url = new URL(PG_URL);
-  return lossyProxy({ host: url.hostname, port: Number(url.port || 5432) }, "INSERT INTO", "postgres");
+  return lossyProxy({ host: url.hostname, port: Number(url.port || 5432) }, statement, "postgres");
 };
+
+/** On one schema: a store whose connections go through `proxy` (three quick tries), and one straight to the server. */
+const storesThrough = (proxy: { url: string }, schema: string) => ({
+  store: new PostgresStore({ url: through(proxy.url), schema, retry: { attempts: 3, baseDelayMs: 10, maxDelayMs: 20 } }),
+  direct: new PostgresStore({ url: PG_URL, schema }),
+});
 
 describe("PostgresStore: idempotent appends and unknown outcomes", () => {
   it("migration 5 keeps existing rows that repeat an id (the first holds the id) and never fails on them; appends of those ids are no-ops", async () => {
@@ -68,8 +69,7 @@ describe("PostgresStore: idempotent appends and unknown outcomes", () => {
   it("an INSERT that committed but whose answer was lost is STORAGE_WRITE_UNCERTAIN (it was FAILED); a retry stores nothing twice", async () => {
     const schema = fresh();
     const proxy = await pgProxy();
-    const store = new PostgresStore({ url: through(proxy.url), schema, retry: { attempts: 3, baseDelayMs: 10, maxDelayMs: 20 } });
-    const direct = new PostgresStore({ url: PG_URL, schema });
+    const { store, direct } = storesThrough(proxy, schema);
     try {
       await store.append("s", user("m1"));
       proxy.swallow = true;
@@ -91,9 +91,8 @@ describe("PostgresStore: idempotent appends and unknown outcomes", () => {
 
   it("a replace whose COMMIT was sent and whose answer was lost is STORAGE_WRITE_UNCERTAIN (it committed)", async () => {
     const schema = fresh();
-    const proxy = await lossyProxy({ host: new URL(PG_URL).hostname, port: Number(new URL(PG_URL).port || 5432) }, "COMMIT", "postgres");
-    const store = new PostgresStore({ url: through(proxy.url), schema, retry: { attempts: 3, baseDelayMs: 10, maxDelayMs: 20 } });
-    const direct = new PostgresStore({ url: PG_URL, schema });
+    const proxy = await pgProxy("COMMIT");
+    const { store, direct } = storesThrough(proxy, schema);
     try {
       await store.appendMany("s", [user("a"), user("b")]);
       proxy.swallow = true;
@@ -109,9 +108,8 @@ describe("PostgresStore: idempotent appends and unknown outcomes", () => {
 
   it("a deleteSession whose answer was lost is STORAGE_WRITE_UNCERTAIN (the session is gone)", async () => {
     const schema = fresh();
-    const proxy = await lossyProxy({ host: new URL(PG_URL).hostname, port: Number(new URL(PG_URL).port || 5432) }, "DELETE FROM", "postgres");
-    const store = new PostgresStore({ url: through(proxy.url), schema, retry: { attempts: 3, baseDelayMs: 10, maxDelayMs: 20 } });
-    const direct = new PostgresStore({ url: PG_URL, schema });
+    const proxy = await pgProxy("DELETE FROM");
+    const { store, direct } = storesThrough(proxy, schema);
     try {
       await store.appendMany("s", [user("a"), user("b")]);
       proxy.swallow = true;
@@ -127,8 +125,7 @@ describe("PostgresStore: idempotent appends and unknown outcomes", () => {
   it("an append no try of which reached the server is STORAGE_WRITE_FAILED, and nothing is stored", async () => {
     const schema = fresh();
     const proxy = await pgProxy();
-    const store = new PostgresStore({ url: through(proxy.url), schema, retry: { attempts: 3, baseDelayMs: 10, maxDelayMs: 20 } });
-    const direct = new PostgresStore({ url: PG_URL, schema });
+    const { store, direct } = storesThrough(proxy, schema);
     try {
       await store.append("s", user("m1"));
       await proxy.close(); // cuts the pool's connections; new ones are refused

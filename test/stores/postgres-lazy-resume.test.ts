@@ -4,7 +4,7 @@
  * each message is parsed only when something reads it. These tests hold it to the eager open it
  * replaced: the same messages, the same windows, rows written before schema version 3 still load.
  */
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Message } from "../../contracts/generated/message.js";
 import { HistoryContextManager } from "../../modules/context-manager/history-context-manager.js";
 import { acquirePool } from "../../modules/store-postgres/pg-pools.js";
@@ -12,15 +12,9 @@ import { migrate, SCHEMA_VERSION, tableNames } from "../../modules/store-postgre
 import { isUnparsed } from "../../modules/stores/lazy-message.js";
 import { PostgresStore } from "../../src/modules/stores.js";
 import { generateHistory } from "../bench/history-generator.js";
-import { dropSchemas, PG_URL, queryOnce, testSchemaName } from "./postgres-support.js";
+import { PG_URL, queryOnce, schemasDroppedAfterAll } from "./postgres-support.js";
 
-const schemas: string[] = [];
-const fresh = () => {
-  const schema = testSchemaName();
-  schemas.push(schema);
-  return schema;
-};
-afterAll(() => dropSchemas(...schemas));
+const fresh = schemasDroppedAfterAll();
 
 const json = (messages: readonly Message[]) => JSON.parse(JSON.stringify(messages)) as unknown;
 /** ~6 MB of agent-loop history: more than open() reads itself (4 MB), so the loader thread has pages to fetch. */

@@ -1,20 +1,14 @@
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createHistoryStore, PostgresStore } from "../../src/modules/stores.js";
 import { livePoolCount } from "../../modules/store-postgres/pg-pools.js";
 import { migrate, SCHEMA_VERSION, tableNames } from "../../modules/store-postgres/postgres-migrations.js";
 import { acquirePool } from "../../modules/store-postgres/pg-pools.js";
 import { defaultUser } from "../../modules/store-postgres/default-user.js";
 import { startWriter } from "./support.js";
-import { bundlePostgresWriter, dropSchemas, PG_URL, queryOnce, testSchemaName } from "./postgres-support.js";
+import { bundlePostgresWriter, PG_URL, queryOnce, schemasDroppedAfterAll } from "./postgres-support.js";
 
 /** What the PostgreSQL store promises beyond the shared contract. */
-const schemas: string[] = [];
-const fresh = () => {
-  const schema = testSchemaName();
-  schemas.push(schema);
-  return schema;
-};
-afterAll(() => dropSchemas(...schemas));
+const fresh = schemasDroppedAfterAll();
 
 const user = (text: string, metadata: Record<string, unknown> = {}) => ({ role: "user" as const, content: text, metadata: { id: text, ...metadata } });
 

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
+import { afterAll } from "vitest";
 import { bundleStoreFixture } from "./support.js";
 
 /** The server the tests use (trust auth, database `test`); AMPLIFIER_PG_URL overrides it. */
@@ -20,6 +21,17 @@ export async function dropSchemas(...schemas: string[]): Promise<void> {
   } finally {
     await client.end();
   }
+}
+
+/** For a test file: gives a fresh schema name (testSchemaName) each call; every one given is dropped after all its tests. */
+export function schemasDroppedAfterAll(): () => string {
+  const schemas: string[] = [];
+  afterAll(() => dropSchemas(...schemas));
+  return () => {
+    const schema = testSchemaName();
+    schemas.push(schema);
+    return schema;
+  };
 }
 
 /** Runs one query on a short-lived client (for checks that look under the store). */
