@@ -1,14 +1,11 @@
-import { rm } from "node:fs/promises";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { setTimeout as sleep } from "node:timers/promises";
-import { build } from "esbuild";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Coordinator } from "../../core/coordinator.js";
 import { mount } from "../../modules/context-persistent/index.js";
 import { checkWindowInvariants } from "../../testing/index.js";
 import { getTokenCounter } from "../../core/tokens/index.js";
-import { makeTempDir, startWriter } from "../stores/support.js";
+import { startWriter, tempDirAndBundledChild } from "../stores/support.js";
 
 /**
  * kill -9 during a stream of addMessage calls (issue 4, "Done when"), at the level users see: a
@@ -21,34 +18,14 @@ import { makeTempDir, startWriter } from "../stores/support.js";
 const ITERATIONS = Number(process.env.AMPLIFIER_KILL_ITERATIONS ?? 20);
 
 describe("context-persistent survives kill -9 during addMessage", () => {
-  let temp: Awaited<ReturnType<typeof makeTempDir>>;
-  let script: string;
-  beforeAll(async () => {
-    temp = await makeTempDir("context-kill9");
-    // Bundled inside the repo so the child resolves packages (zod, …) from node_modules.
-    script = fileURLToPath(new URL(`../../node_modules/.cache/amplifier-ts-tests/context-writer-${process.pid}.mjs`, import.meta.url));
-    await build({
-      entryPoints: [fileURLToPath(new URL("./fixtures/context-writer.ts", import.meta.url))],
-      outfile: script,
-      bundle: true,
-      platform: "node",
-      format: "esm",
-      target: "node20",
-      packages: "external",
-      logLevel: "silent",
-    });
-  });
-  afterAll(async () => {
-    await temp.remove();
-    await rm(script, { force: true });
-  });
+  const temp = tempDirAndBundledChild("context-kill9", new URL("./fixtures/context-writer.ts", import.meta.url));
 
   it("no acknowledged message is lost and the session opens, after each of many kills", async () => {
     const storagePath = join(temp.dir, "sessions");
     const counter = getTokenCounter("gpt-4o");
     let acknowledged = 0;
     for (let round = 0; round < ITERATIONS; round++) {
-      const writer = startWriter(script, [storagePath, "crashy", "always"]);
+      const writer = startWriter(temp.script, [storagePath, "crashy", "always"]);
       await writer.waitFor(/^ready \d+$/);
       await sleep(15 + Math.random() * 100);
       writer.child.kill("SIGKILL");

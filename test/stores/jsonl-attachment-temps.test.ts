@@ -5,43 +5,21 @@
  * gone, or the file is older than ABANDONED_TEMP_AGE_MS — and keeps any other.
  */
 import { spawn } from "node:child_process";
-import { readdir, rm, utimes, writeFile } from "node:fs/promises";
+import { readdir, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { build } from "esbuild";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ABANDONED_TEMP_AGE_MS } from "../../modules/stores/atomic-file.js";
 import { JsonlStore } from "../../modules/stores/jsonl-store.js";
-import { makeTempDir, startWriter } from "./support.js";
+import { startWriter, tempDirAndBundledChild } from "./support.js";
 
 const temps = async (dir: string) => (await readdir(dir)).filter((name) => name.includes(".tmp-")).sort();
 
 describe("JsonlStore: attachment temp files a kill -9 left", () => {
-  let temp: Awaited<ReturnType<typeof makeTempDir>>;
-  let script: string;
-  beforeAll(async () => {
-    temp = await makeTempDir("attachment-temps");
-    // Bundled inside the repo so the child resolves packages from node_modules.
-    script = fileURLToPath(new URL(`../../node_modules/.cache/amplifier-ts-tests/attachment-writer-${process.pid}.mjs`, import.meta.url));
-    await build({
-      entryPoints: [fileURLToPath(new URL("./fixtures/attachment-writer.ts", import.meta.url))],
-      outfile: script,
-      bundle: true,
-      platform: "node",
-      format: "esm",
-      target: "node20",
-      packages: "external",
-      logLevel: "silent",
-    });
-  });
-  afterAll(async () => {
-    await temp.remove();
-    await rm(script, { force: true });
-  });
+  const temp = tempDirAndBundledChild("attachment-temps", new URL("./fixtures/attachment-writer.ts", import.meta.url));
 
   it("the killed writer's temp file goes when the session is opened again; live writers' and other sessions' stay", async () => {
     const dir = join(temp.dir, "sessions");
-    const writer = startWriter(script, [dir, "s1"]);
+    const writer = startWriter(temp.script, [dir, "s1"]);
     const stuck = (await writer.waitFor(/^stuck /, 60_000)).slice("stuck ".length);
     writer.child.kill("SIGKILL");
     expect((await writer.exited).signal, writer.stderr()).toBe("SIGKILL");

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
@@ -140,10 +140,15 @@ export async function deadPid(): Promise<number> {
  * Bundles test/stores/fixtures/<name>.ts with esbuild into .cache/test-stores/ inside the repo (so
  * packages such as `pg` and `redis` resolve from node_modules at run time); returns the path.
  */
-export async function bundleStoreFixture(name: string): Promise<string> {
+export function bundleStoreFixture(name: string): Promise<string> {
   const outfile = fileURLToPath(new URL(`../../.cache/test-stores/${name}-${process.pid}.mjs`, import.meta.url));
+  return bundleFixture(new URL(`./fixtures/${name}.ts`, import.meta.url), outfile);
+}
+
+/** Bundles the fixture `entry` with esbuild into `outfile`, packages left to resolve at run time; returns `outfile`. */
+async function bundleFixture(entry: URL, outfile: string): Promise<string> {
   await build({
-    entryPoints: [fileURLToPath(new URL(`./fixtures/${name}.ts`, import.meta.url))],
+    entryPoints: [fileURLToPath(entry)],
     outfile,
     bundle: true,
     packages: "external",
@@ -153,4 +158,32 @@ export async function bundleStoreFixture(name: string): Promise<string> {
     logLevel: "silent",
   });
   return outfile;
+}
+
+/**
+ * For tests that start (and kill -9) a child process; call it inside a describe. Before all: a
+ * fresh folder `amplifier-<prefix>-…` (`dir`) and the fixture `entry` bundled into
+ * node_modules/.cache/amplifier-ts-tests/ (`script`: inside the repo, so the child resolves
+ * packages from node_modules); after all, both removed.
+ */
+export function tempDirAndBundledChild(prefix: string, entry: URL): { readonly dir: string; readonly script: string } {
+  let temp: Awaited<ReturnType<typeof makeTempDir>>;
+  let script: string;
+  beforeAll(async () => {
+    temp = await makeTempDir(prefix);
+    const name = basename(fileURLToPath(entry)).replace(/\.ts$/, "");
+    script = await bundleFixture(entry, fileURLToPath(new URL(`../../node_modules/.cache/amplifier-ts-tests/${name}-${process.pid}.mjs`, import.meta.url)));
+  });
+  afterAll(async () => {
+    await temp.remove();
+    await rm(script, { force: true });
+  });
+  return {
+    get dir() {
+      return temp.dir;
+    },
+    get script() {
+      return script;
+    },
+  };
 }
