@@ -8,21 +8,13 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { compileTsModule } from "../../core/loader/compile-ts-module.js";
 import { runCli } from "../../src/cli/main.js";
 import { resetFixtureLog, fixtureLog } from "../loader/support.js";
+import { runCliCollecting } from "../support/run-cli-collecting.js";
 
 const CONFIGS = fileURLToPath(new URL("../fixtures/configs", import.meta.url));
 const MODULES = fileURLToPath(new URL("../fixtures/modules", import.meta.url));
 
 /** Run the CLI in-process, collecting what it writes. */
-async function cli(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = "";
-  let stderr = "";
-  const code = await runCli(argv, {
-    stdout: { write: (chunk: string) => (stdout += chunk) },
-    stderr: { write: (chunk: string) => (stderr += chunk) },
-    cwd: CONFIGS,
-  });
-  return { code, stdout, stderr };
-}
+const cli = (...argv: string[]) => runCliCollecting(CONFIGS, argv);
 
 beforeEach(resetFixtureLog);
 

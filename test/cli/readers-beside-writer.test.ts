@@ -7,7 +7,7 @@ import { appendFile, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Message } from "@amplifier-ts/contracts";
-import { runCli } from "../../src/cli/main.js";
+import { runCliCollecting } from "../support/run-cli-collecting.js";
 import { JsonlStore } from "../../src/modules/stores.js";
 import { readTranscript } from "../../src/replay/run-replay.js";
 import { jsonlWriterChildren } from "../stores/support.js";
@@ -22,12 +22,7 @@ describe("CLI readers beside the session's writer", () => {
     stores.push(s);
     return s;
   };
-  const cli = async (...argv: string[]) => {
-    let stdout = "";
-    let stderr = "";
-    const code = await runCli(argv, { stdout: { write: (c: string) => (stdout += c) }, stderr: { write: (c: string) => (stderr += c) }, cwd: temp.dir });
-    return { code, stdout, stderr };
-  };
+  const cli = (...argv: string[]) => runCliCollecting(temp.dir, argv);
 
   it("sessions list, show and export read a session a writer process holds, and write nothing beside it", async () => {
     const seed = store();

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Message } from "../../contracts/generated/message.js";
-import { runCli } from "../../src/cli/main.js";
+import { runCliCollecting } from "../support/run-cli-collecting.js";
 import { JsonlStore } from "../../modules/stores/jsonl-store.js";
 import { PostgresStore, RedisStore } from "../../src/modules/stores.js";
 import { dropSchemas, PG_URL, testSchemaName } from "../stores/postgres-support.js";
@@ -21,12 +21,7 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function cli(...argv: string[]) {
-  let stdout = "";
-  let stderr = "";
-  const code = await runCli(argv, { stdout: { write: (c: string) => (stdout += c) }, stderr: { write: (c: string) => (stderr += c) }, cwd: dir });
-  return { code, stdout, stderr };
-}
+const cli = (...argv: string[]) => runCliCollecting(dir, argv);
 const said = (text: string): Message => ({ role: "user", content: text, metadata: { id: text } });
 const sessionIds = (table: string) => table.split("\n").slice(1).filter(Boolean).map((line) => line.split(/\s+/)[0]);
 

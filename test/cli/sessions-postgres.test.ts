@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Message } from "../../contracts/generated/message.js";
-import { runCli } from "../../src/cli/main.js";
+import { runCliCollecting } from "../support/run-cli-collecting.js";
 import { contentHash } from "../../src/cli/commands/sessions.js";
 import { JsonlStore } from "../../modules/stores/jsonl-store.js";
 import { dropSchemas, PG_URL, testSchemaName } from "../stores/postgres-support.js";
@@ -24,12 +24,7 @@ afterAll(async () => {
   await dropSchemas(schema);
 });
 
-async function cli(...argv: string[]) {
-  let stdout = "";
-  let stderr = "";
-  const code = await runCli(argv, { stdout: { write: (c: string) => (stdout += c) }, stderr: { write: (c: string) => (stderr += c) }, cwd: dir });
-  return { code, stdout, stderr };
-}
+const cli = (...argv: string[]) => runCliCollecting(dir, argv);
 
 const session = (n: number, tag: string): Message[] =>
   Array.from({ length: n }, (_, i): Message =>

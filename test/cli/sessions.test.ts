@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Message } from "../../contracts/generated/message.js";
-import { runCli } from "../../src/cli/main.js";
+import { runCliCollecting } from "../support/run-cli-collecting.js";
 import { contentHash } from "../../src/cli/commands/sessions.js";
 import { JsonlStore } from "../../modules/stores/jsonl-store.js";
 import { parseStoreUrl } from "../../modules/stores/store-url.js";
@@ -20,12 +20,7 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function cli(...argv: string[]) {
-  let stdout = "";
-  let stderr = "";
-  const code = await runCli(argv, { stdout: { write: (c: string) => (stdout += c) }, stderr: { write: (c: string) => (stderr += c) }, cwd: dir });
-  return { code, stdout, stderr };
-}
+const cli = (...argv: string[]) => runCliCollecting(dir, argv);
 
 const conversation = (n: number, tag = "m"): Message[] =>
   Array.from({ length: n }, (_, i): Message => ({ role: i % 2 ? "assistant" : "user", content: `${tag} ${i} — ünïcode ✓`, metadata: { id: `${tag}${i}` } }));

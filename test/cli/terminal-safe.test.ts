@@ -6,7 +6,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { runCli } from "../../src/cli/main.js";
+import { runCliCollecting } from "../support/run-cli-collecting.js";
 import { formatTable } from "../../src/cli/format-table.js";
 import { terminalSafe } from "../../src/cli/terminal-safe.js";
 
@@ -23,12 +23,7 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function cli(...argv: string[]) {
-  let stdout = "";
-  let stderr = "";
-  const code = await runCli(argv, { stdout: { write: (c: string) => (stdout += c) }, stderr: { write: (c: string) => (stderr += c) }, cwd: dir });
-  return { code, stdout, stderr };
-}
+const cli = (...argv: string[]) => runCliCollecting(dir, argv);
 
 /** A transcript of a user turn with hostile content and an assistant answer that repeats it. */
 async function hostileTranscript(): Promise<string> {
