@@ -85,8 +85,10 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   app.setErrorHandler((error: FastifyError, _request, reply) => {
     if (error.validation) {
       const issue = error.validation[0];
-      const parameter = String((issue?.params as { missingProperty?: string; additionalProperty?: string } | undefined)?.additionalProperty ?? issue?.instancePath.replace(/^\//, "") ?? "");
-      return reply.code(400).send({ statusCode: 400, error: "Bad Request", code: "INVALID_PARAMETER", parameter, message: `query parameter ${parameter} ${issue?.message ?? "is not valid"}` });
+      const params = issue?.params as { missingProperty?: string; additionalProperty?: string } | undefined;
+      const parameter = String(params?.missingProperty ?? params?.additionalProperty ?? issue?.instancePath.replace(/^\//, "") ?? "");
+      const problem = params?.missingProperty !== undefined ? "is required" : (issue?.message ?? "is not valid");
+      return reply.code(400).send({ statusCode: 400, error: "Bad Request", code: "INVALID_PARAMETER", parameter, message: `query parameter ${parameter} ${problem}` });
     }
     const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
     return reply.code(status).send({ statusCode: status, error: status === 500 ? "Internal Server Error" : error.name, code: error.code ?? "INTERNAL", message: error.message });
