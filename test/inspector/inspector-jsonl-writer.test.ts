@@ -12,6 +12,7 @@ import { historyStoreSource, type InspectorSession, type InspectorSessionSummary
 import { startServer, type RunningServer } from "@amplifier-ts/server";
 import { JsonlStore } from "../../src/modules/stores.js";
 import { jsonlWriterChildren } from "../stores/support.js";
+import { readEventStream } from "../support/event-stream.js";
 
 const message = (i: number, role: "user" | "assistant" = i % 2 ? "assistant" : "user"): Message => ({ role, content: `m ${i}`, metadata: { id: `m${i}`, timestamp: `2026-11-02T09:00:0${i}.000Z` } }) as Message;
 
@@ -50,21 +51,13 @@ describe("the Inspector beside a JSONL session's writer", () => {
 
     const response = await fetch(`${server.url}/inspector/api/live?source=jsonl&id=chat`);
     expect(response.status).toBe(200);
-    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-    let text = "";
-    const until = async (pattern: RegExp) => {
-      while (!pattern.test(text)) {
-        const { value, done } = await reader.read();
-        if (done) throw new Error(`stream ended before ${pattern}: ${text}`);
-        text += value;
-      }
-    };
-    await until(/: live/);
+    const stream = readEventStream(response);
+    await stream.until(/: live/);
     // The follower's first look sets its baseline; an append after it is a change.
     await new Promise((resolve) => setTimeout(resolve, 200));
     await writer.append("chat", message(2));
-    await until(/event: changed\ndata: \{"messages":3\}/);
-    await reader.cancel();
+    await stream.until(/event: changed\ndata: \{"messages":3\}/);
+    await stream.cancel();
     const after = await json<InspectorSession>(server, "/inspector/api/session?source=jsonl&id=chat&analysis=false");
     expect(after.body.messages.map((m) => m.text)).toEqual(["m 0", "m 1", "m 2"]);
 

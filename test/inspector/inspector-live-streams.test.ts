@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { Message } from "@amplifier-ts/contracts";
 import { type InspectorSource } from "@amplifier-ts/inspector";
 import { startServer, type RunningServer, type StartServerOptions } from "@amplifier-ts/server";
+import { readEventStream } from "../support/event-stream.js";
 
 const running: RunningServer[] = [];
 const aborts: AbortController[] = [];
@@ -66,17 +67,9 @@ async function open(server: RunningServer, id = "chat") {
   if (!(response.headers.get("content-type") ?? "").includes("text/event-stream")) {
     return { status: response.status, headers: response.headers, body: (await response.json()) as Record<string, unknown>, close: () => controller.abort() };
   }
-  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let text = "";
-  const until = async (pattern: RegExp) => {
-    while (!pattern.test(text)) {
-      const { value, done } = await reader.read();
-      if (done) throw new Error(`stream ended before ${pattern}: ${text}`);
-      text += value;
-    }
-  };
-  await until(/: live/);
-  return { status: response.status, headers: response.headers, body: undefined, until, close: () => controller.abort() };
+  const stream = readEventStream(response);
+  await stream.until(/: live/);
+  return { status: response.status, headers: response.headers, body: undefined, until: stream.until, close: () => controller.abort() };
 }
 
 describe("GET /inspector/api/live", () => {

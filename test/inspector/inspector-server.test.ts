@@ -5,6 +5,7 @@ import { historyStoreSource, INSPECTOR_CSP, liveSessions, type InspectorSession,
 import { LocalMemory } from "@amplifier-ts/module-memory-local";
 import { MemoryStore } from "@amplifier-ts/stores";
 import { startServer, type RunningServer, type StartServerOptions } from "@amplifier-ts/server";
+import { readEventStream } from "../support/event-stream.js";
 
 /** The Inspector's routes over real HTTP: page, assets, data, token, live stream. */
 const running: RunningServer[] = [];
@@ -260,20 +261,12 @@ describe("the Inspector's routes", () => {
     const { server, store } = await serve({ inspector: { sources: [live], analyze, pollMs: 50 } });
     const response = await fetch(`${server.url}/inspector/api/live?source=live&id=running`);
     expect(response.headers.get("content-type")).toContain("text/event-stream");
-    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-    let text = "";
-    const until = async (pattern: RegExp) => {
-      while (!pattern.test(text)) {
-        const { value, done } = await reader.read();
-        if (done) throw new Error(`stream ended before ${pattern}: ${text}`);
-        text += value;
-      }
-    };
-    await until(/: live/);
+    const stream = readEventStream(response);
+    await stream.until(/: live/);
     await new Promise((resolve) => setTimeout(resolve, 120));
     messages.push({ role: "user", content: "more", metadata: { id: "u2" } });
-    await until(/event: changed\ndata: \{"messages":3\}/);
-    await reader.cancel();
+    await stream.until(/event: changed\ndata: \{"messages":3\}/);
+    await stream.cancel();
     expect(store.kind).toBe("memory");
   });
 });
