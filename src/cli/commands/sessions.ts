@@ -90,7 +90,7 @@ async function sessions(invocation: CliInvocation): Promise<number> {
     return await ACTION_RUNNERS[action as Action](store, invocation);
   } catch (error) {
     if (!isAmplifierError(error)) throw error;
-    io.stderr.write(`error: [${error.code}] ${error.message}${error.details?.hint ? ` (hint: ${String(error.details.hint)})` : ""}\n`);
+    io.stderr.write(`error: ${error.message.startsWith(`[${error.code}]`) ? error.message : `[${error.code}] ${error.message}`}${error.details?.hint ? ` (hint: ${String(error.details.hint)})` : ""}\n`);
     return 1;
   } finally {
     await store.close();
