@@ -36,7 +36,7 @@ import { RequestBudget } from "./request-budget.js";
 import { StoredHistory, type SkippedMessage } from "./stored-history.js";
 import { TokenCalibration, type CalibrationRecord } from "./token-calibration.js";
 import { UsageLedger, type UsageRecord } from "./usage-ledger.js";
-import { explainWindow, type LastWindow } from "./window-explanation.js";
+import { explainWindow, positionIn, type LastWindow } from "./window-explanation.js";
 import { ToolRecords, windowRecord, type WindowRecordInput } from "./window-record.js";
 
 export { parseModuleConfig } from "./module-config.js";
@@ -442,17 +442,8 @@ export class HistoryContextManager implements ContextManager {
 
 /** The stored index of each message of a pipeline's output (by object, else by id); undefined for one the pipeline made. */
 function originOf(history: readonly Message[], output: readonly Message[]): Array<number | undefined> {
-  const byObject = new Map<Message, number>();
-  const byId = new Map<string, number>();
-  history.forEach((m, i) => {
-    byObject.set(m, i);
-    const id = m.metadata?.id;
-    if (typeof id === "string") byId.set(id, i);
-  });
-  return output.map((m) => {
-    const id = m.metadata?.id;
-    return byObject.get(m) ?? (typeof id === "string" ? byId.get(id) : undefined);
-  });
+  const indexOf = positionIn(history);
+  return output.map((m) => indexOf(m));
 }
 
 function copyHit(hit: SearchHit): SearchHit {

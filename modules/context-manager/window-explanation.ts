@@ -71,6 +71,21 @@ const NOTE_PREFIX: Record<WindowDecision["action"], string> = {
   synthetic: "hook turn note",
 };
 
+/** Where a message stands in `list`: by object, else by id (a repeated id: its last place); undefined where it is not in it. */
+export function positionIn(list: readonly Message[]): (message: Message) => number | undefined {
+  const byObject = new Map<Message, number>();
+  const byId = new Map<string, number>();
+  list.forEach((m, i) => {
+    byObject.set(m, i);
+    const id = m.metadata?.id;
+    if (typeof id === "string") byId.set(id, i);
+  });
+  return (m) => {
+    const id = m.metadata?.id;
+    return byObject.get(m) ?? (typeof id === "string" ? byId.get(id) : undefined);
+  };
+}
+
 export function explainWindow(
   history: readonly Message[],
   output: readonly Message[],
@@ -79,19 +94,13 @@ export function explainWindow(
 ): MessageExplanation[] {
   const decisionAt = new Map<number, WindowDecision>();
   for (const d of decisions) if (d.index >= 0) decisionAt.set(d.index, d);
-  const positionById = new Map<string, number>();
-  const positionByObject = new Map<Message, number>();
-  output.forEach((m, i) => {
-    positionByObject.set(m, i);
-    const id = m.metadata?.id;
-    if (typeof id === "string") positionById.set(id, i);
-  });
+  const positionOf = positionIn(output);
   const entries = log?.byMessage();
   return history.map((m, index) => {
     const id = typeof m.metadata?.id === "string" ? m.metadata.id : undefined;
     const base = { index, id, role: m.role };
     const entry = id === undefined ? undefined : entries?.get(id);
-    const position = positionByObject.get(m) ?? (id === undefined ? undefined : positionById.get(id));
+    const position = positionOf(m);
     const d = position === undefined ? undefined : decisionAt.get(position);
     if (position === undefined || d === undefined) {
       if (entry) return { ...base, decision: entry.decision, strategy: entry.strategy, reason: entry.reason };
