@@ -19,7 +19,7 @@
  */
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { createInspector, INSPECTOR_CSP, inspectorAssets, inspectorErrors, inspectorPageHtml, type InspectorOptions, type SimulationOptions } from "@amplifier-ts/inspector";
-import { registerLiveStreams } from "./live-streams.js";
+import { registerLiveStreams, sessionQuery } from "./live-streams.js";
 
 const SECURITY_HEADERS = {
   "content-security-policy": INSPECTOR_CSP,
@@ -28,13 +28,6 @@ const SECURITY_HEADERS = {
   "x-frame-options": "DENY",
   "cache-control": "no-store",
 };
-
-const sessionQuery = {
-  type: "object",
-  properties: { source: { type: "string", minLength: 1 }, id: { type: "string", minLength: 1 } },
-  required: ["source", "id"],
-  additionalProperties: false,
-} as const;
 
 const analysisQuery = {
   ...sessionQuery,

@@ -19,7 +19,8 @@ const PING_MS = 15_000;
 const RETRY_AFTER_S = 5;
 export const DEFAULT_LIVE_STREAMS = { max: 64, perClient: 8 } as const;
 
-const query = {
+/** The querystring of every Inspector route on one session: ?source=&id=. */
+export const sessionQuery = {
   type: "object",
   properties: { source: { type: "string", minLength: 1 }, id: { type: "string", minLength: 1 } },
   required: ["source", "id"],
@@ -39,7 +40,7 @@ export function registerLiveStreams(app: FastifyInstance, inspector: Inspector, 
     else byClient.set(client, left);
   };
 
-  app.get<{ Querystring: { source: string; id: string } }>("/inspector/api/live", { schema: { querystring: query } }, async (request, reply) => {
+  app.get<{ Querystring: { source: string; id: string } }>("/inspector/api/live", { schema: { querystring: sessionQuery } }, async (request, reply) => {
     const client = request.socket.remoteAddress ?? "unknown";
     const mine = byClient.get(client) ?? 0;
     if (open >= max || mine >= perClient) {
