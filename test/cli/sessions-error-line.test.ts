@@ -7,7 +7,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { runCli } from "../../src/cli/main.js";
+import { runCliCollecting } from "../support/run-cli-collecting.js";
 
 let dir: string;
 beforeEach(async () => {
@@ -17,12 +17,7 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function cli(...argv: string[]) {
-  let stdout = "";
-  let stderr = "";
-  const code = await runCli(argv, { stdout: { write: (c: string) => (stdout += c) }, stderr: { write: (c: string) => (stderr += c) }, cwd: dir });
-  return { code, stdout, stderr };
-}
+const cli = (...argv: string[]) => runCliCollecting(dir, argv);
 
 describe("amplifier-ts sessions: a typed failure", () => {
   it("is one error line with its code once", async () => {
