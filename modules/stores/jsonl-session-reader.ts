@@ -210,16 +210,21 @@ export class JsonlSessionReader {
   async #readRange(handle: FileHandle, from: number, to: number): Promise<Buffer> {
     const data = Buffer.allocUnsafe(to - from);
     try {
-      let done = 0;
-      while (done < data.length) {
-        const { bytesRead } = await handle.read(data, done, data.length - done, from + done);
-        if (bytesRead === 0) throw new Error("the session file is shorter than its index (truncated outside the writer)");
-        done += bytesRead;
-      }
+      await readFully(handle, data, from, "the session file is shorter than its index (truncated outside the writer)");
     } catch (error) {
       throw storageUnavailable(error, this.module, this.file, `read ${this.file}`);
     }
     return data;
+  }
+}
+
+/** Fills `data` with the file's bytes from `position` on; a file that ends first is Error(`shortMessage`). */
+export async function readFully(handle: FileHandle, data: Buffer, position: number, shortMessage: string): Promise<void> {
+  let done = 0;
+  while (done < data.length) {
+    const { bytesRead } = await handle.read(data, done, data.length - done, position + done);
+    if (bytesRead === 0) throw new Error(shortMessage);
+    done += bytesRead;
   }
 }
 

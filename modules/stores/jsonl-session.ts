@@ -18,6 +18,7 @@ import { WriteQueue } from "./write-queue.js";
 import { lazyMessages } from "./file-record-source.js";
 import { SessionIndexKeeper } from "./session-index-keeper.js";
 import { indexPathOf } from "./session-index-file.js";
+import { readFully } from "./jsonl-session-reader.js";
 
 export type FsyncMode = "always" | "batch" | "never";
 
@@ -363,13 +364,7 @@ export class JsonlSession {
     const data = Buffer.allocUnsafe(to - from);
     if (data.length === 0) return data;
     try {
-      const handle = await this.writableHandle();
-      let done = 0;
-      while (done < data.length) {
-        const { bytesRead } = await handle.read(data, done, data.length - done, from + done);
-        if (bytesRead === 0) throw new Error("the session file is shorter than its index (changed outside the store)");
-        done += bytesRead;
-      }
+      await readFully(await this.writableHandle(), data, from, "the session file is shorter than its index (changed outside the store)");
     } catch (error) {
       throw storageUnavailable(error, this.config.module, this.file, `read ${this.file}`);
     }
