@@ -36,15 +36,8 @@ void bus.emit("context:pre_compact", { source: "hook", content: "x", ephemeral: 
 // @ts-expect-error not an event of the map
 void bus.emit("context:precompact", { messageCount: 1, tokens: 1, budget: 1 });
 
-void bus.emit("context:post_compact", {
-  messageCount: 5,
-  tokens: 700,
-  removed: 3,
-  truncated: 1,
-  summarized: 0,
-  strategies: ["sliding-window"],
-  durationMs: 2,
-});
+const compacted = { messageCount: 5, tokens: 700, removed: 3, truncated: 1, summarized: 0, strategies: ["sliding-window"], durationMs: 2 };
+void bus.emit("context:post_compact", compacted);
 // The repair report carries the counts and the placeholder flag the built-ins send (issue 25 item 15).
 bus.on("context:post_compact", ({ repaired }) => {
   if (repaired === undefined) return;
@@ -58,13 +51,7 @@ bus.on("context:post_compact", ({ repaired }) => {
 expectTypeOf<WindowRepairs>().toMatchTypeOf<ContextRepairReport>();
 expectTypeOf<ContextRepairReport>().toMatchTypeOf<WindowRepairs>();
 void bus.emit("context:post_compact", {
-  messageCount: 5,
-  tokens: 700,
-  removed: 3,
-  truncated: 1,
-  summarized: 0,
-  strategies: [],
-  durationMs: 2,
+  ...compacted,
   // @ts-expect-error a repair report names its counts and the placeholder flag, not only the ids
   repaired: { interruptedCalls: ["c1"], orphanResults: [] },
 });
