@@ -4,12 +4,15 @@ import { decodeRecord, parseStored } from "./message-codec.js";
 import { recoveryReport } from "./jsonl-scan.js";
 import { errnoOf, storageUnavailable } from "./storage-errors.js";
 import type { Page } from "./store-arguments.js";
+import { timeSlice, type TimeSlice } from "./time-slice.js";
 
 /** Bytes before the consumed end remembered to recognise the same file after a change (inode numbers are reused). */
 const FINGERPRINT_BYTES = 256;
 const NEWLINE = 0x0a;
 /** Bytes read at once when following a file. */
 const CHUNK_BYTES = 4 * 1024 * 1024;
+/** The longest stretch of parsing between two turns of the event loop (the reader runs in servers' threads). */
+const SLICE_MS = 4;
 
 /**
  * One session file followed by a reader (JsonlStoreOptions.readOnly): the Inspector, `sessions
@@ -25,7 +28,7 @@ const CHUNK_BYTES = 4 * 1024 * 1024;
  * | is gone | holds no session (count 0, no messages) |
  *
  * It keeps only the byte range of each complete record; a read parses the records it returns
- * (fresh objects the caller owns). A corrupt complete line is skipped and reported by `open()`.
+ * (fresh objects the caller owns), a few milliseconds at a time (SLICE_MS). A corrupt complete line is skipped and reported by `open()`.
  */
 export class JsonlSessionReader {
   #starts: number[] = [];
@@ -47,7 +50,12 @@ export class JsonlSessionReader {
     readonly sessionId: string,
     readonly file: string,
     private readonly module: string,
+    /** Parsing between two turns of the event loop, at most (tests set 0: a turn every few records). */
+    private readonly sliceMs: number = SLICE_MS,
   ) {}
+
+  /** Turns given to the event loop while indexing or parsing, since the reader was made (for tests). */
+  yields = 0;
 
   async open(): Promise<OpenedSession> {
     const messages = await this.read((length) => ({ start: 0, end: length }));
@@ -63,7 +71,12 @@ export class JsonlSessionReader {
       const from = this.#starts[start]!;
       const data = await this.#readRange(handle, from, this.#ends[end - 1]!);
       const messages: Message[] = [];
-      for (let i = start; i < end; i++) messages.push(parseStored(data.toString("utf8", this.#starts[i]! - from, this.#ends[i]! - from), this.file, this.module));
+      const slice = timeSlice(this.sliceMs);
+      for (let i = start; i < end; i++) {
+        messages.push(parseStored(data.toString("utf8", this.#starts[i]! - from, this.#ends[i]! - from), this.file, this.module));
+        if (slice.due()) await slice.yield();
+      }
+      this.yields += slice.yields;
       return messages;
     });
   }
@@ -149,12 +162,20 @@ export class JsonlSessionReader {
 
   /**
    * Indexes the complete lines of [consumed, size) in chunks of CHUNK_BYTES (a line longer than a
-   * chunk widens it), yielding to the event loop between chunks: a large file read for the first
-   * time neither takes its size in memory at once nor holds the loop. An unterminated last line
-   * stays for later.
+   * chunk widens it), giving the event loop a turn between chunks and after every SLICE_MS of
+   * parsing: a large file read for the first time neither takes its size in memory at once nor
+   * holds the loop for more than a few milliseconds. An unterminated last line stays for later.
    */
   async #consume(handle: FileHandle, size: number): Promise<void> {
-    let want = CHUNK_BYTES;
+    const slice = timeSlice(this.sliceMs);
+    try {
+      await this.#consumeSliced(handle, size, CHUNK_BYTES, slice);
+    } finally {
+      this.yields += slice.yields;
+    }
+  }
+
+  async #consumeSliced(handle: FileHandle, size: number, want: number, slice: TimeSlice): Promise<void> {
     while (this.#consumed < size) {
       const base = this.#consumed;
       const data = Buffer.allocUnsafe(Math.min(want, size - base));
@@ -168,6 +189,7 @@ export class JsonlSessionReader {
       for (let nl = data.indexOf(NEWLINE, 0); nl !== -1 && nl < done; nl = data.indexOf(NEWLINE, from)) {
         this.#take(data.subarray(from, nl), base + from);
         from = nl + 1;
+        if (slice.due()) await slice.yield();
       }
       if (from === 0) {
         // No whole line in this chunk: the end of the file (a line being written) or a longer line.
@@ -178,7 +200,7 @@ export class JsonlSessionReader {
       this.#consumed = base + from;
       this.#remember(data, from);
       want = CHUNK_BYTES;
-      if (this.#consumed < size) await new Promise<void>((resolve) => setImmediate(resolve));
+      if (this.#consumed < size) await slice.yield();
     }
   }
 
