@@ -347,31 +347,24 @@ export class PostgresStore implements HistoryStore, SessionAttachments {
           const { rows } = await pool.query(`SELECT 1 FROM ${this.names.messages} WHERE agent_id = $3 AND session_id = $1 AND write_id = $2 LIMIT 1`, [sessionId, writeId, agent]);
           if (rows.length > 0) return;
         }
-        const client = await pool.connect(); // a failure here sent nothing
-        // A connection cut while checked out is reported to the query below; without a listener
-        // its 'error' event (emitted when no query is active) would be an uncaught exception.
-        const onError = () => undefined;
-        client.on("error", onError);
-        let broken: unknown;
-        try {
-          for (let race = 1; ; race++) {
-            try {
-              await client.query(insertSql(this.names), params);
-              return;
-            } catch (error) {
-              // Another writer committed one of these ids after this statement's snapshot: run it again (it now sees the row).
-              if (race < 3 && isMessageIdConflict(error, this.names)) continue;
-              throw error;
+        await onCheckedOutClient(
+          pool,
+          async (client) => {
+            for (let race = 1; ; race++) {
+              try {
+                await client.query(insertSql(this.names), params);
+                return;
+              } catch (error) {
+                // Another writer committed one of these ids after this statement's snapshot: run it again (it now sees the row).
+                if (race < 3 && isMessageIdConflict(error, this.names)) continue;
+                throw error;
+              }
             }
-          }
-        } catch (error) {
-          broken = error;
-          if (!answeredByServer(error)) sent = true;
-          throw error;
-        } finally {
-          client.off("error", onError);
-          client.release(broken instanceof Error && isTransient(broken) ? broken : undefined);
-        }
+          },
+          (error) => {
+            if (!answeredByServer(error)) sent = true;
+          },
+        );
       });
     } catch (error) {
       throw sent ? this.uncertain(error, records.flatMap((r) => (r.facts.id ? [r.facts.id] : []))) : error;
@@ -382,22 +375,17 @@ export class PostgresStore implements HistoryStore, SessionAttachments {
   private async statement(action: string, sql: string, params: unknown[]): Promise<void> {
     let sent = false;
     try {
-      await this.attempt("write", action, async (pool) => {
-        const client = await pool.connect(); // a failure here sent nothing
-        const onError = () => undefined; // a cut while checked out reaches the query; unheard, its 'error' event would be uncaught
-        client.on("error", onError);
-        let broken: unknown;
-        try {
-          await client.query(sql, params);
-        } catch (error) {
-          broken = error;
-          if (!answeredByServer(error)) sent = true;
-          throw error;
-        } finally {
-          client.off("error", onError);
-          client.release(broken instanceof Error && isTransient(broken) ? broken : undefined);
-        }
-      });
+      await this.attempt("write", action, (pool) =>
+        onCheckedOutClient(
+          pool,
+          async (client) => {
+            await client.query(sql, params);
+          },
+          (error) => {
+            if (!answeredByServer(error)) sent = true;
+          },
+        ),
+      );
     } catch (error) {
       throw sent ? this.uncertain(error, []) : error;
     }
@@ -488,28 +476,23 @@ export class PostgresStore implements HistoryStore, SessionAttachments {
   private async transaction<T>(action: string, body: (client: pg.PoolClient) => Promise<T>, begin = "BEGIN", kind: "read" | "write" = "write"): Promise<T> {
     let commitLost = false;
     try {
-      return await this.attempt(kind, action, async (pool) => {
-        const client = await pool.connect();
-        const onError = () => undefined; // a cut while checked out reaches the query; unheard, its 'error' event would be uncaught
-        client.on("error", onError);
-        let broken: unknown;
-        try {
-          await client.query(begin);
-          const result = await body(client);
-          await client.query("COMMIT").catch((error: unknown) => {
-            if (kind === "write" && !answeredByServer(error)) commitLost = true;
-            throw error;
-          });
-          return result;
-        } catch (error) {
-          broken = error;
-          await client.query("ROLLBACK").catch(() => undefined);
-          throw error;
-        } finally {
-          client.off("error", onError);
-          client.release(broken instanceof Error && isTransient(broken) ? broken : undefined);
-        }
-      });
+      return await this.attempt(kind, action, (pool) =>
+        onCheckedOutClient(
+          pool,
+          async (client) => {
+            await client.query(begin);
+            const result = await body(client);
+            await client.query("COMMIT").catch((error: unknown) => {
+              if (kind === "write" && !answeredByServer(error)) commitLost = true;
+              throw error;
+            });
+            return result;
+          },
+          async (_error, client) => {
+            await client.query("ROLLBACK").catch(() => undefined);
+          },
+        ),
+      );
     } catch (error) {
       throw commitLost ? this.uncertain(error, []) : error;
     }
@@ -670,4 +653,28 @@ function describe(cause: unknown): string {
   const code = (cause as { code?: unknown } | null)?.code;
   const message = cause instanceof Error ? cause.message || cause.name : String(cause);
   return typeof code === "string" && !message.includes(code) ? `${code} ${message}` : message;
+}
+
+/**
+ * `use` on a client checked out of the pool (a failure to check out sent nothing). A connection cut
+ * while checked out is reported to the query in flight; without a listener its 'error' event
+ * (emitted when no query is active) would be an uncaught exception. On a failure `failed` runs
+ * before the error goes on (a ROLLBACK, or noting that a statement was sent and its answer lost);
+ * a client broken by a transient error is released to be destroyed, not reused.
+ */
+async function onCheckedOutClient<T>(pool: pg.Pool, use: (client: pg.PoolClient) => Promise<T>, failed: (error: unknown, client: pg.PoolClient) => void | Promise<void>): Promise<T> {
+  const client = await pool.connect();
+  const onError = () => undefined;
+  client.on("error", onError);
+  let broken: unknown;
+  try {
+    return await use(client);
+  } catch (error) {
+    broken = error;
+    await failed(error, client);
+    throw error;
+  } finally {
+    client.off("error", onError);
+    client.release(broken instanceof Error && isTransient(broken) ? broken : undefined);
+  }
 }
