@@ -13,7 +13,8 @@ export default defineConfig({
   test: {
     execArgv: ["--conditions=source"],
     globalSetup: ["test/support/build-packages.ts"],
-    include: ["test/**/*.fault.test.ts"],
+    include: ["test/**/*.fault.test.ts", "{contracts,core,modules,hooks,testing}/**/*.fault.test.ts"],
+    exclude: ["**/node_modules/**", "**/dist/**"],
     fileParallelism: false,
     testTimeout: 120_000,
     hookTimeout: 60_000,

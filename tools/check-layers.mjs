@@ -27,7 +27,7 @@ const root = resolve(process.argv[2] ?? join(TOOLS, ".."));
 const HOMES = ["contracts", "core", "testing", "modules", "hooks", "src", "examples"];
 // Not package code: builds, tests, the third-party example (its own package), and the contracts'
 // generator scripts (contracts/*.mjs run at development time; they are not shipped).
-const SKIP = /(^|\/)(node_modules|dist|third-party-plugin)(\/|$)|\.test\.ts$|\.test-d\.ts$|^contracts\/[^/]+\.mjs$/;
+const SKIP = /(^|\/)(node_modules|dist|third-party-plugin|test)(\/|$)|\.test\.ts$|\.test-d\.ts$|^contracts\/[^/]+\.mjs$/;
 const mirror = join(root, ".cache", "layers");
 
 rmSync(mirror, { recursive: true, force: true });
