@@ -20,8 +20,14 @@ import type { ToolResult } from "./tool.js";
  *
  * Payload fields are camelCase. Fields marked optional may be omitted by emitters that cannot
  * know them; hooks must not rely on them being present.
+ *
+ * Each standard event is a decision or a notification (EVENT_KINDS, contracts/event-kinds.ts):
+ * a notification's handlers may only observe. Augmented events are decisions.
  */
-export interface AmplifierEvents {
+export interface AmplifierEvents extends StandardEvents {}
+
+/** The standard events: the map before any augmentation, the domain of EVENT_KINDS. */
+export interface StandardEvents {
   // --- session lifecycle -----------------------------------------------------------------
   "session:start": { sessionId: string; parentId?: string; config?: Record<string, unknown> };
   "session:end": { sessionId: string; status?: "completed" | "cancelled" | "failed"; error?: Error };

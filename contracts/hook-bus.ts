@@ -1,5 +1,6 @@
+import type { NotificationEventName } from "./event-kinds.js";
 import type { AmplifierEvents } from "./events.js";
-import type { FoldedHookResult, HookHandlerResult } from "./hook-result.js";
+import type { FoldedHookResult, HookHandlerResult, NotificationHandlerResult } from "./hook-result.js";
 
 /** String keys of an event map. */
 export type EventName<E> = Extract<keyof E, string>;
@@ -25,12 +26,27 @@ export type HookHandler<P = unknown, K extends string = string> = (
   context: HookContext<K>,
 ) => HookHandlerResult<P> | undefined | void | Promise<HookHandlerResult<P> | undefined | void>;
 
+/** A handler of a notification (contracts/event-kinds.ts): it observes; it returns nothing or `continue`. */
+export type NotificationHandler<P = unknown, K extends string = string> = (
+  data: P,
+  context: HookContext<K>,
+) => NotificationHandlerResult | undefined | void | Promise<NotificationHandlerResult | undefined | void>;
+
+/**
+ * The handler `register(event, …)` accepts: a NotificationHandler for a standard notification,
+ * a HookHandler for every decision (augmented events included). Rollup's hook kinds, in the
+ * types: a notification handler that returns `{ action: "deny" }` does not compile. Not
+ * distributive: one handler for a union of events is a notification handler only when every
+ * event of the union is a notification (the bus still refuses a notification's deny at run time).
+ */
+export type EventHandler<E, K extends EventName<E>> = [K] extends [NotificationEventName] ? NotificationHandler<E[K], K> : HookHandler<E[K], K>;
+
 export interface HookRegistrationOptions {
   /** Lower runs first; ties run in registration order. Default 0. */
   priority?: number;
   /** Shown in hook:error and results. Default: the function's name, else `<event>#<n>`. */
   name?: string;
-  /** A throw, timeout or invalid result becomes a `deny` with the reason instead of being skipped. */
+  /** A throw, timeout or invalid result becomes a `deny` with the reason instead of being skipped (decisions only: a notification is never denied). */
   failClosed?: boolean;
   /** Milliseconds the handler may take; default the bus's (30 000). `Infinity` disables it. */
   timeoutMs?: number;
@@ -55,7 +71,7 @@ export interface HookRegistration {
  * Generic over the event map so payloads are checked per event name.
  */
 export interface HookBusContract<E extends object = AmplifierEvents> {
-  register<K extends EventName<E>>(event: K, handler: HookHandler<E[K], K>, options?: HookRegistrationOptions): Unregister;
+  register<K extends EventName<E>>(event: K, handler: EventHandler<E, K>, options?: HookRegistrationOptions): Unregister;
 
   /** Runs the ordered handlers and returns their folded result. Payload-less events need no data. */
   emit<K extends EventName<E>>(event: K, data: E[K]): Promise<FoldedHookResult<E[K]>>;

@@ -39,6 +39,13 @@ export type UserMessageLevel = NonNullable<HookResult["user_message_level"]>;
  */
 export type HookHandlerResult<P = unknown> = Omit<HookResult, "data"> & { data?: P };
 
+/**
+ * What a notification's handler returns (contracts/event-kinds.ts): nothing, or `continue`, which
+ * may still carry a message for the user's screen or ask to suppress output. No deny, modify,
+ * ask_user or inject_context: a notification reports what already happened.
+ */
+export type NotificationHandlerResult = Pick<HookResult, "reason" | "user_message" | "user_message_level" | "suppress_output"> & { action: "continue" };
+
 /** One `inject_context` answer, as collected by the fold (in dispatch order). */
 export interface HookInjection {
   content: string;

@@ -2,6 +2,7 @@ import type { Emitter } from "mitt";
 import mittImport from "mitt";
 import type { AmplifierEvents } from "@amplifier-ts/contracts";
 import type {
+  EventHandler,
   EventName,
   HookBusContract,
   HookHandler,
@@ -13,7 +14,7 @@ import type {
   WildcardObserver,
 } from "@amplifier-ts/contracts";
 import type { FoldedHookResult } from "@amplifier-ts/contracts";
-import { createError, describeValue, type AmplifierError } from "@amplifier-ts/contracts";
+import { createError, describeValue, isNotificationEvent, type AmplifierError } from "@amplifier-ts/contracts";
 import { assertEventName } from "./event-name.js";
 import { finishFold, foldResult, startFold } from "./fold.js";
 import { parseRegistrationOptions, parseBusOptions, type HookBusOptions } from "./options.js";
@@ -58,7 +59,7 @@ export class HookBus<E extends object = AmplifierEvents> implements HookBusContr
     this.#onUnreportedError = parsed.onUnreportedError;
   }
 
-  register<K extends EventName<E>>(event: K, handler: HookHandler<E[K], K>, options: HookRegistrationOptions = {}): Unregister {
+  register<K extends EventName<E>>(event: K, handler: EventHandler<E, K>, options: HookRegistrationOptions = {}): Unregister {
     assertEventName(event);
     if (typeof handler !== "function") {
       throw createError("INVALID_ARGUMENT", "register() needs a handler function", { event, expected: "a function", given: handler });
@@ -72,6 +73,7 @@ export class HookBus<E extends object = AmplifierEvents> implements HookBusContr
       priority: opts.priority ?? 0,
       failClosed: opts.failClosed ?? false,
       timeoutMs: opts.timeoutMs ?? this.timeoutMs,
+      notification: isNotificationEvent(event),
       seq,
     };
     const list = [...(this.#handlers.get(event) ?? []), entry].sort(byDispatchOrder);
@@ -138,7 +140,8 @@ export class HookBus<E extends object = AmplifierEvents> implements HookBusContr
         foldResult(state, outcome.result, entry.name);
       } else {
         await this.#report(event, entry.name, outcome.error, entry.failClosed);
-        if (entry.failClosed) {
+        // A notification reports what already happened: there is nothing a deny could stop.
+        if (entry.failClosed && !entry.notification) {
           foldResult(state, { action: "deny", reason: `hook "${entry.name}" failed closed: ${outcome.error.message}` }, entry.name);
         }
       }

@@ -11,6 +11,8 @@ export interface HandlerEntry {
   readonly priority: number;
   readonly failClosed: boolean;
   readonly timeoutMs: number;
+  /** A standard notification (EVENT_KINDS): only nothing or `continue` is a valid answer. */
+  readonly notification: boolean;
   /** Registration order, the tie-breaker between equal priorities. */
   readonly seq: number;
 }
@@ -25,7 +27,8 @@ const MAX_TIMER_MS = 2_147_483_647;
 /**
  * Call one handler and turn whatever happens into an outcome; never throws.
  *
- * - returned undefined → continue; returned a value → validated (INVALID_HOOK_RESULT if not a HookResult)
+ * - returned undefined → continue; returned a value → validated (INVALID_HOOK_RESULT if not a HookResult,
+ *   or if a notification's handler answered anything but continue)
  * - threw or rejected → HOOK_FAILED, the original error kept as `cause`
  * - still pending after `timeoutMs` → HOOK_TIMEOUT, and the handler's `signal` is aborted so it can
  *   stop; whatever it settles to later is ignored.
@@ -61,11 +64,25 @@ export async function runHandler(entry: HandlerEntry, data: unknown): Promise<Ha
     if (timer !== undefined) clearTimeout(timer);
   }
   if (value === undefined) return { ok: true, result: undefined };
+  let result: HookHandlerResult<unknown>;
   try {
-    return { ok: true, result: validateHookResult(value, where) };
+    result = validateHookResult(value, where);
   } catch (error) {
     return { ok: false, error: error as AmplifierError };
   }
+  if (entry.notification && result.action !== "continue") {
+    return {
+      ok: false,
+      error: createError("INVALID_HOOK_RESULT", `hook "${entry.name}" answered ${result.action} to the notification ${entry.event}, which handlers may only observe`, {
+        ...where,
+        field: "action",
+        expected: 'nothing, or { action: "continue" }',
+        given: result.action,
+        hint: "a notification reports what already happened; steer on the decision event before it (e.g. tool:pre, prompt:submit, provider:request)",
+      }),
+    };
+  }
+  return { ok: true, result };
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {

@@ -80,9 +80,9 @@ export function createModuleScope<C extends CoordinatorContract>(coordinator: C,
 
   const hooks = coordinator.hooks as HookBusContract;
   const hookOverrides = {
-    register(...args: Parameters<HookBusContract["register"]>) {
+    register(...args: unknown[]) {
       guard("hooks.register()");
-      return tracked(hooks.register(...args));
+      return tracked((hooks.register as (...a: unknown[]) => () => void)(...args));
     },
     on(...args: [string, (...a: never[]) => void]) {
       guard("hooks.on()");
