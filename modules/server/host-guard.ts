@@ -13,7 +13,8 @@
  * | an absolute-form target (`GET http://name/path`) | its authority must be loopback too (RFC 9112 §3.2.2: it overrides Host) |
  *
  * One `onRequest` hook on the root instance: it runs for every route — /memory/*, /openapi.json,
- * /, /inspector/*, the index and the 404 handler alike — so nothing depends on how the raw URL is
+ * /, /inspector/*, the index and the 404 handler alike, before any plugin's own hooks (the token
+ * guards are scoped to their plugins, this one is not) — so nothing depends on how the raw URL is
  * spelled (`/%69nspector/…` and `http://x/inspector/…` both route to the Inspector; neither is
  * looked at as a string). Bound to another address, the Host names whatever the clients use, and
  * the token guards the server instead.
@@ -24,7 +25,7 @@ import type { FastifyInstance } from "fastify";
 /** What a refused request is told: what was expected, and why. */
 const FORBIDDEN_HOST_MESSAGE = "this server is bound to a loopback address and answers requests for 127.0.0.1, localhost or [::1] only (DNS-rebinding guard)";
 
-/** Registers the guard when `boundHost` is a loopback address; a no-op otherwise. Register it before the token guard. */
+/** Registers the guard on `app` (the root instance) when `boundHost` is a loopback address; a no-op otherwise. */
 export function registerHostGuard(app: FastifyInstance, boundHost: string): void {
   if (!isLoopbackHostName(boundHost)) return;
   app.addHook("onRequest", async (request, reply) => {

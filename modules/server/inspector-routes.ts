@@ -1,33 +1,60 @@
 /**
- * The Inspector's routes on the server (fastify):
+ * The Inspector's code and data as a fastify plugin, registered at `/inspector`
+ * (`app.register(inspectorRoutes, { prefix: "/inspector", sources, token })`; the page itself is
+ * inspectorPage, at `/`):
  *
- * | route | answers | token |
- * |---|---|---|
- * | GET / | the page: a shell without data, its script and style from /inspector/assets/, under the CSP `INSPECTOR_CSP`; `/?token=` logs in (token-guard.ts) | needed |
- * | GET /inspector/assets/inspector.js, .css | the page's bundle (built at build time; no CDN) | needed |
- * | GET /inspector/api/sessions | `{ sessions }`: every session of every source and of the memory | needed |
- * | GET /inspector/api/session?source=&id=&analysis= | the session: messages, memory events and (unless `analysis=false`: then `analysisPending`) the analysis; 404 INSPECTOR/UNKNOWN_SESSION | needed |
- * | GET /inspector/api/analysis?source=&id=&wait=&budget=&model= | `{ analysis, tokens }` or `{ analysisError }`: the SIMULATION — the session replayed under `budget` and `model` (absent: the analyzer's defaults; one run per content and simulation, shared by concurrent requests, then kept); `wait=false` answers at once with `{ analysisProgress }` while it runs. What was sent comes with the session (`recorded`) | needed |
- * | GET /inspector/api/live?source=&id= | text/event-stream: `event: changed` with `{ messages }` when the session changes; a `: ping` comment every 15 s; 404 for an unknown session, 503 INSPECTOR/TOO_MANY_STREAMS over the limits (live-streams.ts) | needed |
+ * | route (under /inspector) | answers |
+ * |---|---|
+ * | GET /assets/inspector.js, .css | the page's bundle (built at build time; no CDN) |
+ * | GET /api/sessions | `{ sessions }`: every session of every source and of the memory |
+ * | GET /api/session?source=&id=&analysis= | the session: messages, memory events and (unless `analysis=false`: then `analysisPending`) the analysis; 404 INSPECTOR/UNKNOWN_SESSION |
+ * | GET /api/analysis?source=&id=&wait=&budget=&model= | `{ analysis, tokens }` or `{ analysisError }`: the SIMULATION — the session replayed under `budget` and `model` (absent: the analyzer's defaults; one run per content and simulation, shared by concurrent requests, then kept); `wait=false` answers at once with `{ analysisProgress }` while it runs. What was sent comes with the session (`recorded`) |
+ * | GET /api/live?source=&id= | text/event-stream: `event: changed` with `{ messages }` when the session changes; a `: ping` comment every 15 s; 404 for an unknown session, 503 INSPECTOR/TOO_MANY_STREAMS over the limits (live-streams.ts) |
  *
- * With a token (token-guard.ts), every route above wants it — the page and its code too: a browser
- * opens `/?token=<token>` once, gets a session cookie and a redirect to `/`, and the page's data
- * requests (the live stream included) carry the cookie; scripts may send `Authorization: Bearer`.
+ * The page loads its code from /inspector/assets/ and its data from /inspector/api/, so another
+ * prefix is refused when the plugin registers (INVALID_ARGUMENT) rather than serving a blank page.
  *
- * Bound to a loopback address, the server answers only requests whose Host names a loopback
- * address, on every route these included (host-guard.ts, before the token: no login either).
+ * With `token`, each of the two contexts carries its own guard hook (token-guard.ts): the code
+ * answers a person's browser (401 text saying to open `/?token=<token>`), the data answers scripts
+ * (the JSON 401 `UNAUTHORIZED`). Open streams end and analyses stop before the server closes.
  */
-import type { FastifyInstance, FastifyReply } from "fastify";
-import { createInspector, INSPECTOR_CSP, inspectorAssets, inspectorErrors, inspectorPageHtml, type InspectorOptions, type SimulationOptions } from "@amplifier-ts/inspector";
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply } from "fastify";
+import { createError } from "@amplifier-ts/contracts";
+import { createInspector, inspectorAssets, inspectorErrors, type Inspector, type InspectorOptions, type SimulationOptions } from "@amplifier-ts/inspector";
+import { INSPECTOR_SECURITY_HEADERS } from "./inspector-page-route.js";
+import { replyWithJsonError } from "./json-errors.js";
 import { registerLiveStreams, sessionQuery } from "./live-streams.js";
+import { requireBearer, tokenGuardOption, type GuardHook, type TokenGuard } from "./token-guard.js";
 
-const SECURITY_HEADERS = {
-  "content-security-policy": INSPECTOR_CSP,
-  "x-content-type-options": "nosniff",
-  "referrer-policy": "no-referrer",
-  "x-frame-options": "DENY",
-  "cache-control": "no-store",
+export interface InspectorRoutesOptions extends InspectorOptions {
+  /** The code and the data want it; share one `createTokenGuard()` with inspectorPage so its login opens them. */
+  token?: string | TokenGuard;
+}
+
+/** Where the page expects its code and data (the prefix the plugin must be registered at). */
+export const INSPECTOR_PREFIX = "/inspector";
+
+export const inspectorRoutes: FastifyPluginAsync<InspectorRoutesOptions> = async (app, options) => {
+  if (app.prefix !== INSPECTOR_PREFIX) {
+    throw createError("INVALID_ARGUMENT", `inspectorRoutes is registered at "${app.prefix}"`, { module: "server", path: "inspectorRoutes.prefix", expected: `"${INSPECTOR_PREFIX}": the page loads its code from ${INSPECTOR_PREFIX}/assets/ and its data from ${INSPECTOR_PREFIX}/api/`, given: app.prefix });
+  }
+  const guard = tokenGuardOption(options.token, "inspectorRoutes.token");
+  const inspector = createInspector(options);
+  app.setErrorHandler(replyWithJsonError);
+
+  app.register(async (assets) => {
+    if (guard !== undefined) assets.addHook("onRequest", refuseCodeWithoutToken(guard));
+    assets.get("/inspector.js", async (_request, reply) => reply.headers(INSPECTOR_SECURITY_HEADERS).type("text/javascript; charset=utf-8").send(inspectorAssets().js));
+    assets.get("/inspector.css", async (_request, reply) => reply.headers(INSPECTOR_SECURITY_HEADERS).type("text/css; charset=utf-8").send(inspectorAssets().css));
+  }, { prefix: "/assets" });
+
+  app.register(async (api) => {
+    if (guard !== undefined) api.addHook("onRequest", requireBearer(guard));
+    registerDataRoutes(api, inspector, options.liveStreams);
+  }, { prefix: "/api" });
 };
+
+// ---- private helpers ----
 
 const analysisQuery = {
   ...sessionQuery,
@@ -40,45 +67,44 @@ const sessionViewQuery = {
   properties: { ...sessionQuery.properties, analysis: { type: "boolean", default: true } },
 } as const;
 
-export function registerInspectorRoutes(app: FastifyInstance, options: InspectorOptions): void {
-  const inspector = createInspector(options);
-  const endStreams = registerLiveStreams(app, inspector, options.liveStreams, SECURITY_HEADERS);
+function registerDataRoutes(api: FastifyInstance, inspector: Inspector, liveStreams: InspectorOptions["liveStreams"]): void {
+  const endStreams = registerLiveStreams(api, inspector, liveStreams, INSPECTOR_SECURITY_HEADERS);
   // Open streams end before the server closes (it would otherwise wait for them); analyses under way stop.
-  app.addHook("preClose", async () => {
+  api.addHook("preClose", async () => {
     endStreams();
     inspector.close();
   });
 
-  app.get("/", async (_request, reply) => {
-    inspectorAssets(); // INSPECTOR/ASSETS_MISSING now rather than a blank page
-    return reply.headers(SECURITY_HEADERS).type("text/html; charset=utf-8").send(inspectorPageHtml());
-  });
-  app.get("/inspector/assets/inspector.js", async (_request, reply) => reply.headers(SECURITY_HEADERS).type("text/javascript; charset=utf-8").send(inspectorAssets().js));
-  app.get("/inspector/assets/inspector.css", async (_request, reply) => reply.headers(SECURITY_HEADERS).type("text/css; charset=utf-8").send(inspectorAssets().css));
-
-  app.get("/inspector/api/sessions", async (_request, reply) => reply.headers(SECURITY_HEADERS).send({ sessions: await inspector.listSessions() }));
+  api.get("/sessions", async (_request, reply) => reply.headers(INSPECTOR_SECURITY_HEADERS).send({ sessions: await inspector.listSessions() }));
 
   const unknownSession = (error: unknown, reply: FastifyReply) => {
     if (!inspectorErrors.is(error, "UNKNOWN_SESSION")) throw error;
     return reply.code(404).send({ statusCode: 404, error: "Not Found", code: error.code, message: error.message });
   };
 
-  app.get<{ Querystring: { source: string; id: string; analysis: boolean } }>("/inspector/api/session", { schema: { querystring: sessionViewQuery } }, async (request, reply) => {
+  api.get<{ Querystring: { source: string; id: string; analysis: boolean } }>("/session", { schema: { querystring: sessionViewQuery } }, async (request, reply) => {
     try {
-      return reply.headers(SECURITY_HEADERS).send(await inspector.session(request.query.source, request.query.id, { analysis: request.query.analysis }));
+      return reply.headers(INSPECTOR_SECURITY_HEADERS).send(await inspector.session(request.query.source, request.query.id, { analysis: request.query.analysis }));
     } catch (error) {
       return unknownSession(error, reply);
     }
   });
 
-  app.get<{ Querystring: { source: string; id: string; wait: boolean; budget?: number; model?: string } }>("/inspector/api/analysis", { schema: { querystring: analysisQuery } }, async (request, reply) => {
+  api.get<{ Querystring: { source: string; id: string; wait: boolean; budget?: number; model?: string } }>("/analysis", { schema: { querystring: analysisQuery } }, async (request, reply) => {
     try {
-      return reply.headers(SECURITY_HEADERS).send(await inspector.analysis(request.query.source, request.query.id, simulationOf(request.query), { wait: request.query.wait }));
+      return reply.headers(INSPECTOR_SECURITY_HEADERS).send(await inspector.analysis(request.query.source, request.query.id, simulationOf(request.query), { wait: request.query.wait }));
     } catch (error) {
       return unknownSession(error, reply);
     }
   });
+}
 
+/** The code's guard: a browser loading the page's script or style without a credential gets a line a person can act on. */
+function refuseCodeWithoutToken(guard: TokenGuard): GuardHook {
+  return async (request, reply) => {
+    if (guard.authorizes(request)) return undefined;
+    return reply.code(401).headers({ "cache-control": "no-store", "x-content-type-options": "nosniff" }).type("text/plain; charset=utf-8").send("401: open /?token=<token> first\n");
+  };
 }
 
 /** The page's simulation (?budget=&model=), or undefined for the analyzer's defaults. */

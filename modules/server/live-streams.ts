@@ -27,7 +27,7 @@ export const sessionQuery = {
   additionalProperties: false,
 } as const;
 
-/** Registers the route; returns what ends every open stream (the server's preClose). */
+/** Registers the route as `/live` of `app` (the Inspector's /inspector/api context); returns what ends every open stream (the server's preClose). */
 export function registerLiveStreams(app: FastifyInstance, inspector: Inspector, limits: InspectorOptions["liveStreams"], headers: Record<string, string>): () => void {
   const { max, perClient } = checkLimits(limits);
   const streams = new Set<() => void>();
@@ -40,7 +40,7 @@ export function registerLiveStreams(app: FastifyInstance, inspector: Inspector, 
     else byClient.set(client, left);
   };
 
-  app.get<{ Querystring: { source: string; id: string } }>("/inspector/api/live", { schema: { querystring: sessionQuery } }, async (request, reply) => {
+  app.get<{ Querystring: { source: string; id: string } }>("/live", { schema: { querystring: sessionQuery } }, async (request, reply) => {
     const client = request.socket.remoteAddress ?? "unknown";
     const mine = byClient.get(client) ?? 0;
     if (open >= max || mine >= perClient) {

@@ -5,9 +5,12 @@
  * `{ agent, inspector: false, routes: [{ method, path, summary? }], openapi: "/openapi.json" }`
  *
  * The list is what fastify registered (its `onRoute` hook, HEAD twins left out), not a table kept by
- * hand: a route added later is listed by itself. A route's `summary` is its `config.summary`.
+ * hand: a route added later is listed by itself, a plugin's under its prefix. A route's `summary`
+ * is its `config.summary`. With a token, the index carries the guard as a hook of its own route:
+ * it names what the server holds, so it is guarded like the routes it names.
  */
 import type { FastifyInstance } from "fastify";
+import type { GuardHook } from "./token-guard.js";
 
 declare module "fastify" {
   interface FastifyContextConfig {
@@ -23,7 +26,7 @@ export interface IndexedRoute {
 }
 
 /** Call before the routes it should list are added (the hook sees routes registered after it). */
-export function registerRouteIndex(app: FastifyInstance, agent: string): void {
+export function registerRouteIndex(app: FastifyInstance, agent: string, guard?: GuardHook): void {
   const routes: IndexedRoute[] = [];
   app.addHook("onRoute", (route) => {
     const summary = route.config?.summary;
@@ -32,5 +35,5 @@ export function registerRouteIndex(app: FastifyInstance, agent: string): void {
       routes.push({ method, path: route.url, ...(typeof summary === "string" ? { summary } : {}) });
     }
   });
-  app.get("/", { config: { summary: "This list of routes" } }, async () => ({ agent, inspector: false, routes, openapi: "/openapi.json" }));
+  app.get("/", { config: { summary: "This list of routes" }, ...(guard === undefined ? {} : { onRequest: guard }) }, async () => ({ agent, inspector: false, routes, openapi: "/openapi.json" }));
 }

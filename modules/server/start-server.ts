@@ -1,12 +1,15 @@
-import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
-import { createError, memoryOf, MemoryEvent, recentMemoryEvents, type CoordinatorContract, type Memory, type MemoryEventJson } from "@amplifier-ts/contracts";
+import Fastify, { type FastifyInstance } from "fastify";
+import { createError, memoryOf, type CoordinatorContract, type Memory } from "@amplifier-ts/contracts";
 import type { InspectorOptions } from "@amplifier-ts/inspector";
 import { registerHostGuard } from "./host-guard.js";
-import { registerInspectorRoutes } from "./inspector-routes.js";
-import { eventsQuerySchema, LIMIT_DEFAULT, openApiDocument, ROUTE_SUMMARIES } from "./openapi.js";
+import { inspectorPage } from "./inspector-page-route.js";
+import { INSPECTOR_PREFIX, inspectorRoutes } from "./inspector-routes.js";
+import { replyNotFound, replyWithJsonError } from "./json-errors.js";
+import { memoryRoutes } from "./memory-routes.js";
+import { openApiDocument } from "./openapi.js";
 import { registerRouteIndex } from "./route-index.js";
 import { applyConnectionCap, fastifyLimitOptions, resolveServerLimits, type ServerLimits } from "./server-limits.js";
-import { registerTokenGuard } from "./token-guard.js";
+import { createTokenGuard, requireBearer } from "./token-guard.js";
 
 export interface StartServerOptions {
   /** Where the memory comes from: its "memory" capability. */
@@ -44,19 +47,20 @@ export interface RunningServer {
 /**
  * Starts the HTTP endpoints (fastify) in this process:
  *
- * | route | answers |
- * |---|---|
- * | GET /memory/events?limit=&session_id= | `{ agent, events, total }`: events as the seed's to_dict plus `session_id`, newest last, the newest `limit` (default 100, at most 1000); without session_id over every session, in the order they were added (the memory's getRecentEvents: no full read); an unknown session → 200 with no events, as the seed |
- * | GET /memory/sessions | `{ agent, sessions, total }`: session ids, oldest first |
- * | GET /openapi.json | the OpenAPI 3.1 document (no token needed) |
- * | GET /, /inspector/… | with `inspector`: the Inspector page and its data (inspector-routes.ts) |
- * | GET / | without `inspector`: `{ agent, inspector: false, routes, openapi }`, the routes it serves (route-index.ts) |
+ * | route | answers | registered as |
+ * |---|---|---|
+ * | GET /memory/events, /memory/sessions | the memory API (memory-routes.ts) | `register(memoryRoutes, { prefix: "/memory" })` |
+ * | GET /openapi.json | the OpenAPI 3.1 document (no token needed) | a route of the root |
+ * | GET / | with `inspector`: the Inspector page (inspector-page-route.ts) | `register(inspectorPage)` |
+ * | GET /inspector/… | with `inspector`: its code and data (inspector-routes.ts) | `register(inspectorRoutes, { prefix: "/inspector" })` |
+ * | GET / | without `inspector`: `{ agent, inspector: false, routes, openapi }`, the routes it serves (route-index.ts) | a route of the root |
  *
- * Guards, on every route (the 404 handler included), in this order: bound to a loopback address,
- * only a loopback Host (127.x, localhost, [::1]) is answered — 403 `FORBIDDEN_HOST` otherwise,
- * whatever the token (host-guard.ts, against DNS rebinding); with `token`, the bearer header or
- * the Inspector's cookie (token-guard.ts; /openapi.json exempt). Both decide on the routed request,
- * never on the raw URL's spelling.
+ * Guards, in this order: bound to a loopback address, only a loopback Host (127.x, localhost,
+ * [::1]) is answered on every route, the 404 handler included — 403 `FORBIDDEN_HOST` otherwise,
+ * whatever the token (host-guard.ts, one hook on the root, against DNS rebinding). With `token`,
+ * one guard (token-guard.ts: the bearer header or the Inspector's cookie) is handed to each plugin,
+ * which scopes it to its own routes, and set as a hook of the index and of the 404 handler;
+ * /openapi.json has none. Both decide on the routed request, never on the raw URL's spelling.
  *
  * Limits (`limits`, server-limits.ts): a request must arrive within 30 s (408), a connection silent
  * both ways for 120 s is closed, an idle keep-alive one after 5 s, at most 512 connections are open
@@ -70,9 +74,7 @@ export interface RunningServer {
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
   const port = options.port ?? 8000;
   if (!Number.isInteger(port) || port < 0 || port > 65_535) throw createError("INVALID_ARGUMENT", undefined, { module: "server", path: "startServer.port", expected: "an integer 0-65535", given: options.port });
-  if (options.token !== undefined && (typeof options.token !== "string" || options.token.length === 0)) {
-    throw createError("INVALID_ARGUMENT", undefined, { module: "server", path: "startServer.token", expected: "a non-empty string", given: options.token });
-  }
+  const guard = options.token === undefined ? undefined : createTokenGuard(options.token, "startServer.token");
   if (options.coordinator === undefined && options.memory === undefined && options.inspector === undefined) {
     throw createError("INVALID_ARGUMENT", "startServer() needs a coordinator (its memory capability), a memory or an inspector", { module: "server", path: "startServer.coordinator", expected: "a coordinator, options.memory or options.inspector" });
   }
@@ -82,49 +84,18 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const memory = (): Memory | undefined => options.memory ?? (options.coordinator ? memoryOf(options.coordinator) : undefined);
 
   const app = Fastify({ logger: false, ...fastifyLimitOptions(limits), ajv: { customOptions: { coerceTypes: true, removeAdditional: false, useDefaults: true } } });
-  app.setErrorHandler((error: FastifyError, _request, reply) => {
-    if (error.validation) {
-      const issue = error.validation[0];
-      const params = issue?.params as { missingProperty?: string; additionalProperty?: string } | undefined;
-      const parameter = String(params?.missingProperty ?? params?.additionalProperty ?? issue?.instancePath.replace(/^\//, "") ?? "");
-      const problem = params?.missingProperty !== undefined ? "is required" : (issue?.message ?? "is not valid");
-      return reply.code(400).send({ statusCode: 400, error: "Bad Request", code: "INVALID_PARAMETER", parameter, message: `query parameter ${parameter} ${problem}` });
-    }
-    const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
-    return reply.code(status).send({ statusCode: status, error: status === 500 ? "Internal Server Error" : error.name, code: error.code ?? "INTERNAL", message: error.message });
-  });
-  app.setNotFoundHandler((request, reply) => reply.code(404).send({ statusCode: 404, error: "Not Found", code: "NOT_FOUND", message: `no route ${request.method} ${request.url.split("?")[0]}` }));
-
+  app.setErrorHandler(replyWithJsonError);
+  app.setNotFoundHandler(guard === undefined ? {} : { preValidation: requireBearer(guard) }, replyNotFound);
   registerHostGuard(app, host);
-  if (options.token !== undefined) registerTokenGuard(app, options.token, { inspector: options.inspector !== undefined });
 
-  const withMemory = <T>(reply: { code(n: number): { send(body: unknown): T } }) => {
-    const found = memory();
-    if (found === undefined) reply.code(503).send({ statusCode: 503, error: "Service Unavailable", code: "NO_MEMORY", message: "no memory is mounted in this session (config \"memory\" or MEMORY_* variables)" });
-    return found;
-  };
-
-  if (options.inspector === undefined) registerRouteIndex(app, agent);
-
-  app.get("/openapi.json", { config: { summary: "The OpenAPI 3.1 document of /memory/*" } }, async () => openApiDocument(agent, options.token !== undefined));
-
-  app.get<{ Querystring: { limit?: number; session_id?: string } }>("/memory/events", { config: { summary: ROUTE_SUMMARIES.events }, schema: { querystring: eventsQuerySchema } }, async (request, reply) => {
-    const found = withMemory(reply);
-    if (found === undefined) return reply;
-    const limit = request.query.limit ?? LIMIT_DEFAULT;
-    const sessionId = request.query.session_id;
-    const events = sessionId === undefined ? (await recentMemoryEvents(found, { limit })).map((r) => tagged(r.event, r.sessionId)) : (await found.getSessionEvents(sessionId)).slice(-limit).map((e) => tagged(e, sessionId));
-    return { agent, events, total: events.length };
-  });
-
-  app.get("/memory/sessions", { config: { summary: ROUTE_SUMMARIES.sessions } }, async (_request, reply) => {
-    const found = withMemory(reply);
-    if (found === undefined) return reply;
-    const sessions = await found.listSessions();
-    return { agent, sessions, total: sessions.length };
-  });
-
-  if (options.inspector !== undefined) registerInspectorRoutes(app, { ...options.inspector, memory });
+  const token = guard === undefined ? {} : { token: guard };
+  if (options.inspector === undefined) registerRouteIndex(app, agent, guard === undefined ? undefined : requireBearer(guard));
+  app.get("/openapi.json", { config: { summary: "The OpenAPI 3.1 document of /memory/*" } }, async () => openApiDocument(agent, guard !== undefined));
+  app.register(memoryRoutes, { prefix: "/memory", memory, agentName: agent, ...token });
+  if (options.inspector !== undefined) {
+    app.register(inspectorPage, token);
+    app.register(inspectorRoutes, { prefix: INSPECTOR_PREFIX, ...options.inspector, memory, ...token });
+  }
 
   applyConnectionCap(app.server, limits);
   await app.listen({ port, host });
@@ -136,12 +107,4 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     fastify: app,
     close: () => (closing ??= app.close()),
   };
-}
-
-// ---- private helpers ----
-
-type ServedEvent = MemoryEventJson & { session_id: string };
-
-function tagged(event: Parameters<typeof MemoryEvent.toJSON>[0], sessionId: string): ServedEvent {
-  return { ...MemoryEvent.toJSON(event), session_id: sessionId };
 }
