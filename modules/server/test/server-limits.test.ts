@@ -1,5 +1,5 @@
 /**
- * The request limits of startServer (modules/server/server-limits.ts) over real sockets: a slow
+ * The request limits of startServer (server-limits.ts) over real sockets: a slow
  * client is cut off, connections are capped, headers are bounded — and a live stream, whose
  * request has arrived, is not cut by the request timeout. Figures are small here so the tests are
  * quick; every wait is bounded by a generous deadline of its own, never by the machine's speed.
@@ -8,8 +8,8 @@ import { connect, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Memory } from "@amplifier-ts/contracts";
 import { liveSessions } from "@amplifier-ts/inspector";
-import { LocalMemory } from "@amplifier-ts/module-memory-local";
 import { SERVER_LIMITS_DEFAULT, startServer, type RunningServer, type StartServerOptions } from "@amplifier-ts/server";
+import { fixedMemory } from "./fixed-memory.js";
 
 const running: RunningServer[] = [];
 const sockets: Socket[] = [];
@@ -22,7 +22,7 @@ afterEach(async () => {
 const DEADLINE_MS = 15_000;
 
 async function serve(options: Partial<StartServerOptions> = {}) {
-  const server = await startServer({ memory: new LocalMemory(), port: 0, ...options });
+  const server = await startServer({ memory: fixedMemory(), port: 0, ...options });
   running.push(server);
   return { server, port: Number(new URL(server.url).port) };
 }
@@ -121,7 +121,7 @@ describe("startServer limits", () => {
       [{ requestTimeout: 1000 }, "startServer.limits.requestTimeout"],
       [[], "startServer.limits"],
     ] as const) {
-      await expect(startServer({ memory: new LocalMemory(), port: 0, limits: limits as never }), path).rejects.toMatchObject({ code: "INVALID_ARGUMENT", details: { path } });
+      await expect(startServer({ memory: fixedMemory(), port: 0, limits: limits as never }), path).rejects.toMatchObject({ code: "INVALID_ARGUMENT", details: { path } });
     }
   });
 });
