@@ -10,7 +10,7 @@
  * | credential | how it is given | checked |
  * |---|---|---|
  * | `Authorization: Bearer <token>` | scripts, curl, the /memory clients | HMAC-SHA256 of both sides under the guard's random key, compared with `timingSafeEqual` (fixed length: no timing and no length leak) |
- * | the session cookie `amplifier_inspector_<port>` | a browser, after the Inspector's login `GET /?token=<token>` (inspector-page.ts) | its value against the expected one, `timingSafeEqual` |
+ * | the session cookie `amplifier_inspector_<port>` | a browser, after the Inspector's login `GET /?token=<token>` (inspector-page-route.ts) | its value against the expected one, `timingSafeEqual` |
  *
  * The cookie's value is not the token: it is the HMAC of the token under a key drawn when the guard
  * is made, so a leaked cookie reveals no token and ends with the server; the port in its name keeps
