@@ -81,7 +81,7 @@ describe("what a kernel user installs", () => {
         "const entries = {};",
         "for (const name of ['context-simple', 'context-persistent', 'strategies', 'summarizers', 'search', 'stores']) entries[name] = Object.keys(await import('amplifier-ts/modules/' + name)).length;",
         // The Inspector's analysis thread loads the installed package's dist/ (its file found from import.meta.url).
-        "const { analyzeSessionInWorker } = await import('amplifier-ts');",
+        "const { analyzeSessionInWorker } = await import('amplifier-ts/replay');",
         "const analyzed = await analyzeSessionInWorker([{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'hello' }], { budget: 2000 });",
         "console.log(JSON.stringify({ modules: session.modules.map((m) => [m.module, m.status]), window: window.length, entries, analyzedTurns: analyzed.analysis.turns.length }));",
       ].join("\n");

@@ -55,7 +55,7 @@ describe("analyzeSessionInWorker", () => {
   });
 
   it("starts its thread from a program run with --input-type=module -e (the thread refuses those flags: they are not passed on)", () => {
-    const dist = new URL("../../dist/index.js", import.meta.url).href;
+    const dist = new URL("../../dist/replay.js", import.meta.url).href;
     const program = `const { analyzeSessionInWorker } = await import(${JSON.stringify(dist)}); const { analysis } = await analyzeSessionInWorker([{ role: "user", content: "hi" }, { role: "assistant", content: "hello" }], { budget: 2000 }); console.log(analysis.turns.length);`;
     const run = spawnSync(process.execPath, ["--input-type=module", "-e", program], { encoding: "utf8", timeout: 60_000 });
     expect(run.stderr).toBe("");
