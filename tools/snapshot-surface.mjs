@@ -6,7 +6,7 @@
 //
 //   npm run build && node tools/snapshot-surface.mjs test/package/surface-2026-11-27.json
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { API } from "typescript/unstable/sync";
 import { kindOf } from "../test/package/value-kind.mjs";
@@ -50,11 +50,12 @@ function subpaths(name, exports) {
 
 /** Names each path exports only as types (interfaces, type aliases), from the checker. */
 function typeOnlyNames(specifiers, runtime) {
-  const dir = mkdtempSync(join(root, ".cache-surface-"));
+  mkdirSync(join(root, ".cache"), { recursive: true });
+  const dir = mkdtempSync(join(root, ".cache", "surface-probe-"));
   try {
     const probe = specifiers.map((specifier, index) => `import * as m${index} from ${JSON.stringify(specifier)};\nexport { m${index} };`).join("\n");
     writeFileSync(join(dir, "probe.ts"), probe);
-    writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ extends: "../tsconfig.base.json", compilerOptions: { noEmit: true, composite: false, rootDir: "." }, include: ["probe.ts"] }));
+    writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ extends: "../../tsconfig.base.json", compilerOptions: { noEmit: true, composite: false, rootDir: "." }, include: ["probe.ts"] }));
     return checkerExports(join(dir, "tsconfig.json"), join(dir, "probe.ts"), specifiers, runtime);
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -11,7 +12,8 @@ import { ROOT, rootManifest, workspacePackages } from "./workspace-manifests.js"
  * had, or from the path surface-homes.json names for it — with a value of the same kind (a class
  * stays a class), and every such path is one README.md documents. And the umbrella's root stays
  * small: at most 40 runtime names. Checked the way a consumer gets it: Node resolving the built
- * dist/ through package.json "exports" (test/support/build-packages.ts builds before the run).
+ * dist/ through package.json "exports" (test/support/build-packages.ts builds before the run); the
+ * type-only names the way TypeScript sees them, through the checker over the built .d.ts.
  */
 const MAX_ROOT_RUNTIME_NAMES = 40;
 
@@ -82,6 +84,15 @@ describe("the public surface", () => {
     expect(missing).toEqual([]);
   });
 
+  it("still imports each type-only name as a type, from its old path or its documented home", () => {
+    const now = surfaceNow();
+    const hasType = (path: string, name: string) => now[path] !== undefined && (now[path].types.includes(name) || name in now[path].runtime);
+    const missing = Object.entries(snapshot.paths).flatMap(([from, { types }]) =>
+      types.filter((name) => !hasType(homes[from]?.[name] ?? from, name)).map((name) => `type ${name} (was ${from}) at ${homes[from]?.[name] ?? from}`),
+    );
+    expect(missing).toEqual([]);
+  }, 180_000);
+
   it(`exports at most ${MAX_ROOT_RUNTIME_NAMES} runtime names from the umbrella's root`, () => {
     const root = surface["amplifier-ts"]!;
     expect("error" in root ? root : {}).toEqual({});
@@ -92,6 +103,17 @@ describe("the public surface", () => {
     }
   });
 });
+
+/** Today's surface, from tools/snapshot-surface.mjs (the TypeScript checker over the built .d.ts). */
+function surfaceNow(): Snapshot["paths"] {
+  const dir = mkdtempSync(join(tmpdir(), "amplifier-surface-"));
+  try {
+    execFileSync(process.execPath, [join(ROOT, "tools/snapshot-surface.mjs"), join(dir, "now.json")], { cwd: ROOT, encoding: "utf8", timeout: 170_000 });
+    return (JSON.parse(readFileSync(join(dir, "now.json"), "utf8")) as Snapshot).paths;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 function whatIsThere(names: Record<string, string> | { error: string } | undefined, name: string): string {
   if (names === undefined) return "path not imported";
