@@ -7,4 +7,4 @@ export { inspectorPage, type InspectorPageOptions } from "./inspector-page-route
 export { createTokenGuard, type TokenGuard } from "./token-guard.js";
 export { openApiDocument, LIMIT_DEFAULT, LIMIT_MAX } from "./openapi.js";
 export { SERVER_LIMITS_DEFAULT, type ServerLimits } from "./server-limits.js";
-export { isLoopbackHostName } from "./host-guard.js";
+export { isLoopbackHostName, registerHostGuard } from "./host-guard.js";

@@ -6,7 +6,7 @@
  */
 import Fastify, { type FastifyInstance } from "fastify";
 import { afterEach, describe, expect, it } from "vitest";
-import { memoryRoutes } from "@amplifier-ts/server";
+import { memoryRoutes, registerHostGuard } from "@amplifier-ts/server";
 import { fixedMemory } from "./fixed-memory.js";
 
 const apps: FastifyInstance[] = [];
@@ -94,5 +94,19 @@ describe("memoryRoutes in a host app", () => {
       app.register(memoryRoutes, { prefix: "/m", ...options });
       await expect(app.ready(), path).rejects.toMatchObject({ code: "INVALID_ARGUMENT", details: expect.objectContaining({ path }) });
     }
+  });
+
+  it("under the host's loopback guard (registerHostGuard on its root), a foreign Host is refused before the plugin's token is looked at", async () => {
+    const app = Fastify();
+    apps.push(app);
+    registerHostGuard(app, "127.0.0.1");
+    app.get("/health", async () => ({ ok: true }));
+    await app.register(memoryRoutes, { prefix: "/api/memory", memory: fixedMemory({ s1: [] }), token: "s3cret" });
+    for (const url of ["/api/memory/sessions", "/health", "/nothing"]) {
+      const refused = await app.inject({ url, headers: { host: "rebind.attacker.example", authorization: "Bearer s3cret" } });
+      expect(refused.statusCode, url).toBe(403);
+      expect(refused.json(), url).toMatchObject({ code: "FORBIDDEN_HOST" });
+    }
+    expect((await app.inject({ url: "/api/memory/sessions", headers: { host: "localhost:8080", authorization: "Bearer s3cret" } })).json()).toMatchObject({ sessions: ["s1"] });
   });
 });
