@@ -1,6 +1,6 @@
-import pg from "pg";
+import type pg from "pg";
 import { createError, isAmplifierError } from "@amplifier-ts/contracts";
-import { DEFAULT_PG_URL, redactUrl, withDefaultUser } from "@amplifier-ts/store-postgres";
+import { closePool, connectionUrl, createPool, redactUrl, withTransaction } from "@amplifier-ts/pg-kit";
 
 export interface PgConnectionOptions {
   url?: string;
@@ -12,17 +12,18 @@ export interface PgConnectionOptions {
 const IDENTIFIER = /^[a-z_][a-z0-9_]{0,40}$/;
 
 /**
- * What the three PostgreSQL stores share: their own pool (one per store instance; the tests run
- * several against one database), the schema and table names, the migrations run once on the first
- * use under an advisory lock (so processes starting together do not race on CREATE TABLE), and
- * the mapping of driver failures to typed errors: a server that cannot be reached is
+ * What the three PostgreSQL stores share: their own pool (one per store instance, made on first
+ * use; the tests run several against one database), the schema and table names, the migrations
+ * run once on the first use under an advisory lock (so processes starting together do not race on
+ * CREATE TABLE), and the mapping of driver failures to typed errors: a server that cannot be reached is
  * STORAGE_UNAVAILABLE naming it (password masked).
  */
 export class PgConnection {
   readonly url: string;
   readonly schema: string;
   readonly prefix: string;
-  readonly #pool: pg.Pool;
+  readonly #poolSize: number;
+  #pool: Promise<pg.Pool> | undefined;
   readonly #module: string;
   readonly #migrations: (schema: string, prefix: string) => string[];
   #ready: Promise<void> | undefined;
@@ -30,19 +31,14 @@ export class PgConnection {
 
   constructor(module: string, options: PgConnectionOptions, migrations: (schema: string, prefix: string) => string[]) {
     this.#module = module;
-    const url: unknown = options.url ?? process.env.AMPLIFIER_PG_URL ?? DEFAULT_PG_URL;
-    if (typeof url !== "string" || !/^postgres(ql)?:\/\//.test(url)) {
-      throw createError("INVALID_ARGUMENT", "a PostgreSQL store needs a postgres:// url", { module, path: "url", expected: "postgres://user@host:port/database", given: url });
-    }
-    this.url = withDefaultUser(url);
+    this.url = connectionUrl(options.url, { module, path: "url", message: "a PostgreSQL store needs a postgres:// url" });
     this.schema = identifier(module, "schema", options.schema ?? "public");
     this.prefix = identifier(module, "tablePrefix", options.tablePrefix ?? "amplifier");
     const poolSize = options.poolSize ?? 10;
     if (!Number.isInteger(poolSize) || poolSize < 1 || poolSize > 1000) {
       throw createError("INVALID_ARGUMENT", "poolSize must be an integer from 1 to 1000", { module, path: "poolSize", expected: "an integer from 1 to 1000", given: poolSize });
     }
-    this.#pool = new pg.Pool({ connectionString: this.url, max: poolSize, idleTimeoutMillis: 10_000, connectionTimeoutMillis: 5_000 });
-    this.#pool.on("error", () => undefined); // an idle connection that dies surfaces on the next query
+    this.#poolSize = poolSize;
     this.#migrations = migrations;
   }
 
@@ -63,14 +59,14 @@ export class PgConnection {
   async disconnect(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    await this.#pool.end().catch(() => undefined);
+    await closePool(await this.#pool?.catch(() => undefined));
   }
 
   /** One statement on any pooled connection. */
   async query<R extends pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<pg.QueryResult<R>> {
     await this.connect();
     try {
-      return await this.#pool.query<R>(sql, params);
+      return await (await this.#connection()).query<R>(sql, params);
     } catch (error) {
       throw this.#typed(error);
     }
@@ -93,23 +89,17 @@ export class PgConnection {
 
   /** `fn` between `begin` and COMMIT on one pooled connection; ROLLBACK and a typed error when anything throws. No connect(): #migrate runs inside it. */
   async #inTransaction<T>(begin: string, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    let client: pg.PoolClient;
     try {
-      client = await this.#pool.connect();
+      return await withTransaction(await this.#connection(), fn, { begin });
     } catch (error) {
       throw this.#typed(error);
     }
-    try {
-      await client.query(begin);
-      const result = await fn(client);
-      await client.query("COMMIT");
-      return result;
-    } catch (error) {
-      await client.query("ROLLBACK").catch(() => undefined);
-      throw this.#typed(error);
-    } finally {
-      client.release();
-    }
+  }
+
+  /** The pool, made on first use (pg is loaded then); none after disconnect(). */
+  #connection(): Promise<pg.Pool> {
+    this.#open();
+    return (this.#pool ??= createPool(this.url, { max: this.#poolSize }));
   }
 
   #typed(error: unknown): Error {

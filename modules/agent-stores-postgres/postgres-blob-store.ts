@@ -1,6 +1,6 @@
 import type { BlobDownload, BlobStore, PostgresBlobStoreOptions } from "@amplifier-ts/contracts";
 import { assertBlobKey, assertBlobSize, assertBlobUpload, blobNotFound, createError, DEFAULT_MAX_BLOB_BYTES } from "@amplifier-ts/contracts";
-import { PgConnection } from "./pg-connection.js";
+import { PgStore } from "./pg-store.js";
 
 const MODULE = "agent-stores-postgres/blobs";
 export const DEFAULT_BLOB_CHUNK_BYTES = 1024 * 1024;
@@ -20,14 +20,12 @@ const CHUNKS_PER_READ = 8;
  *   replaced) reading CHUNKS_PER_READ chunks per round trip into one preallocated array.
  * - size is checked against maxBlobBytes before anything is sent.
  */
-export class PostgresBlobStore implements BlobStore {
-  readonly kind = "postgres";
-  readonly #db: PgConnection;
+export class PostgresBlobStore extends PgStore implements BlobStore {
   readonly #maxBlobBytes: number;
   readonly #chunkBytes: number;
 
   constructor(options: PostgresBlobStoreOptions = {}) {
-    this.#db = new PgConnection(MODULE, options, (schema, prefix) => [
+    super(MODULE, options, (schema, prefix) => [
       `CREATE TABLE IF NOT EXISTS "${schema}"."${prefix}_blobs" (key text PRIMARY KEY, content_type text NOT NULL, size bigint NOT NULL, updated_at timestamptz NOT NULL DEFAULT now())`,
       `CREATE TABLE IF NOT EXISTS "${schema}"."${prefix}_blob_chunks" (key text NOT NULL REFERENCES "${schema}"."${prefix}_blobs"(key) ON DELETE CASCADE, seq integer NOT NULL, data bytea NOT NULL, PRIMARY KEY (key, seq))`,
     ]);
@@ -38,21 +36,13 @@ export class PostgresBlobStore implements BlobStore {
     }
   }
 
-  connect(): Promise<void> {
-    return this.#db.connect();
-  }
-
-  disconnect(): Promise<void> {
-    return this.#db.disconnect();
-  }
-
   async upload(key: string, data: Uint8Array, contentType: string): Promise<void> {
     assertBlobKey(key, MODULE);
     assertBlobUpload(data, contentType, MODULE);
     assertBlobSize(key, data.byteLength, this.#maxBlobBytes, MODULE);
-    const blobs = this.#db.table("blobs");
-    const chunks = this.#db.table("blob_chunks");
-    await this.#db.transaction(async (client) => {
+    const blobs = this.db.table("blobs");
+    const chunks = this.db.table("blob_chunks");
+    await this.db.transaction(async (client) => {
       await client.query(
         `INSERT INTO ${blobs} (key, content_type, size) VALUES ($1, $2, $3)
          ON CONFLICT (key) DO UPDATE SET content_type = EXCLUDED.content_type, size = EXCLUDED.size, updated_at = now()`,
@@ -69,9 +59,9 @@ export class PostgresBlobStore implements BlobStore {
 
   async download(key: string): Promise<BlobDownload> {
     assertBlobKey(key, MODULE);
-    const blobs = this.#db.table("blobs");
-    const chunks = this.#db.table("blob_chunks");
-    return this.#db.transaction(async (client) => {
+    const blobs = this.db.table("blobs");
+    const chunks = this.db.table("blob_chunks");
+    return this.db.transaction(async (client) => {
       const head = await client.query<{ content_type: string; size: string }>(`SELECT content_type, size FROM ${blobs} WHERE key = $1`, [key]);
       const row = head.rows[0];
       if (row === undefined) throw blobNotFound(key, MODULE);
@@ -96,16 +86,16 @@ export class PostgresBlobStore implements BlobStore {
 
   async delete(key: string): Promise<boolean> {
     assertBlobKey(key, MODULE);
-    const result = await this.#db.query(`DELETE FROM ${this.#db.table("blobs")} WHERE key = $1`, [key]);
+    const result = await this.db.query(`DELETE FROM ${this.db.table("blobs")} WHERE key = $1`, [key]);
     return (result.rowCount ?? 0) > 0;
   }
 
   /** `postgres-blob://host:port/database/<schema>.<prefix>_blobs/<key>` — no credentials; callers recognise the scheme and call download(). */
   async presignUrl(key: string): Promise<string> {
     assertBlobKey(key, MODULE);
-    const found = await this.#db.query(`SELECT 1 FROM ${this.#db.table("blobs")} WHERE key = $1`, [key]);
+    const found = await this.db.query(`SELECT 1 FROM ${this.db.table("blobs")} WHERE key = $1`, [key]);
     if (found.rowCount === 0) throw blobNotFound(key, MODULE);
-    const url = new URL(this.#db.url);
-    return `postgres-blob://${url.host}${url.pathname}/${this.#db.schema}.${this.#db.prefix}_blobs/${key}`;
+    const url = new URL(this.db.url);
+    return `postgres-blob://${url.host}${url.pathname}/${this.db.schema}.${this.db.prefix}_blobs/${key}`;
   }
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { GraphEntity, GraphRelationship, GraphStore, NeighborOptions, NewEntity, NewRelationship, PostgresGraphStoreOptions, SubGraph } from "@amplifier-ts/contracts";
 import { checkEntityId, checkNeighborOptions, checkNewEntity, checkNewRelationship, entityNotFound, sortSubGraph } from "@amplifier-ts/contracts";
-import { PgConnection } from "./pg-connection.js";
+import { PgStore } from "./pg-store.js";
 
 const MODULE = "agent-stores-postgres/graph";
 
@@ -19,12 +19,10 @@ interface EntityRow {
  * and the followed relationships — so it reads one snapshot. Properties are `json` (kept as
  * written). Not Cypher-capable (no Apache AGE): isCypherCapable → false.
  */
-export class PostgresGraphStore implements GraphStore {
-  readonly kind = "postgres";
-  readonly #db: PgConnection;
+export class PostgresGraphStore extends PgStore implements GraphStore {
 
   constructor(options: PostgresGraphStoreOptions = {}) {
-    this.#db = new PgConnection(MODULE, options, (schema, prefix) => {
+    super(MODULE, options, (schema, prefix) => {
       const entities = `"${schema}"."${prefix}_graph_entities"`;
       const relationships = `"${schema}"."${prefix}_graph_relationships"`;
       return [
@@ -36,17 +34,9 @@ export class PostgresGraphStore implements GraphStore {
     });
   }
 
-  connect(): Promise<void> {
-    return this.#db.connect();
-  }
-
-  disconnect(): Promise<void> {
-    return this.#db.disconnect();
-  }
-
   async addEntity(entity: NewEntity): Promise<GraphEntity> {
     const checked = checkNewEntity(MODULE, entity);
-    await this.#db.query(
+    await this.db.query(
       `INSERT INTO ${this.#entities} (id, type, properties) VALUES ($1, $2, $3)
        ON CONFLICT (id) DO UPDATE SET type = EXCLUDED.type, properties = EXCLUDED.properties`,
       [checked.id, checked.type, JSON.stringify(checked.properties)],
@@ -56,13 +46,13 @@ export class PostgresGraphStore implements GraphStore {
 
   async getEntity(id: string): Promise<GraphEntity | undefined> {
     checkEntityId(MODULE, id);
-    const { rows } = await this.#db.query<EntityRow>(`SELECT id, type, properties FROM ${this.#entities} WHERE id = $1`, [id]);
+    const { rows } = await this.db.query<EntityRow>(`SELECT id, type, properties FROM ${this.#entities} WHERE id = $1`, [id]);
     return rows[0] === undefined ? undefined : { id: rows[0].id, type: rows[0].type, properties: rows[0].properties };
   }
 
   async addRelationship(relationship: NewRelationship): Promise<GraphRelationship> {
     const checked = checkNewRelationship(MODULE, relationship, randomUUID);
-    await this.#db.transaction(async (client) => {
+    await this.db.transaction(async (client) => {
       // FOR SHARE: neither end can be deleted before this commits.
       const { rows } = await client.query<{ id: string }>(`SELECT id FROM ${this.#entities} WHERE id = ANY($1::text[]) FOR SHARE`, [[checked.from, checked.to]]);
       const found = new Set(rows.map((r) => r.id));
@@ -82,7 +72,7 @@ export class PostgresGraphStore implements GraphStore {
     const { depth, relationshipTypes } = checkNeighborOptions(MODULE, options);
     const rels = this.#relationships;
     const typeFilter = "($3::text[] IS NULL OR r.type = ANY($3::text[]))";
-    const { rows } = await this.#db.query<{ entities: Array<EntityRow & { hops: number }>; relationships: Array<{ id: string; from: string; to: string; type: string; properties: Record<string, unknown> }> }>(
+    const { rows } = await this.db.query<{ entities: Array<EntityRow & { hops: number }>; relationships: Array<{ id: string; from: string; to: string; type: string; properties: Record<string, unknown> }> }>(
       `WITH RECURSIVE walk(id, hops) AS (
          SELECT id, 0 FROM ${this.#entities} WHERE id = $1
          UNION
@@ -112,21 +102,21 @@ export class PostgresGraphStore implements GraphStore {
 
   async deleteEntity(id: string): Promise<boolean> {
     checkEntityId(MODULE, id);
-    const result = await this.#db.query(`DELETE FROM ${this.#entities} WHERE id = $1`, [id]);
+    const result = await this.db.query(`DELETE FROM ${this.#entities} WHERE id = $1`, [id]);
     return (result.rowCount ?? 0) > 0;
   }
 
   async deleteRelationship(id: string): Promise<boolean> {
     checkEntityId(MODULE, id);
-    const result = await this.#db.query(`DELETE FROM ${this.#relationships} WHERE id = $1`, [id]);
+    const result = await this.db.query(`DELETE FROM ${this.#relationships} WHERE id = $1`, [id]);
     return (result.rowCount ?? 0) > 0;
   }
 
   get #entities(): string {
-    return this.#db.table("graph_entities");
+    return this.db.table("graph_entities");
   }
 
   get #relationships(): string {
-    return this.#db.table("graph_relationships");
+    return this.db.table("graph_relationships");
   }
 }

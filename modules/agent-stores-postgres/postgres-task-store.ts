@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type pg from "pg";
 import type { NewTask, NewTaskList, PostgresTaskStoreOptions, Task, TaskList, TaskStatus, TaskStore } from "@amplifier-ts/contracts";
 import { checkNewTaskList, checkNewTasks, checkOwnerId, checkStatus, checkTaskId, taskListNotFound, taskNotFound } from "@amplifier-ts/contracts";
-import { PgConnection } from "./pg-connection.js";
+import { PgStore } from "./pg-store.js";
 
 const MODULE = "agent-stores-postgres/tasks";
 
@@ -23,12 +23,10 @@ interface TaskRow {
  * incrementRetry checks `retries < max_retries` on the locked row and never grants more than
  * maxRetries. createTaskList serialises on an advisory lock of its (conversation, agent) pair.
  */
-export class PostgresTaskStore implements TaskStore {
-  readonly kind = "postgres";
-  readonly #db: PgConnection;
+export class PostgresTaskStore extends PgStore implements TaskStore {
 
   constructor(options: PostgresTaskStoreOptions = {}) {
-    this.#db = new PgConnection(MODULE, options, (schema, prefix) => {
+    super(MODULE, options, (schema, prefix) => {
       const lists = `"${schema}"."${prefix}_task_lists"`;
       return [
         `CREATE TABLE IF NOT EXISTS ${lists} (id text PRIMARY KEY, conversation_id text NOT NULL, agent_id text NOT NULL, created_at timestamptz NOT NULL DEFAULT now(), UNIQUE (conversation_id, agent_id))`,
@@ -38,19 +36,11 @@ export class PostgresTaskStore implements TaskStore {
     });
   }
 
-  connect(): Promise<void> {
-    return this.#db.connect();
-  }
-
-  disconnect(): Promise<void> {
-    return this.#db.disconnect();
-  }
-
   async createTaskList(list: NewTaskList): Promise<TaskList> {
     const checked = checkNewTaskList(MODULE, list);
     const id = randomUUID();
     const tasks = checked.tasks.map((t) => ({ id: randomUUID(), title: t.title, status: "pending" as const, retries: 0, maxRetries: t.maxRetries }));
-    await this.#db.transaction(async (client) => {
+    await this.db.transaction(async (client) => {
       await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`amplifier-task-list:${checked.conversationId}\u0001${checked.agentId}`]);
       await client.query(`DELETE FROM ${this.#lists} WHERE conversation_id = $1 AND agent_id = $2`, [checked.conversationId, checked.agentId]);
       await client.query(`INSERT INTO ${this.#lists} (id, conversation_id, agent_id) VALUES ($1, $2, $3)`, [id, checked.conversationId, checked.agentId]);
@@ -62,7 +52,7 @@ export class PostgresTaskStore implements TaskStore {
   async getTaskList(conversationId: string, agentId: string): Promise<TaskList | undefined> {
     checkOwnerId(MODULE, "conversationId", conversationId);
     checkOwnerId(MODULE, "agentId", agentId);
-    const { rows } = await this.#db.query<{ id: string; tasks: TaskRow[] }>(
+    const { rows } = await this.db.query<{ id: string; tasks: TaskRow[] }>(
       `SELECT l.id,
               (SELECT coalesce(json_agg(json_build_object('id', t.id, 'title', t.title, 'status', t.status, 'retries', t.retries, 'max_retries', t.max_retries) ORDER BY t.position), '[]'::json)
                  FROM ${this.#tasks} t WHERE t.list_id = l.id) AS tasks
@@ -76,7 +66,7 @@ export class PostgresTaskStore implements TaskStore {
   async addTasks(listId: string, tasks: readonly NewTask[]): Promise<Task[]> {
     checkTaskId(MODULE, "listId", listId);
     const added = checkNewTasks(MODULE, tasks).map((t) => ({ id: randomUUID(), title: t.title, status: "pending" as const, retries: 0, maxRetries: t.maxRetries }));
-    await this.#db.transaction(async (client) => {
+    await this.db.transaction(async (client) => {
       const list = await client.query(`SELECT id FROM ${this.#lists} WHERE id = $1 FOR UPDATE`, [listId]);
       if (list.rowCount === 0) throw taskListNotFound(MODULE, listId);
       const { rows } = await client.query<{ next: number }>(`SELECT coalesce(max(position) + 1, 0) AS next FROM ${this.#tasks} WHERE list_id = $1`, [listId]);
@@ -103,7 +93,7 @@ export class PostgresTaskStore implements TaskStore {
   async claimNextTask(listId: string): Promise<Task | undefined> {
     checkTaskId(MODULE, "listId", listId);
     for (const skip of [true, false]) {
-      const { rows } = await this.#db.query<TaskRow>(
+      const { rows } = await this.db.query<TaskRow>(
         `UPDATE ${this.#tasks} SET status = 'in_progress'
           WHERE id = (SELECT id FROM ${this.#tasks} WHERE list_id = $1 AND status = 'pending' ORDER BY position LIMIT 1 FOR UPDATE${skip ? " SKIP LOCKED" : ""})
           RETURNING id, title, status, retries, max_retries`,
@@ -111,7 +101,7 @@ export class PostgresTaskStore implements TaskStore {
       );
       if (rows[0] !== undefined) return toTask(rows[0]);
     }
-    const list = await this.#db.query(`SELECT 1 FROM ${this.#lists} WHERE id = $1`, [listId]);
+    const list = await this.db.query(`SELECT 1 FROM ${this.#lists} WHERE id = $1`, [listId]);
     if (list.rowCount === 0) throw taskListNotFound(MODULE, listId);
     return undefined;
   }
@@ -122,9 +112,9 @@ export class PostgresTaskStore implements TaskStore {
     checkTaskId(MODULE, "taskId", taskId);
     const from = checkStatus(MODULE, expected, "expected");
     const to = checkStatus(MODULE, next, "next");
-    const { rows } = await this.#db.query<TaskRow>(`UPDATE ${this.#tasks} SET status = $4 WHERE list_id = $1 AND id = $2 AND status = $3 RETURNING id, title, status, retries, max_retries`, [listId, taskId, from, to]);
+    const { rows } = await this.db.query<TaskRow>(`UPDATE ${this.#tasks} SET status = $4 WHERE list_id = $1 AND id = $2 AND status = $3 RETURNING id, title, status, retries, max_retries`, [listId, taskId, from, to]);
     if (rows[0] !== undefined) return toTask(rows[0]);
-    const found = await this.#db.query(`SELECT (SELECT 1 FROM ${this.#lists} WHERE id = $1) AS list, (SELECT 1 FROM ${this.#tasks} WHERE list_id = $1 AND id = $2) AS task`, [listId, taskId]);
+    const found = await this.db.query(`SELECT (SELECT 1 FROM ${this.#lists} WHERE id = $1) AS list, (SELECT 1 FROM ${this.#tasks} WHERE list_id = $1 AND id = $2) AS task`, [listId, taskId]);
     const row = found.rows[0] as { list: number | null; task: number | null };
     if (row.list === null) throw taskListNotFound(MODULE, listId);
     if (row.task === null) throw taskNotFound(MODULE, listId, taskId);
@@ -148,7 +138,7 @@ export class PostgresTaskStore implements TaskStore {
 
   async settleConversation(conversationId: string): Promise<number> {
     checkOwnerId(MODULE, "conversationId", conversationId);
-    const result = await this.#db.query(
+    const result = await this.db.query(
       `UPDATE ${this.#tasks} SET status = 'succeeded' WHERE status = 'in_progress' AND list_id IN (SELECT id FROM ${this.#lists} WHERE conversation_id = $1)`,
       [conversationId],
     );
@@ -159,7 +149,7 @@ export class PostgresTaskStore implements TaskStore {
   #withLockedTask<T>(listId: string, taskId: string, fn: (client: pg.PoolClient, task: TaskRow) => Promise<T>): Promise<T> {
     checkTaskId(MODULE, "listId", listId);
     checkTaskId(MODULE, "taskId", taskId);
-    return this.#db.transaction(async (client) => {
+    return this.db.transaction(async (client) => {
       const { rows } = await client.query<TaskRow>(`SELECT id, title, status, retries, max_retries FROM ${this.#tasks} WHERE list_id = $1 AND id = $2 FOR UPDATE`, [listId, taskId]);
       const task = rows[0];
       if (task === undefined) {
@@ -181,11 +171,11 @@ export class PostgresTaskStore implements TaskStore {
   }
 
   get #lists(): string {
-    return this.#db.table("task_lists");
+    return this.db.table("task_lists");
   }
 
   get #tasks(): string {
-    return this.#db.table("tasks");
+    return this.db.table("tasks");
   }
 }
 

@@ -32,10 +32,10 @@ import {
   type RecentEventsOptions,
   type RecentMemoryEvent,
 } from "@amplifier-ts/contracts";
-import { redactUrl, withDefaultUser } from "@amplifier-ts/store-postgres";
+import { closePool, connectionUrl, createPool, DEFAULT_PG_URL, redactUrl, withTransaction } from "@amplifier-ts/pg-kit";
 
 const MODULE = "memory-postgres";
-export const DEFAULT_MEMORY_PG_URL = "postgres://127.0.0.1:5432/test";
+export const DEFAULT_MEMORY_PG_URL = DEFAULT_PG_URL;
 
 interface SessionRow {
   session_id: string;
@@ -81,9 +81,7 @@ export class PostgresMemory implements Memory {
     this.contextLimit = resolved.contextLimit;
     this.maxSessions = resolved.maxSessions;
     this.maxEventsPerSession = resolved.maxEventsPerSession;
-    const url = resolved.url ?? process.env.AMPLIFIER_PG_URL ?? DEFAULT_MEMORY_PG_URL;
-    if (!/^postgres(ql)?:\/\//.test(url)) throw createError("INVALID_ARGUMENT", undefined, { module: MODULE, path: "AMPLIFIER_PG_URL", expected: "postgres://user@host:port/database", given: url });
-    this.url = withDefaultUser(url);
+    this.url = connectionUrl(resolved.url, { module: MODULE, path: "AMPLIFIER_PG_URL" });
     this.schema = resolved.schema ?? "public";
     this.poolSize = resolved.poolSize ?? 10;
   }
@@ -203,8 +201,7 @@ export class PostgresMemory implements Memory {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    const pool = await this.pool?.catch(() => undefined);
-    await pool?.end().catch(() => undefined);
+    await closePool(await this.pool?.catch(() => undefined));
   }
 
   // ---- private helpers ----
@@ -241,11 +238,7 @@ export class PostgresMemory implements Memory {
   }
 
   private async connect(): Promise<pg.Pool> {
-    this.pool ??= import("pg").then(({ default: driver }) => {
-      const pool = new driver.Pool({ connectionString: this.url, max: this.poolSize, idleTimeoutMillis: 10_000, connectionTimeoutMillis: 5_000 });
-      pool.on("error", () => undefined); // an idle connection died (server restart): the next query gets a fresh one
-      return pool;
-    });
+    this.pool ??= createPool(this.url, { max: this.poolSize });
     const pool = await this.pool;
     this.ready ??= this.migrate(pool).catch((error: unknown) => {
       this.ready = undefined;
@@ -255,18 +248,13 @@ export class PostgresMemory implements Memory {
     return pool;
   }
 
-  private async migrate(pool: pg.Pool): Promise<void> {
-    const client = await pool.connect();
-    try {
-      await client.query("BEGIN");
+  private migrate(pool: pg.Pool): Promise<void> {
+    return withTransaction(pool, async (client) => {
       await client.query("SELECT pg_advisory_xact_lock(hashtext('amplifier-memory-migrate'))");
       // Done before (its last step, the gseq index, exists): no DDL at all — DDL on tables other
       // processes are writing to takes locks that can deadlock with their addEvent transactions.
       const { rows } = await client.query<{ done: string | null }>("SELECT to_regclass($1) AS done", [`"${this.schema}".memory_events_gseq`]);
-      if (rows[0]?.done) {
-        await client.query("COMMIT");
-        return;
-      }
+      if (rows[0]?.done) return;
       await client.query(`CREATE SCHEMA IF NOT EXISTS "${this.schema}"`);
       await client.query(`CREATE TABLE IF NOT EXISTS ${this.t("memory_sessions")} (
         session_id text PRIMARY KEY, app_name text NOT NULL, user_id text NOT NULL,
@@ -280,13 +268,7 @@ export class PostgresMemory implements Memory {
       await client.query(`ALTER TABLE ${this.t("memory_events")} ADD COLUMN IF NOT EXISTS gseq bigserial`);
       await client.query(`CREATE INDEX IF NOT EXISTS memory_sessions_ord ON ${this.t("memory_sessions")} (ord)`);
       await client.query(`CREATE INDEX IF NOT EXISTS memory_events_gseq ON ${this.t("memory_events")} (gseq)`);
-      await client.query("COMMIT");
-    } catch (error) {
-      await client.query("ROLLBACK").catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   private async query<R extends pg.QueryResultRow = pg.QueryResultRow>(kind: "read" | "write", sql: string, params: unknown[]): Promise<pg.QueryResult<R>> {
@@ -298,18 +280,10 @@ export class PostgresMemory implements Memory {
   }
 
   private async transaction<T>(kind: "read" | "write", body: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    let client: pg.PoolClient | undefined;
     try {
-      client = await (await this.connect()).connect();
-      await client.query("BEGIN");
-      const result = await body(client);
-      await client.query("COMMIT");
-      return result;
+      return await withTransaction(await this.connect(), body);
     } catch (error) {
-      await client?.query("ROLLBACK").catch(() => undefined);
       throw this.failure(kind, error);
-    } finally {
-      client?.release();
     }
   }
 

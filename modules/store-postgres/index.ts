@@ -2,9 +2,9 @@
 import type { HistoryStoreDriver, PostgresStoreOptions } from "@amplifier-ts/contracts";
 import { PostgresStore } from "./postgres-store.js";
 
-export { DEFAULT_PG_URL, PostgresStore, redactUrl, type PostgresStoreOptions } from "./postgres-store.js";
-export type { RetryPolicy } from "./postgres-retry.js";
-export { defaultUser, withDefaultUser } from "./default-user.js";
+export { PostgresStore, type PostgresStoreOptions } from "./postgres-store.js";
+// Connection helpers of @amplifier-ts/pg-kit, still importable from here.
+export { DEFAULT_PG_URL, defaultUser, redactUrl, withDefaultUser, type RetryPolicy } from "@amplifier-ts/pg-kit";
 
 /** What @amplifier-ts/stores' loadHistoryStore() imports for `{ type: "postgres" }`. */
 export const driver: HistoryStoreDriver<PostgresStoreOptions> = {

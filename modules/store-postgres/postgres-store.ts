@@ -5,19 +5,14 @@ import type { Message } from "@amplifier-ts/contracts";
 import type { PostgresStoreOptions } from "@amplifier-ts/contracts";
 import { createError, isAmplifierError, type AmplifierError } from "@amplifier-ts/contracts";
 import { decodeStored, encodeFacts, encodeMessage, encodeMessages, type EncodedMessage } from "@amplifier-ts/stores";
-import { withDefaultUser } from "./default-user.js";
-import { acquirePool, type PoolLease } from "./pg-pools.js";
+import { acquirePool, answeredByServer, connectionUrl, DEFAULT_RETRY, isTransient, onCheckedOutClient, redactUrl, uncertainWrite, withRetry, withTransaction, type PoolLease, type RetryPolicy } from "@amplifier-ts/pg-kit";
 import { messageIdIndex, migrate, tableNames, type TableNames } from "./postgres-migrations.js";
-import { DEFAULT_RETRY, isTransient, withRetry, type RetryPolicy } from "./postgres-retry.js";
 import { resumeSession } from "./pg-resume.js";
 import { agentIdOf, agentSessionKey, assertSessionId } from "@amplifier-ts/stores";
 import { assertAttachmentName, assertAttachmentText, assertRunId, resolvePage } from "@amplifier-ts/stores";
 import { WriteQueue } from "@amplifier-ts/stores";
 
 const MODULE = "stores/postgres";
-
-/** No user in it: the store connects as PGUSER or the operating-system user, as psql would (default-user.ts). */
-export const DEFAULT_PG_URL = "postgres://127.0.0.1:5432/test";
 
 export type { PostgresStoreOptions };
 
@@ -75,12 +70,8 @@ export class PostgresStore implements HistoryStore, SessionAttachments {
   private readonly loading = new Set<Promise<void>>();
 
   constructor(options: PostgresStoreOptions = {}) {
-    const url: unknown = options.url ?? process.env.AMPLIFIER_PG_URL ?? DEFAULT_PG_URL;
-    if (typeof url !== "string" || !/^postgres(ql)?:\/\//.test(url)) {
-      throw createError("INVALID_ARGUMENT", "A PostgreSQL store needs a postgres:// url", { module: MODULE, path: "store.url", expected: "postgres://user@host:port/database", given: url });
-    }
-    // A url without a user connects as PGUSER or the OS user, as psql does (default-user.ts).
-    this.url = withDefaultUser(url);
+    // A url without a user connects as PGUSER or the OS user, as psql does.
+    this.url = connectionUrl(options.url, { module: MODULE, path: "store.url", message: "A PostgreSQL store needs a postgres:// url" });
     this.names = tableNames(identifier(options.schema ?? "public", "schema", 63), identifier(options.table ?? "amplifier_messages", "table", 48));
     this.retry = retryPolicy(options.retry);
     this.poolSize = options.poolSize ?? 10;
@@ -393,14 +384,7 @@ export class PostgresStore implements HistoryStore, SessionAttachments {
 
   /** A write's final FAILED becomes UNCERTAIN when one of its tries may have committed (its answer was lost). */
   private uncertain(error: unknown, messageIds: string[]): unknown {
-    if (!isAmplifierError(error, "STORAGE_WRITE_FAILED")) return error;
-    return createError("STORAGE_WRITE_UNCERTAIN", `${error.message}; a try was sent and its answer lost, so it may have committed`, {
-      module: MODULE,
-      hint: "the write may be stored: retry it (every write is idempotent — appends by message id — so a retry of a stored one changes nothing)",
-      cause: error,
-      url: redactUrl(this.url),
-      messageIds,
-    });
+    return uncertainWrite(error, { module: MODULE, url: this.url, messageIds });
   }
 
   private rewrite(agent: string, sessionId: string, records: EncodedMessage[]): Promise<void> {
@@ -475,24 +459,9 @@ export class PostgresStore implements HistoryStore, SessionAttachments {
    */
   private async transaction<T>(action: string, body: (client: pg.PoolClient) => Promise<T>, begin = "BEGIN", kind: "read" | "write" = "write"): Promise<T> {
     let commitLost = false;
+    const onCommitLost = kind === "write" ? () => void (commitLost = true) : undefined;
     try {
-      return await this.attempt(kind, action, (pool) =>
-        onCheckedOutClient(
-          pool,
-          async (client) => {
-            await client.query(begin);
-            const result = await body(client);
-            await client.query("COMMIT").catch((error: unknown) => {
-              if (kind === "write" && !answeredByServer(error)) commitLost = true;
-              throw error;
-            });
-            return result;
-          },
-          async (_error, client) => {
-            await client.query("ROLLBACK").catch(() => undefined);
-          },
-        ),
-      );
+      return await this.attempt(kind, action, (pool) => withTransaction(pool, body, { begin, onCommitLost }));
     } catch (error) {
       throw commitLost ? this.uncertain(error, []) : error;
     }
@@ -569,17 +538,6 @@ function isMessageIdConflict(error: unknown, names: TableNames): boolean {
   return e?.code === "23505" && e.constraint === messageIdIndex(names);
 }
 
-/**
- * Did the server answer this failure (a SQLSTATE: the statement failed, an autocommit statement
- * rolled back)? A connection lost after sending has none: the statement may have committed.
- */
-function answeredByServer(error: unknown): boolean {
-  const e = error as { code?: unknown; severity?: unknown; message?: unknown } | null;
-  // node-postgres refuses a query on a client it already knows to be dead: nothing was sent.
-  if (typeof e?.message === "string" && /is not queryable/.test(e.message)) return true;
-  return typeof e?.code === "string" && /^[0-9A-Z]{5}$/.test(e.code) && typeof e.severity === "string";
-}
-
 /** Page bounds [first, last] over a seq range: a new page where either the byte or the row budget runs out. */
 function boundsSql(n: TableNames): string {
   return `SELECT min(seq) AS first, max(seq) AS last FROM (
@@ -638,43 +596,8 @@ function retryPolicy(given: Partial<RetryPolicy> | undefined): RetryPolicy {
   });
 }
 
-/** The url as errors show it: the password masked; "(unparsable url)" when it is not a URL. */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = "***";
-    return parsed.toString();
-  } catch {
-    return "(unparsable url)";
-  }
-}
-
 function describe(cause: unknown): string {
   const code = (cause as { code?: unknown } | null)?.code;
   const message = cause instanceof Error ? cause.message || cause.name : String(cause);
   return typeof code === "string" && !message.includes(code) ? `${code} ${message}` : message;
-}
-
-/**
- * `use` on a client checked out of the pool (a failure to check out sent nothing). A connection cut
- * while checked out is reported to the query in flight; without a listener its 'error' event
- * (emitted when no query is active) would be an uncaught exception. On a failure `failed` runs
- * before the error goes on (a ROLLBACK, or noting that a statement was sent and its answer lost);
- * a client broken by a transient error is released to be destroyed, not reused.
- */
-async function onCheckedOutClient<T>(pool: pg.Pool, use: (client: pg.PoolClient) => Promise<T>, failed: (error: unknown, client: pg.PoolClient) => void | Promise<void>): Promise<T> {
-  const client = await pool.connect();
-  const onError = () => undefined;
-  client.on("error", onError);
-  let broken: unknown;
-  try {
-    return await use(client);
-  } catch (error) {
-    broken = error;
-    await failed(error, client);
-    throw error;
-  } finally {
-    client.off("error", onError);
-    client.release(broken instanceof Error && isTransient(broken) ? broken : undefined);
-  }
 }

@@ -11,10 +11,11 @@
  * like the in-memory store). Metadata filters compare jsonb values, so 1 and "1" stay different,
  * as in memory.
  */
-import pg from "pg";
+import type pg from "pg";
 import type { Embedder, MetadataFilter, VectorDocument, VectorHit, VectorQueryOptions, VectorStore, VectorWriteOptions } from "@amplifier-ts/contracts";
 import { createError } from "@amplifier-ts/contracts";
 import { checkDocument, toVector } from "@amplifier-ts/search";
+import { closePool, createPool, withTransaction } from "@amplifier-ts/pg-kit";
 
 export interface PgVectorStoreOptions {
   url: string;
@@ -29,10 +30,12 @@ const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
 
 export class PgVectorStore implements VectorStore {
   readonly kind = "pgvector";
-  readonly #pool: pg.Pool;
+  readonly #url: string;
+  #pool: Promise<pg.Pool> | undefined;
   readonly #table: string;
   readonly #embedder: Embedder | undefined;
-  #ready: Promise<void> | undefined;
+  #ready: Promise<pg.Pool> | undefined;
+  #closed = false;
 
   constructor(options: PgVectorStoreOptions) {
     const schema = options.schema ?? "public";
@@ -43,8 +46,7 @@ export class PgVectorStore implements VectorStore {
       }
     }
     this.#table = `"${schema}"."${table}"`;
-    this.#pool = new pg.Pool({ connectionString: options.url, max: 4 });
-    this.#pool.on("error", () => undefined); // idle client errors surface on the next query
+    this.#url = options.url;
     this.#embedder = options.embedder;
     this.#schema = schema;
   }
@@ -67,13 +69,13 @@ export class PgVectorStore implements VectorStore {
     const vector = toVector(embedding, "query embedding");
     const collection = collectionName(options);
     if (limit === 0) return [];
-    await this.#ensure();
-    const dims = await this.#dimensions(this.#pool, collection);
+    const pool = await this.#ensure();
+    const dims = await this.#dimensions(pool, collection);
     if (dims === undefined) return [];
     if (dims !== vector.length) throw dimensionError(collection, dims, vector.length, "query embedding");
     const params: unknown[] = [literal(vector), collection, limit];
     const where = filterSql(options.filter, params);
-    const { rows } = await this.#pool.query<{ id: string; content: string; metadata: Record<string, never>; score: number }>(
+    const { rows } = await pool.query<{ id: string; content: string; metadata: Record<string, never>; score: number }>(
       `SELECT id, content, metadata, 1 - (embedding <=> $1::vector) AS score FROM ${this.#table}
         WHERE collection = $2${where} ORDER BY embedding <=> $1::vector, ord LIMIT $3`,
       params,
@@ -87,31 +89,28 @@ export class PgVectorStore implements VectorStore {
   }
 
   async get(id: string, options: VectorWriteOptions = {}): Promise<VectorHit | undefined> {
-    await this.#ensure();
-    const { rows } = await this.#pool.query<{ id: string; content: string; metadata: Record<string, never> }>(`SELECT id, content, metadata FROM ${this.#table} WHERE collection = $1 AND id = $2`, [collectionName(options), id]);
+    const { rows } = await (await this.#ensure()).query<{ id: string; content: string; metadata: Record<string, never> }>(`SELECT id, content, metadata FROM ${this.#table} WHERE collection = $1 AND id = $2`, [collectionName(options), id]);
     return rows[0] ? { ...rows[0], score: 1 } : undefined;
   }
 
   async delete(ids: readonly string[], options: VectorWriteOptions = {}): Promise<number> {
-    await this.#ensure();
-    const result = await this.#pool.query(`DELETE FROM ${this.#table} WHERE collection = $1 AND id = ANY($2::text[])`, [collectionName(options), [...ids]]);
+    const result = await (await this.#ensure()).query(`DELETE FROM ${this.#table} WHERE collection = $1 AND id = ANY($2::text[])`, [collectionName(options), [...ids]]);
     return result.rowCount ?? 0;
   }
 
   async count(options: VectorWriteOptions = {}): Promise<number> {
-    await this.#ensure();
-    const { rows } = await this.#pool.query<{ n: string }>(`SELECT count(*) AS n FROM ${this.#table} WHERE collection = $1`, [collectionName(options)]);
+    const { rows } = await (await this.#ensure()).query<{ n: string }>(`SELECT count(*) AS n FROM ${this.#table} WHERE collection = $1`, [collectionName(options)]);
     return Number(rows[0]!.n);
   }
 
   async collections(): Promise<string[]> {
-    await this.#ensure();
-    const { rows } = await this.#pool.query<{ collection: string }>(`SELECT DISTINCT collection FROM ${this.#table} ORDER BY collection`);
+    const { rows } = await (await this.#ensure()).query<{ collection: string }>(`SELECT DISTINCT collection FROM ${this.#table} ORDER BY collection`);
     return rows.map((r) => r.collection);
   }
 
   async close(): Promise<void> {
-    await this.#pool.end();
+    this.#closed = true;
+    await closePool(await this.#pool?.catch(() => undefined));
   }
 
   async #write(documents: readonly VectorDocument[], options: VectorWriteOptions, onConflict: string): Promise<string[]> {
@@ -129,10 +128,7 @@ export class PgVectorStore implements VectorStore {
     const computed = missing.length ? await this.#embed(missing.map((d) => d.content), "add/upsert") : [];
     const byId = new Map(missing.map((d, i) => [d.id, computed[i]!]));
     const vectors = documents.map((d) => (d.embedding === undefined ? byId.get(d.id)! : toVector(d.embedding, `embedding of "${d.id}"`)));
-    await this.#ensure();
-    const client = await this.#pool.connect();
-    try {
-      await client.query("BEGIN");
+    return withTransaction(await this.#ensure(), async (client) => {
       // One writer per collection at a time, so the dimension check and the inserts agree.
       await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`${this.#table}:${collection}`]);
       let dims = await this.#dimensions(client, collection);
@@ -149,14 +145,8 @@ export class PgVectorStore implements VectorStore {
         );
         if (rows.length && onConflict === "DO NOTHING") inserted.push(d.id);
       }
-      await client.query("COMMIT");
       return inserted;
-    } catch (error) {
-      await client.query("ROLLBACK").catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   async #dimensions(db: pg.Pool | pg.PoolClient, collection: string): Promise<number | undefined> {
@@ -173,10 +163,13 @@ export class PgVectorStore implements VectorStore {
     return vectors.map((v, i) => toVector(v, `embedding ${i}`));
   }
 
-  #ensure(): Promise<void> {
+  /** The pool once the extension, schema and table exist (made on first use; a failure is forgotten, so a later call tries again). */
+  #ensure(): Promise<pg.Pool> {
+    if (this.#closed) return Promise.reject(createError("STORE_CLOSED", undefined, { module: "pgvector" }));
     this.#ready ??= (async () => {
+      const pool = await (this.#pool ??= createPool(this.#url, { max: 4 }));
       try {
-        await this.#pool.query("CREATE EXTENSION IF NOT EXISTS vector");
+        await pool.query("CREATE EXTENSION IF NOT EXISTS vector");
       } catch (cause) {
         throw createError("STORAGE_UNAVAILABLE", "the pgvector extension is not available (CREATE EXTENSION vector failed)", {
           module: "pgvector",
@@ -184,10 +177,11 @@ export class PgVectorStore implements VectorStore {
           cause,
         });
       }
-      await this.#pool.query(`CREATE SCHEMA IF NOT EXISTS "${this.#schema}"`);
-      await this.#pool.query(`CREATE TABLE IF NOT EXISTS ${this.#table} (
+      await pool.query(`CREATE SCHEMA IF NOT EXISTS "${this.#schema}"`);
+      await pool.query(`CREATE TABLE IF NOT EXISTS ${this.#table} (
         collection text NOT NULL, id text NOT NULL, content text NOT NULL, embedding vector NOT NULL,
         metadata jsonb NOT NULL DEFAULT '{}', ord bigserial, PRIMARY KEY (collection, id))`);
+      return pool;
     })().catch((error: unknown) => {
       this.#ready = undefined;
       throw error;

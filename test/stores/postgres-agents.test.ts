@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PostgresStore } from "../../src/modules/stores.js";
-import { acquirePool } from "../../modules/store-postgres/pg-pools.js";
+import { acquirePool } from "@amplifier-ts/pg-kit";
 import { migrate, SCHEMA_VERSION, tableNames } from "../../modules/store-postgres/postgres-migrations.js";
 import { PG_URL, queryOnce, schemasDroppedAfterAll } from "./postgres-support.js";
 

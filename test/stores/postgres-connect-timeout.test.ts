@@ -1,9 +1,9 @@
 import { createServer, type Server, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { PostgresStore } from "../../src/modules/stores.js";
-import { withRetry } from "../../modules/store-postgres/postgres-retry.js";
+import { withRetry } from "@amplifier-ts/pg-kit";
 import { DEFAULT_CONNECT_TIMEOUT_MS } from "../../modules/store-postgres/postgres-store.js";
-import { livePoolCount } from "../../modules/store-postgres/pg-pools.js";
+import { livePoolCount } from "@amplifier-ts/pg-kit";
 import { createSession } from "../../core/session.js";
 
 /**

@@ -2,7 +2,7 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { Coordinator } from "../../core/coordinator.js";
 import { createSession, type Session } from "../../core/session.js";
 import { mount as mountPersistent } from "../../modules/context-persistent/index.js";
-import { livePoolCount } from "../../modules/store-postgres/pg-pools.js";
+import { livePoolCount } from "@amplifier-ts/pg-kit";
 import { dropSchemas, PG_URL, queryOnce, testSchemaName } from "./postgres-support.js";
 
 /** context-persistent with `store: { type: "postgres" }`: resume through PostgreSQL, fallback and strict. */

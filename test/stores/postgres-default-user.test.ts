@@ -7,7 +7,7 @@ import { execFile } from "node:child_process";
 import { userInfo } from "node:os";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
-import { withDefaultUser } from "../../modules/store-postgres/default-user.js";
+import { withDefaultUser } from "@amplifier-ts/pg-kit";
 import { dropSchemas, queryOnce, testSchemaName } from "./postgres-support.js";
 
 const run = promisify(execFile);

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import type { Message } from "../../contracts/generated/message.js";
 import { PostgresStore } from "../../src/modules/stores.js";
-import { acquirePool } from "../../modules/store-postgres/pg-pools.js";
+import { acquirePool } from "@amplifier-ts/pg-kit";
 import { migrate, tableNames } from "../../modules/store-postgres/postgres-migrations.js";
 import { lossyProxy } from "./lossy-proxy.js";
 import { PG_URL, queryOnce, schemasDroppedAfterAll } from "./postgres-support.js";

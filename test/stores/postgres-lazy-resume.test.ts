@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import type { Message } from "../../contracts/generated/message.js";
 import { HistoryContextManager } from "../../modules/context-manager/history-context-manager.js";
-import { acquirePool } from "../../modules/store-postgres/pg-pools.js";
+import { acquirePool } from "@amplifier-ts/pg-kit";
 import { migrate, SCHEMA_VERSION, tableNames } from "../../modules/store-postgres/postgres-migrations.js";
 import { isUnparsed } from "../../modules/stores/lazy-message.js";
 import { PostgresStore } from "../../src/modules/stores.js";

@@ -1,7 +1,7 @@
 import { createServer, connect, type Server, type Socket } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
 import { PostgresStore } from "../../src/modules/stores.js";
-import { backoffDelay, DEFAULT_RETRY, isTransient } from "../../modules/store-postgres/postgres-retry.js";
+import { backoffDelay, DEFAULT_RETRY, isTransient } from "@amplifier-ts/pg-kit";
 import { dropSchemas, queryOnce, testSchemaName } from "./postgres-support.js";
 
 /**

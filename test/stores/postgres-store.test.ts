@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { createHistoryStore, PostgresStore } from "../../src/modules/stores.js";
-import { livePoolCount } from "../../modules/store-postgres/pg-pools.js";
+import { livePoolCount } from "@amplifier-ts/pg-kit";
 import { migrate, SCHEMA_VERSION, tableNames } from "../../modules/store-postgres/postgres-migrations.js";
-import { acquirePool } from "../../modules/store-postgres/pg-pools.js";
-import { defaultUser } from "../../modules/store-postgres/default-user.js";
+import { acquirePool } from "@amplifier-ts/pg-kit";
+import { defaultUser } from "@amplifier-ts/pg-kit";
 import { startWriter } from "./support.js";
 import { bundlePostgresWriter, PG_URL, queryOnce, schemasDroppedAfterAll } from "./postgres-support.js";
 
