@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { PostgresStore } from "../../src/modules/stores.js";
+import { PostgresStore } from "@amplifier-ts/store-postgres";
 import { acquirePool } from "@amplifier-ts/pg-kit";
-import { migrate, SCHEMA_VERSION, tableNames } from "../../modules/store-postgres/postgres-migrations.js";
-import { PG_URL, queryOnce, schemasDroppedAfterAll } from "./postgres-support.js";
+import { migrate, SCHEMA_VERSION, tableNames } from "../postgres-migrations.js";
+import { PG_URL, queryOnce, schemasDroppedAfterAll } from "../../../test/stores/postgres-support.js";
 
 /**
  * Agent scoping in PostgreSQL (contracts/HISTORY-STORES.md): migration 2 adds agent_id to both

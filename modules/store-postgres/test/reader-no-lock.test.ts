@@ -6,8 +6,8 @@
  */
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { PostgresStore } from "../../src/modules/stores.js";
-import { dropSchemas, PG_URL, testSchemaName } from "./postgres-support.js";
+import { PostgresStore } from "@amplifier-ts/store-postgres";
+import { dropSchemas, PG_URL, testSchemaName } from "../../../test/stores/postgres-support.js";
 
 const schema = testSchemaName();
 afterAll(() => dropSchemas(schema));

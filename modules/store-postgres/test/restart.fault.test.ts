@@ -1,9 +1,9 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PostgresStore } from "../../src/modules/stores.js";
-import { appendStream } from "./append-stream.js";
-import { PG_URL } from "./postgres-support.js";
-import { findPrivatePostgres, startPrivatePostgres, type PrivatePostgres } from "./private-postgres.js";
+import { PostgresStore } from "@amplifier-ts/store-postgres";
+import { appendStream } from "../../../test/stores/append-stream.js";
+import { PG_URL } from "../../../test/stores/postgres-support.js";
+import { findPrivatePostgres, startPrivatePostgres, type PrivatePostgres } from "../../../test/stores/private-postgres.js";
 
 /**
  * Server restart in the middle of a stream (issue 6). A fault test (runs alone,
@@ -16,7 +16,7 @@ import { findPrivatePostgres, startPrivatePostgres, type PrivatePostgres } from 
  */
 const support = await findPrivatePostgres();
 const skipped = support.ok ? undefined : support.reason;
-if (skipped !== undefined) console.warn(`postgres-restart.fault.test.ts skipped: ${skipped}`);
+if (skipped !== undefined) console.warn(`store-postgres restart.fault.test.ts skipped: ${skipped}`);
 
 async function queryAt<T extends pg.QueryResultRow>(url: string, sql: string): Promise<T[]> {
   const client = new pg.Client({ connectionString: url });

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll } from "vitest";
-import { describeHistoryStoreContract } from "../../testing/history-store-contract.js";
-import { PostgresStore } from "../../src/modules/stores.js";
-import { startWriter } from "./support.js";
-import { bundlePostgresWriter, dropSchemas, PG_URL, testSchemaName } from "./postgres-support.js";
+import { describeHistoryStoreContract } from "../../../testing/history-store-contract.js";
+import { PostgresStore } from "@amplifier-ts/store-postgres";
+import { startWriter } from "../../../test/stores/support.js";
+import { bundlePostgresWriter, dropSchemas, PG_URL, testSchemaName } from "../../../test/stores/postgres-support.js";
 
 /**
  * The conformance suite against the real server (127.0.0.1:5432, database test): every case gets

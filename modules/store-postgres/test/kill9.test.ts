@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Message } from "@amplifier-ts/contracts";
-import { PostgresStore } from "../../src/modules/stores.js";
-import { startWriter } from "./support.js";
-import { bundlePostgresWriter, dropSchemas, PG_URL, testSchemaName } from "./postgres-support.js";
+import { PostgresStore } from "@amplifier-ts/store-postgres";
+import { startWriter } from "../../../test/stores/support.js";
+import { bundlePostgresWriter, dropSchemas, PG_URL, testSchemaName } from "../../../test/stores/postgres-support.js";
 
 /**
  * kill -9 of a writer mid-stream (issue 6): a child process appends numbered messages to one

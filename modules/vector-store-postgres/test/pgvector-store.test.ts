@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { describeVectorStoreContract } from "../../testing/index.js";
-import { PgVectorStore } from "../../modules/vector-store-postgres/pgvector-store.js";
+import { describeVectorStoreContract } from "../../../testing/index.js";
+import { PgVectorStore } from "@amplifier-ts/vector-store-postgres";
 
 // The server of the store tests (AMPLIFIER_PG_URL overrides). pgvector is optional: where
 // `CREATE EXTENSION vector` fails (Debian without postgresql-15-pgvector), the contract suite is
@@ -64,5 +64,15 @@ describe.skipIf(unavailable === undefined || unavailable.startsWith("no PostgreS
 describe("PgVectorStore options", () => {
   it("rejects a schema or table that is not a plain identifier", () => {
     expect(() => new PgVectorStore({ url: PG_URL, schema: 'x"; DROP' })).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENT" }));
+  });
+});
+
+describe("PgVectorStore lifecycle", () => {
+  it("refuses use after close() with STORE_CLOSED, even when it never connected; closing again is harmless", async () => {
+    const store = new PgVectorStore({ url: PG_URL, schema: fresh() });
+    await store.close();
+    await expect(store.count()).rejects.toMatchObject({ code: "STORE_CLOSED" });
+    await expect(store.add([{ id: "a", content: "x", embedding: [1, 0] }])).rejects.toMatchObject({ code: "STORE_CLOSED" });
+    await store.close();
   });
 });

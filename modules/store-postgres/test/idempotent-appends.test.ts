@@ -4,12 +4,12 @@
  * INSERT and then refuses every connection — the statement committed, the store cannot learn it.
  */
 import { describe, expect, it } from "vitest";
-import type { Message } from "../../contracts/generated/message.js";
-import { PostgresStore } from "../../src/modules/stores.js";
+import type { Message } from "../../../contracts/generated/message.js";
+import { PostgresStore } from "@amplifier-ts/store-postgres";
 import { acquirePool } from "@amplifier-ts/pg-kit";
-import { migrate, tableNames } from "../../modules/store-postgres/postgres-migrations.js";
-import { lossyProxy } from "./lossy-proxy.js";
-import { PG_URL, queryOnce, schemasDroppedAfterAll } from "./postgres-support.js";
+import { migrate, tableNames } from "../postgres-migrations.js";
+import { lossyProxy, type LossyProxy } from "../../../test/stores/lossy-proxy.js";
+import { PG_URL, queryOnce, schemasDroppedAfterAll } from "../../../test/stores/postgres-support.js";
 
 const fresh = schemasDroppedAfterAll();
 
@@ -24,16 +24,33 @@ function through(proxyUrl: string): string {
 }
 
 /** A proxy in front of PG_URL's server that can swallow the answer to a request holding `statement`. */
-const pgProxy = (statement = "INSERT INTO") => {
+const pgProxy = (statement: string) => {
   const url = new URL(PG_URL);
   return lossyProxy({ host: url.hostname, port: Number(url.port || 5432) }, statement, "postgres");
 };
 
-/** On one schema: a store whose connections go through `proxy` (three quick tries), and one straight to the server. */
-const storesThrough = (proxy: { url: string }, schema: string) => ({
-  store: new PostgresStore({ url: through(proxy.url), schema, retry: { attempts: 3, baseDelayMs: 10, maxDelayMs: 20 } }),
-  direct: new PostgresStore({ url: PG_URL, schema }),
-});
+/**
+ * On a fresh schema: a store whose connections go through a proxy that can swallow the answer to
+ * `statement` (three quick tries), and one straight to the server; all closed after `body`.
+ */
+async function throughProxy(statement: string, body: (setup: { proxy: LossyProxy; store: PostgresStore; direct: PostgresStore }) => Promise<void>): Promise<void> {
+  const schema = fresh();
+  const proxy = await pgProxy(statement);
+  const store = new PostgresStore({ url: through(proxy.url), schema, retry: { attempts: 3, baseDelayMs: 10, maxDelayMs: 20 } });
+  const direct = new PostgresStore({ url: PG_URL, schema });
+  try {
+    await body({ proxy, store, direct });
+  } finally {
+    await Promise.allSettled([store.close(), direct.close()]);
+    await proxy.close();
+  }
+}
+
+/** From now on, the next answer to the proxy's statement is lost, and the server then "goes away". */
+function loseNextAnswer(proxy: LossyProxy): void {
+  proxy.swallow = true;
+  proxy.refuseAfterSwallow = true;
+}
 
 describe("PostgresStore: idempotent appends and unknown outcomes", () => {
   it("migration 5 keeps existing rows that repeat an id (the first holds the id) and never fails on them; appends of those ids are no-ops", async () => {
@@ -67,13 +84,9 @@ describe("PostgresStore: idempotent appends and unknown outcomes", () => {
   });
 
   it("an INSERT that committed but whose answer was lost is STORAGE_WRITE_UNCERTAIN (it was FAILED); a retry stores nothing twice", async () => {
-    const schema = fresh();
-    const proxy = await pgProxy();
-    const { store, direct } = storesThrough(proxy, schema);
-    try {
+    await throughProxy("INSERT INTO", async ({ proxy, store, direct }) => {
       await store.append("s", user("m1"));
-      proxy.swallow = true;
-      proxy.refuseAfterSwallow = true;
+      loseNextAnswer(proxy);
       const error = await store.append("s", user("m2")).then(() => undefined, (e: unknown) => e as { code?: string; details?: { messageIds?: string[] } });
       expect(proxy.swallowed).toBe(1);
       expect(error?.code).toBe("STORAGE_WRITE_UNCERTAIN");
@@ -83,50 +96,30 @@ describe("PostgresStore: idempotent appends and unknown outcomes", () => {
       await direct.append("s", user("m3"));
       expect((await direct.read("s")).map((m) => m.content)).toEqual(["m1", "m2", "m3"]);
       expect(await direct.count("s")).toBe(3);
-    } finally {
-      await Promise.allSettled([store.close(), direct.close()]);
-      await proxy.close();
-    }
+    });
   });
 
   it("a replace whose COMMIT was sent and whose answer was lost is STORAGE_WRITE_UNCERTAIN (it committed)", async () => {
-    const schema = fresh();
-    const proxy = await pgProxy("COMMIT");
-    const { store, direct } = storesThrough(proxy, schema);
-    try {
+    await throughProxy("COMMIT", async ({ proxy, store, direct }) => {
       await store.appendMany("s", [user("a"), user("b")]);
-      proxy.swallow = true;
-      proxy.refuseAfterSwallow = true;
+      loseNextAnswer(proxy);
       await expect(store.replace("s", [user("c")])).rejects.toMatchObject({ code: "STORAGE_WRITE_UNCERTAIN" });
       expect(proxy.swallowed).toBe(1);
       expect((await direct.read("s")).map((m) => m.content)).toEqual(["c"]);
-    } finally {
-      await Promise.allSettled([store.close(), direct.close()]);
-      await proxy.close();
-    }
+    });
   });
 
   it("a deleteSession whose answer was lost is STORAGE_WRITE_UNCERTAIN (the session is gone)", async () => {
-    const schema = fresh();
-    const proxy = await pgProxy("DELETE FROM");
-    const { store, direct } = storesThrough(proxy, schema);
-    try {
+    await throughProxy("DELETE FROM", async ({ proxy, store, direct }) => {
       await store.appendMany("s", [user("a"), user("b")]);
-      proxy.swallow = true;
-      proxy.refuseAfterSwallow = true;
+      loseNextAnswer(proxy);
       await expect(store.deleteSession("s")).rejects.toMatchObject({ code: "STORAGE_WRITE_UNCERTAIN" });
       expect(await direct.count("s")).toBe(0);
-    } finally {
-      await Promise.allSettled([store.close(), direct.close()]);
-      await proxy.close();
-    }
+    });
   });
 
   it("an append no try of which reached the server is STORAGE_WRITE_FAILED, and nothing is stored", async () => {
-    const schema = fresh();
-    const proxy = await pgProxy();
-    const { store, direct } = storesThrough(proxy, schema);
-    try {
+    await throughProxy("INSERT INTO", async ({ proxy, store, direct }) => {
       await store.append("s", user("m1"));
       await proxy.close(); // cuts the pool's connections; new ones are refused
       // Once the store knows (a read failed), no write is sent. (One sent before it noticed may
@@ -134,9 +127,7 @@ describe("PostgresStore: idempotent appends and unknown outcomes", () => {
       await expect(store.count("s")).rejects.toMatchObject({ code: "STORAGE_UNAVAILABLE" });
       await expect(store.append("s", user("m2"))).rejects.toMatchObject({ code: "STORAGE_WRITE_FAILED" });
       expect((await direct.read("s")).map((m) => m.content)).toEqual(["m1"]);
-    } finally {
-      await Promise.allSettled([store.close(), direct.close()]);
-    }
+    });
   });
 
   it("racing writers in two stores (two pools) with the same ids store each once, counts dense", async () => {
