@@ -7,7 +7,7 @@
 // orchestrator loop use — at most 40 runtime names (test/package/surface.test.ts counts them) —
 // and every type of the kernel and the contracts (types cost nothing at run time). Everything else
 // lives at a named subpath, one concept each (the table in README.md, "Import paths"):
-// amplifier-ts/core, /contracts, /window, /strategies, /stores, /replay, /server, /adapters,
+// amplifier-ts/core, /contracts, /window, /strategies, /stores, /memory, /replay, /server, /adapters,
 // /testing, /cli; built-in modules also at amplifier-ts/modules/<name>.
 export type * from "@amplifier-ts/core";
 export type { HistoryContextManager, LastWindow, MessageExplanation } from "@amplifier-ts/context-manager";

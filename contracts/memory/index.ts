@@ -17,19 +17,7 @@ export {
   type RecentEventsOptions,
   type RecentMemoryEvent,
 } from "./memory.js";
-export * from "./memory-args.js";
+export { memoryOf } from "./memory-capability.js";
 export { memoryErrors } from "./memory-errors.js";
-export { checkMemoryEvent, createMemoryEvent, MemoryEvent, MemorySession, type MemoryEventJson, type MemorySessionJson } from "./memory-json.js";
-export {
-  MEMORY_ID_PATTERN,
-  memoryEventJsonSchema,
-  memoryLocalConfigSchema,
-  memoryPostgresConfigSchema,
-  memoryRedisConfigSchema,
-  memorySessionJsonSchema,
-  type MemoryLocalOptions,
-  type MemoryPostgresOptions,
-  type MemoryRedisOptions,
-} from "./memory-schemas.js";
-export { memoryOf, mountMemory } from "./mount-memory.js";
-export { recentMemoryEvents } from "./recent-events.js";
+export { checkMemoryEvent, MemoryEvent, MemorySession, type MemoryEventJson, type MemorySessionJson } from "./memory-json.js";
+export { MEMORY_ID_PATTERN, memoryEventJsonSchema, memorySessionJsonSchema } from "./memory-schemas.js";

@@ -1,8 +1,7 @@
-import { randomUUID } from "node:crypto";
 import { createError } from "../errors.js";
 import type { MemoryEventJson } from "../generated/memory-event.js";
 import { formatIssues } from "../validators/index.js";
-import type { MemoryEvent as MemoryEventShape, MemoryEventContent, MemoryEventType, MemorySession as MemorySessionShape } from "./memory.js";
+import type { MemoryEvent as MemoryEventShape, MemoryEventType, MemorySession as MemorySessionShape } from "./memory.js";
 import { memoryErrors } from "./memory-errors.js";
 import { memoryEventJsonSchema, memorySessionJsonSchema } from "./memory-schemas.js";
 
@@ -20,20 +19,9 @@ export interface MemorySessionJson {
 }
 
 /**
- * A new event, not stored yet (Memory.createEvent of every implementation): `event_<uuid>`,
- * now, the content and metadata as given. Content and metadata must be JSON values — they are
- * stored by other processes and served over HTTP — else INVALID_ARGUMENT naming the field.
- */
-export function createMemoryEvent<T extends MemoryEventType>(eventType: T, content: MemoryEventContent<T>, metadata: Record<string, unknown> = {}): MemoryEventShape<T> {
-  const event = { eventId: `event_${randomUUID()}`, timestamp: new Date(), eventType, content, metadata };
-  checkMemoryEvent(event, "createEvent", "INVALID_ARGUMENT");
-  return event;
-}
-
-/**
- * Throws unless `event` is a MemoryEvent whose JSON form is valid: the check addEvent runs
- * before anything is stored. `code` INVALID_ARGUMENT for arguments, MEMORY/INVALID_EVENT for
- * values read back.
+ * Throws unless `event` is a MemoryEvent whose JSON form is valid: the check addEvent and
+ * createEvent run before anything is stored or handed out. `code` INVALID_ARGUMENT for
+ * arguments, MEMORY/INVALID_EVENT for values read back.
  */
 export function checkMemoryEvent(event: unknown, path: string, code: "INVALID_ARGUMENT" | "MEMORY/INVALID_EVENT" = "INVALID_ARGUMENT"): asserts event is MemoryEventShape {
   const e = event as Partial<MemoryEventShape> | null;

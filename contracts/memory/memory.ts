@@ -130,8 +130,8 @@ export interface Memory {
    * The newest `limit` events still kept, over every session, in the order they were added (for
    * shared memories: the order the server stored them), newest last — without reading every
    * session (the /memory/events endpoint without session_id). Optional: the contract grew it
-   * after version 1; `recentMemoryEvents(memory, options)` answers the same for a memory without
-   * it, by reading every session.
+   * after version 1; `recentMemoryEvents(memory, options)` (@amplifier-ts/memory-base) answers
+   * the same for a memory without it, by reading every session.
    */
   getRecentEvents?(options: RecentEventsOptions): Promise<RecentMemoryEvent[]>;
   /** Releases connections and timers; afterwards every call fails with MEMORY/CLOSED. Idempotent. */

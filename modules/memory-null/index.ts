@@ -1,18 +1,14 @@
 // @amplifier-ts/module-memory-null: agent memory that stores nothing.
-import type { CoordinatorContract, MemoryLocalOptions, ModuleMeta } from "@amplifier-ts/contracts";
-import { memoryLocalConfigSchema, mountMemory } from "@amplifier-ts/contracts";
+import { defineMemoryModule } from "@amplifier-ts/memory-base";
+import { memoryNullConfigSchema } from "./memory-null-config.js";
 import { NullMemory } from "./null-memory.js";
 
+export { memoryNullConfigSchema, type MemoryNullOptions } from "./memory-null-config.js";
 export { NullMemory } from "./null-memory.js";
 
-export const meta: ModuleMeta = {
+export const { meta, mount } = defineMemoryModule({
   name: "memory-null",
-  version: "0.1.0",
-  kind: "memory",
   description: "Memory disabled: every operation succeeds and nothing is stored.",
-  configSchema: memoryLocalConfigSchema,
-};
-
-export async function mount(coordinator: CoordinatorContract, config: MemoryLocalOptions = {}): Promise<NullMemory> {
-  return mountMemory(coordinator, new NullMemory(config));
-}
+  configSchema: memoryNullConfigSchema,
+  create: (config) => new NullMemory(config),
+});

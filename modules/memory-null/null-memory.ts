@@ -1,37 +1,11 @@
-import {
-  checkCreateOptions,
-  checkEventTypes,
-  checkMaxAgeHours,
-  checkMaxEvents,
-  checkMemoryEvent,
-  checkMemorySessionId,
-  checkRecentOptions,
-  checkUserFilter,
-  createMemoryEvent,
-  memoryLocalConfigSchema,
-  memoryOptions,
-  memoryStats,
-  type ConversationContextOptions,
-  type CreateMemorySessionOptions,
-  type GetOrCreateSessionOptions,
-  type GetSessionEventsOptions,
-  type Memory,
-  type MemoryEvent,
-  type MemoryEventContent,
-  type MemoryEventType,
-  type MemoryLocalOptions,
-  type MemorySession,
-  type MemoryStats,
-  type RecentEventsOptions,
-  type RecentMemoryEvent,
-} from "@amplifier-ts/contracts";
-
-const MODULE = "memory-null";
+import type { MemoryEvent, MemorySession } from "@amplifier-ts/contracts";
+import { MemoryBase } from "@amplifier-ts/memory-base";
+import { memoryNullConfigSchema, type MemoryNullOptions } from "./memory-null-config.js";
 
 /**
  * The seed's NullMemory: every operation succeeds and nothing is stored — for stateless agents,
- * tight resources, and tests without memory overhead. Arguments are still checked (a bad call is
- * a bug whichever memory is mounted), and the answers are what an empty memory says:
+ * tight resources, and tests without memory overhead. Arguments are still checked (MemoryBase: a
+ * bad call is a bug whichever memory is mounted), and the answers are what an empty memory says:
  *
  * | call | answers |
  * |---|---|
@@ -39,73 +13,47 @@ const MODULE = "memory-null";
  * | addEvent, deleteSession | true (succeeded, stored nothing) |
  * | getSession | undefined; listSessions [], getSessionEvents [], getRecentEvents [], buildConversationContext "" |
  * | cleanupOldSessions | 0; getMemoryStats all zeros |
+ * | close | nothing to release; calls after it still succeed |
  */
-export class NullMemory implements Memory {
+export class NullMemory extends MemoryBase<MemoryNullOptions> {
   readonly kind = "null";
-  readonly contextLimit: number;
 
-  constructor(options: MemoryLocalOptions = {}) {
-    this.contextLimit = memoryOptions(memoryLocalConfigSchema, options, MODULE).contextLimit;
+  constructor(options: MemoryNullOptions = {}) {
+    super("memory-null", memoryNullConfigSchema, options);
   }
 
-  async createSession(options: CreateMemorySessionOptions): Promise<string> {
-    return checkCreateOptions(options, MODULE, "createSession").sessionId;
+  /** "Every operation succeeds" holds after close too: nothing is held, so nothing refuses. */
+  override async close(): Promise<void> {}
+
+  protected async insertSession(): Promise<boolean> {
+    return true;
   }
 
-  async getOrCreateSession(options: GetOrCreateSessionOptions): Promise<string> {
-    return checkCreateOptions(options, MODULE, "getOrCreateSession", true).sessionId;
-  }
-
-  async getSession(sessionId: string): Promise<MemorySession | undefined> {
-    checkMemorySessionId(sessionId, MODULE);
+  protected async readSession(): Promise<MemorySession | undefined> {
     return undefined;
   }
 
-  async listSessions(options?: { userId?: string }): Promise<string[]> {
-    checkUserFilter(options, MODULE);
+  protected async readSessionIds(): Promise<string[]> {
     return [];
   }
 
-  async deleteSession(sessionId: string): Promise<boolean> {
-    checkMemorySessionId(sessionId, MODULE);
+  protected async removeSession(): Promise<boolean> {
     return true;
   }
 
-  createEvent<T extends MemoryEventType>(eventType: T, content: MemoryEventContent<T>, metadata?: Record<string, unknown>): MemoryEvent<T> {
-    return createMemoryEvent(eventType, content, metadata);
-  }
-
-  async addEvent(sessionId: string, event: MemoryEvent): Promise<boolean> {
-    checkMemorySessionId(sessionId, MODULE);
-    checkMemoryEvent(event, "event");
+  protected async appendEvent(): Promise<boolean> {
     return true;
   }
 
-  async getSessionEvents(sessionId: string, options?: GetSessionEventsOptions): Promise<MemoryEvent[]> {
-    checkMemorySessionId(sessionId, MODULE);
-    checkEventTypes(options, MODULE);
+  protected async readEvents(): Promise<MemoryEvent[]> {
     return [];
   }
 
-  async buildConversationContext(sessionId: string, options: ConversationContextOptions): Promise<string> {
-    checkMemorySessionId(sessionId, MODULE);
-    checkMaxEvents(options, MODULE);
-    return "";
-  }
-
-  async cleanupOldSessions(options: { maxAgeHours: number }): Promise<number> {
-    checkMaxAgeHours(options, MODULE);
+  protected async removeSessionsChangedBefore(): Promise<number> {
     return 0;
   }
 
-  async getMemoryStats(): Promise<MemoryStats> {
-    return memoryStats(0, 0);
+  protected async countSessionsAndEvents(): Promise<{ sessions: number; events: number }> {
+    return { sessions: 0, events: 0 };
   }
-
-  async getRecentEvents(options: RecentEventsOptions): Promise<RecentMemoryEvent[]> {
-    checkRecentOptions(options, MODULE);
-    return [];
-  }
-
-  async close(): Promise<void> {}
 }

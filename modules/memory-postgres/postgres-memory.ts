@@ -1,38 +1,8 @@
 import type pg from "pg";
-import {
-  checkCreateOptions,
-  checkEventTypes,
-  checkMaxAgeHours,
-  checkMaxEvents,
-  checkMemoryEvent,
-  checkMemorySessionId,
-  checkRecentOptions,
-  checkUserFilter,
-  CONVERSATION_SPEAKERS,
-  createError,
-  createMemoryEvent,
-  formatConversation,
-  isAmplifierError,
-  memoryErrors,
-  memoryOptions,
-  memoryPostgresConfigSchema,
-  memoryStats,
-  sessionsToEvict,
-  type ConversationContextOptions,
-  type CreateMemorySessionOptions,
-  type GetOrCreateSessionOptions,
-  type GetSessionEventsOptions,
-  type Memory,
-  type MemoryEvent,
-  type MemoryEventContent,
-  type MemoryEventType,
-  type MemoryPostgresOptions,
-  type MemorySession,
-  type MemoryStats,
-  type RecentEventsOptions,
-  type RecentMemoryEvent,
-} from "@amplifier-ts/contracts";
+import { createError, isAmplifierError, type MemoryEvent, type MemorySession, type RecentMemoryEvent } from "@amplifier-ts/contracts";
+import { CONVERSATION_SPEAKERS, MemoryBase, sessionsToEvict, type NewMemorySession } from "@amplifier-ts/memory-base";
 import { closePool, connectionUrl, createPool, DEFAULT_PG_URL, redactUrl, withTransaction } from "@amplifier-ts/pg-kit";
+import { memoryPostgresConfigSchema, type MemoryPostgresOptions } from "./memory-postgres-config.js";
 
 const MODULE = "memory-postgres";
 export const DEFAULT_MEMORY_PG_URL = DEFAULT_PG_URL;
@@ -64,56 +34,53 @@ interface EventRow {
  * | maxSessions | creating a session takes a schema-wide advisory lock, so the oldest 10 % are evicted once however many processes create at the same time |
  * | failures | the server cannot be reached: reads STORAGE_UNAVAILABLE, writes STORAGE_WRITE_FAILED, naming the server (password hidden) |
  */
-export class PostgresMemory implements Memory {
+export class PostgresMemory extends MemoryBase<MemoryPostgresOptions> {
   readonly kind = "postgres";
-  readonly contextLimit: number;
-  readonly maxSessions: number;
-  readonly maxEventsPerSession: number;
   readonly url: string;
   readonly schema: string;
   private readonly poolSize: number;
   private pool: Promise<pg.Pool> | undefined;
   private ready: Promise<void> | undefined;
-  private closed = false;
 
   constructor(options: MemoryPostgresOptions = {}) {
-    const resolved = memoryOptions(memoryPostgresConfigSchema, options, MODULE);
-    this.contextLimit = resolved.contextLimit;
-    this.maxSessions = resolved.maxSessions;
-    this.maxEventsPerSession = resolved.maxEventsPerSession;
-    this.url = connectionUrl(resolved.url, { module: MODULE, path: "AMPLIFIER_PG_URL" });
-    this.schema = resolved.schema ?? "public";
-    this.poolSize = resolved.poolSize ?? 10;
+    super(MODULE, memoryPostgresConfigSchema, options);
+    this.url = connectionUrl(this.options.url, { module: MODULE, path: "AMPLIFIER_PG_URL" });
+    this.schema = this.options.schema ?? "public";
+    this.poolSize = this.options.poolSize ?? 10;
   }
 
-  async createSession(options: CreateMemorySessionOptions): Promise<string> {
-    this.live();
-    const { appName, userId, sessionId } = checkCreateOptions(options, MODULE, "createSession");
-    const created = await this.insertSession(appName, userId, sessionId);
-    if (!created) throw memoryErrors.create("SESSION_EXISTS", `session "${sessionId}" already exists`, { module: MODULE, path: "createSession.sessionId", given: sessionId, hint: "use getOrCreateSession to reuse it" });
-    return sessionId;
+  /** Under the schema-wide lock: evict the oldest 10 % when full, then insert. false when the id exists. */
+  protected insertSession({ appName, userId, sessionId }: NewMemorySession): Promise<boolean> {
+    return this.transaction("write", async (client) => {
+      await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`amplifier-memory:${this.schema}`]);
+      const { rows: found } = await client.query(`SELECT 1 FROM ${this.t("memory_sessions")} WHERE session_id = $1`, [sessionId]);
+      if (found.length > 0) return false;
+      const { rows } = await client.query<{ n: string }>(`SELECT count(*) AS n FROM ${this.t("memory_sessions")}`);
+      if (Number(rows[0]?.n ?? 0) >= this.maxSessions) {
+        await client.query(
+          `DELETE FROM ${this.t("memory_sessions")} WHERE session_id IN (SELECT session_id FROM ${this.t("memory_sessions")} ORDER BY ord LIMIT $1)`,
+          [sessionsToEvict(this.maxSessions)],
+        );
+      }
+      await client.query(`INSERT INTO ${this.t("memory_sessions")} (session_id, app_name, user_id) VALUES ($1, $2, $3)`, [sessionId, appName, userId]);
+      return true;
+    });
   }
 
-  async getOrCreateSession(options: GetOrCreateSessionOptions): Promise<string> {
-    this.live();
-    const { appName, userId, sessionId } = checkCreateOptions(options, MODULE, "getOrCreateSession", true);
-    const { rows } = await this.query("read", `SELECT 1 FROM ${this.t("memory_sessions")} WHERE session_id = $1`, [sessionId]);
-    if (rows.length === 0) await this.insertSession(appName, userId, sessionId);
-    return sessionId;
+  /** A lookup first: an existing session is the common case, and it takes no lock. */
+  protected override async ensureSession(session: NewMemorySession): Promise<void> {
+    const { rows } = await this.query("read", `SELECT 1 FROM ${this.t("memory_sessions")} WHERE session_id = $1`, [session.sessionId]);
+    if (rows.length === 0) await this.insertSession(session);
   }
 
-  async getSession(sessionId: string): Promise<MemorySession | undefined> {
-    this.live();
-    const id = checkMemorySessionId(sessionId, MODULE);
+  protected async readSession(id: string): Promise<MemorySession | undefined> {
     const { rows } = await this.query<SessionRow>("read", `SELECT session_id, app_name, user_id, created_at, updated_at FROM ${this.t("memory_sessions")} WHERE session_id = $1`, [id]);
     const row = rows[0];
     if (!row) return undefined;
-    return { sessionId: row.session_id, appName: row.app_name, userId: row.user_id, createdAt: row.created_at, updatedAt: row.updated_at, events: await this.events(id, undefined) };
+    return { sessionId: row.session_id, appName: row.app_name, userId: row.user_id, createdAt: row.created_at, updatedAt: row.updated_at, events: await this.readEvents(id, undefined) };
   }
 
-  async listSessions(options?: { userId?: string }): Promise<string[]> {
-    this.live();
-    const userId = checkUserFilter(options, MODULE);
+  protected async readSessionIds(userId: string | undefined): Promise<string[]> {
     const { rows } = await this.query<{ session_id: string }>(
       "read",
       `SELECT session_id FROM ${this.t("memory_sessions")} WHERE $1::text IS NULL OR user_id = $1 ORDER BY ord`,
@@ -122,21 +89,12 @@ export class PostgresMemory implements Memory {
     return rows.map((r) => r.session_id);
   }
 
-  async deleteSession(sessionId: string): Promise<boolean> {
-    this.live();
-    const id = checkMemorySessionId(sessionId, MODULE);
+  protected async removeSession(id: string): Promise<boolean> {
     const { rowCount } = await this.query("write", `DELETE FROM ${this.t("memory_sessions")} WHERE session_id = $1`, [id]);
     return (rowCount ?? 0) > 0;
   }
 
-  createEvent<T extends MemoryEventType>(eventType: T, content: MemoryEventContent<T>, metadata?: Record<string, unknown>): MemoryEvent<T> {
-    return createMemoryEvent(eventType, content, metadata);
-  }
-
-  async addEvent(sessionId: string, event: MemoryEvent): Promise<boolean> {
-    this.live();
-    const id = checkMemorySessionId(sessionId, MODULE);
-    checkMemoryEvent(event, "event");
+  protected appendEvent(id: string, event: MemoryEvent): Promise<boolean> {
     return this.transaction("write", async (client) => {
       const { rows } = await client.query<{ seq: string }>(
         `UPDATE ${this.t("memory_sessions")} SET next_seq = next_seq + 1, updated_at = clock_timestamp() WHERE session_id = $1 RETURNING next_seq - 1 AS seq`,
@@ -153,43 +111,38 @@ export class PostgresMemory implements Memory {
     });
   }
 
-  async getSessionEvents(sessionId: string, options?: GetSessionEventsOptions): Promise<MemoryEvent[]> {
-    this.live();
-    const id = checkMemorySessionId(sessionId, MODULE);
-    const types = checkEventTypes(options, MODULE);
-    return this.events(id, types === undefined ? undefined : [...types]);
+  protected async readEvents(id: string, types: ReadonlySet<string> | undefined): Promise<MemoryEvent[]> {
+    const { rows } = await this.query<EventRow>(
+      "read",
+      `SELECT event_id, ts, event_type, content, metadata FROM ${this.t("memory_events")} WHERE session_id = $1 AND ($2::text[] IS NULL OR event_type = ANY($2::text[])) ORDER BY seq`,
+      [id, types === undefined ? null : [...types]],
+    );
+    return rows.map(toEvent);
   }
 
-  async buildConversationContext(sessionId: string, options: ConversationContextOptions): Promise<string> {
-    this.live();
-    const id = checkMemorySessionId(sessionId, MODULE);
-    const maxEvents = checkMaxEvents(options, MODULE);
-    if (maxEvents === 0) return "";
+  /** Only the newest `maxEvents` conversation events are read (LIMIT on the session's seq, newest first). */
+  protected override async readConversation(id: string, maxEvents: number): Promise<MemoryEvent[]> {
+    if (maxEvents === 0) return [];
     const { rows } = await this.query<EventRow>(
       "read",
       `SELECT event_id, ts, event_type, content, metadata FROM ${this.t("memory_events")} WHERE session_id = $1 AND event_type = ANY($2::text[]) ORDER BY seq DESC LIMIT $3`,
       [id, Object.keys(CONVERSATION_SPEAKERS), maxEvents],
     );
-    return formatConversation(rows.reverse().map(toEvent), maxEvents);
+    return rows.reverse().map(toEvent);
   }
 
-  async cleanupOldSessions(options: { maxAgeHours: number }): Promise<number> {
-    this.live();
-    const cutoff = checkMaxAgeHours(options, MODULE);
+  protected async removeSessionsChangedBefore(cutoff: Date): Promise<number> {
     const { rowCount } = await this.query("write", `DELETE FROM ${this.t("memory_sessions")} WHERE updated_at <= $1`, [cutoff]);
     return rowCount ?? 0;
   }
 
-  async getMemoryStats(): Promise<MemoryStats> {
-    this.live();
+  protected async countSessionsAndEvents(): Promise<{ sessions: number; events: number }> {
     const { rows } = await this.query<{ s: string; e: string }>("read", `SELECT (SELECT count(*) FROM ${this.t("memory_sessions")}) AS s, (SELECT count(*) FROM ${this.t("memory_events")}) AS e`, []);
-    return memoryStats(Number(rows[0]?.s ?? 0), Number(rows[0]?.e ?? 0));
+    return { sessions: Number(rows[0]?.s ?? 0), events: Number(rows[0]?.e ?? 0) };
   }
 
-  async getRecentEvents(options: RecentEventsOptions): Promise<RecentMemoryEvent[]> {
-    this.live();
-    const { limit, types } = checkRecentOptions(options, MODULE);
-    if (limit === 0 || types?.size === 0) return [];
+  /** One query down the index on gseq (the order the server stored events, across processes). */
+  protected override async readRecentEvents(limit: number, types: ReadonlySet<string> | undefined): Promise<RecentMemoryEvent[]> {
     const { rows } = await this.query<EventRow & { session_id: string }>(
       "read",
       `SELECT session_id, event_id, ts, event_type, content, metadata FROM ${this.t("memory_events")} WHERE $2::text[] IS NULL OR event_type = ANY($2::text[]) ORDER BY gseq DESC LIMIT $1`,
@@ -198,9 +151,7 @@ export class PostgresMemory implements Memory {
     return rows.reverse().map((row) => ({ sessionId: row.session_id, event: toEvent(row) }));
   }
 
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
+  protected override async release(): Promise<void> {
     await closePool(await this.pool?.catch(() => undefined));
   }
 
@@ -208,33 +159,6 @@ export class PostgresMemory implements Memory {
 
   private t(table: "memory_sessions" | "memory_events"): string {
     return `"${this.schema}".${table}`;
-  }
-
-  private async events(id: string, types: string[] | undefined): Promise<MemoryEvent[]> {
-    const { rows } = await this.query<EventRow>(
-      "read",
-      `SELECT event_id, ts, event_type, content, metadata FROM ${this.t("memory_events")} WHERE session_id = $1 AND ($2::text[] IS NULL OR event_type = ANY($2::text[])) ORDER BY seq`,
-      [id, types ?? null],
-    );
-    return rows.map(toEvent);
-  }
-
-  /** Under the schema-wide lock: evict the oldest 10 % when full, then insert. false when the id exists. */
-  private insertSession(appName: string, userId: string, sessionId: string): Promise<boolean> {
-    return this.transaction("write", async (client) => {
-      await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`amplifier-memory:${this.schema}`]);
-      const { rows: found } = await client.query(`SELECT 1 FROM ${this.t("memory_sessions")} WHERE session_id = $1`, [sessionId]);
-      if (found.length > 0) return false;
-      const { rows } = await client.query<{ n: string }>(`SELECT count(*) AS n FROM ${this.t("memory_sessions")}`);
-      if (Number(rows[0]?.n ?? 0) >= this.maxSessions) {
-        await client.query(
-          `DELETE FROM ${this.t("memory_sessions")} WHERE session_id IN (SELECT session_id FROM ${this.t("memory_sessions")} ORDER BY ord LIMIT $1)`,
-          [sessionsToEvict(this.maxSessions)],
-        );
-      }
-      await client.query(`INSERT INTO ${this.t("memory_sessions")} (session_id, app_name, user_id) VALUES ($1, $2, $3)`, [sessionId, appName, userId]);
-      return true;
-    });
   }
 
   private async connect(): Promise<pg.Pool> {
@@ -292,10 +216,6 @@ export class PostgresMemory implements Memory {
     const message = cause instanceof Error ? cause.message : String(cause);
     const details = { module: MODULE, url: redactUrl(this.url), cause, hint: "check that the server runs, the url (config url or AMPLIFIER_PG_URL) and the user's rights on the schema" };
     return kind === "write" ? createError("STORAGE_WRITE_FAILED", `PostgreSQL at ${redactUrl(this.url)}: ${message}`, details) : createError("STORAGE_UNAVAILABLE", `PostgreSQL at ${redactUrl(this.url)}: ${message}`, details);
-  }
-
-  private live(): void {
-    if (this.closed) throw memoryErrors.create("CLOSED", undefined, { module: MODULE });
   }
 }
 

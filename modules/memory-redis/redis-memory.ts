@@ -1,37 +1,7 @@
 import type { RedisClientType, RedisClusterType } from "redis";
-import {
-  checkCreateOptions,
-  checkEventTypes,
-  checkMaxAgeHours,
-  checkMaxEvents,
-  checkMemoryEvent,
-  checkMemorySessionId,
-  checkRecentOptions,
-  checkUserFilter,
-  createError,
-  createMemoryEvent,
-  formatConversation,
-  isAmplifierError,
-  MemoryEvent as MemoryEventJson,
-  memoryErrors,
-  memoryOptions,
-  memoryRedisConfigSchema,
-  memoryStats,
-  sessionsToEvict,
-  type ConversationContextOptions,
-  type CreateMemorySessionOptions,
-  type GetOrCreateSessionOptions,
-  type GetSessionEventsOptions,
-  type Memory,
-  type MemoryEvent,
-  type MemoryEventContent,
-  type MemoryEventType,
-  type MemoryRedisOptions,
-  type MemorySession,
-  type MemoryStats,
-  type RecentEventsOptions,
-  type RecentMemoryEvent,
-} from "@amplifier-ts/contracts";
+import { createError, isAmplifierError, MemoryEvent as MemoryEventJson, type MemoryEvent, type MemorySession, type RecentMemoryEvent } from "@amplifier-ts/contracts";
+import { MemoryBase, sessionsToEvict, type NewMemorySession } from "@amplifier-ts/memory-base";
+import { memoryRedisConfigSchema, type MemoryRedisOptions } from "./memory-redis-config.js";
 import { ADD_EVENT, CLEANUP, CREATE_SESSION, DELETE_SESSION, LIST_SESSIONS, RECENT_EVENTS, STATS } from "./redis-scripts.js";
 
 const MODULE = "memory-redis";
@@ -46,11 +16,8 @@ export const DEFAULT_MEMORY_REDIS_URL = "redis://127.0.0.1:6379";
  * A `redis+cluster://host:port,…` url runs it on a Redis Cluster, every key under the hash tag
  * `{<keyPrefix>}` (one slot: see redis-scripts.ts).
  */
-export class RedisMemory implements Memory {
+export class RedisMemory extends MemoryBase<MemoryRedisOptions> {
   readonly kind = "redis";
-  readonly contextLimit: number;
-  readonly maxSessions: number;
-  readonly maxEventsPerSession: number;
   readonly url: string;
   readonly keyPrefix: string;
   /** The prefix of every key: keyPrefix, or `{keyPrefix}` on a Redis Cluster (one hash tag, one slot). */
@@ -59,45 +26,28 @@ export class RedisMemory implements Memory {
   private readonly rootNodes: string[] | undefined;
   private readonly connectTimeoutMs: number;
   private client: Promise<RedisClientType> | undefined;
-  private closed = false;
 
   constructor(options: MemoryRedisOptions = {}) {
-    const resolved = memoryOptions(memoryRedisConfigSchema, options, MODULE);
-    this.contextLimit = resolved.contextLimit;
-    this.maxSessions = resolved.maxSessions;
-    this.maxEventsPerSession = resolved.maxEventsPerSession;
-    this.url = resolved.url ?? process.env.AMPLIFIER_REDIS_URL ?? DEFAULT_MEMORY_REDIS_URL;
-    const path = resolved.url === undefined ? "AMPLIFIER_REDIS_URL" : "url";
+    super(MODULE, memoryRedisConfigSchema, options);
+    this.url = this.options.url ?? process.env.AMPLIFIER_REDIS_URL ?? DEFAULT_MEMORY_REDIS_URL;
+    const path = this.options.url === undefined ? "AMPLIFIER_REDIS_URL" : "url";
     this.rootNodes = clusterNodes(this.url, path);
     if (this.rootNodes === undefined && !/^rediss?:\/\//.test(this.url)) throw createError("INVALID_ARGUMENT", undefined, { module: MODULE, path, expected: "redis://host:port or redis+cluster://host:port,…", given: this.url });
-    this.keyPrefix = resolved.keyPrefix ?? "amplifier:memory:";
+    this.keyPrefix = this.options.keyPrefix ?? "amplifier:memory:";
     if (this.rootNodes !== undefined && /[{}]/.test(this.keyPrefix)) {
       throw createError("INVALID_ARGUMENT", "keyPrefix cannot hold { or } on a Redis Cluster", { module: MODULE, path: "keyPrefix", expected: "a prefix without braces (the memory wraps it in a hash tag)", given: this.keyPrefix });
     }
     // On a cluster every key of the memory carries one hash tag — the prefix — so each script's keys share a slot.
     this.prefix = this.rootNodes === undefined ? this.keyPrefix : `{${this.keyPrefix}}`;
-    this.connectTimeoutMs = resolved.connectTimeoutMs ?? 2_000;
+    this.connectTimeoutMs = this.options.connectTimeoutMs ?? 2_000;
   }
 
-  async createSession(options: CreateMemorySessionOptions): Promise<string> {
-    this.live();
-    const { appName, userId, sessionId } = checkCreateOptions(options, MODULE, "createSession");
-    if ((await this.create(appName, userId, sessionId)) === 0) {
-      throw memoryErrors.create("SESSION_EXISTS", `session "${sessionId}" already exists`, { module: MODULE, path: "createSession.sessionId", given: sessionId, hint: "use getOrCreateSession to reuse it" });
-    }
-    return sessionId;
+  /** One script: evicts the oldest past maxSessions and creates, or answers 0 when the id is taken. */
+  protected async insertSession({ appName, userId, sessionId }: NewMemorySession): Promise<boolean> {
+    return (await this.script("write", CREATE_SESSION, [sessionId, appName, userId, String(Date.now()), String(this.maxSessions), String(sessionsToEvict(this.maxSessions))])) === 1;
   }
 
-  async getOrCreateSession(options: GetOrCreateSessionOptions): Promise<string> {
-    this.live();
-    const { appName, userId, sessionId } = checkCreateOptions(options, MODULE, "getOrCreateSession", true);
-    await this.create(appName, userId, sessionId);
-    return sessionId;
-  }
-
-  async getSession(sessionId: string): Promise<MemorySession | undefined> {
-    this.live();
-    const id = checkMemorySessionId(sessionId, MODULE);
+  protected async readSession(id: string): Promise<MemorySession | undefined> {
     const hash = await this.run("read", (c) => c.hGetAll(`${this.prefix}s:${id}`));
     if (hash.appName === undefined) return undefined;
     return {
@@ -106,89 +56,53 @@ export class RedisMemory implements Memory {
       userId: hash.userId ?? "",
       createdAt: new Date(Number(hash.createdAt)),
       updatedAt: new Date(Number(hash.updatedAt)),
-      events: await this.events(id),
+      events: await this.readEvents(id, undefined),
     };
   }
 
-  async listSessions(options?: { userId?: string }): Promise<string[]> {
-    this.live();
-    const userId = checkUserFilter(options, MODULE);
+  protected async readSessionIds(userId: string | undefined): Promise<string[]> {
     return (await this.script("read", LIST_SESSIONS, [userId ?? ""])) as string[];
   }
 
-  async deleteSession(sessionId: string): Promise<boolean> {
-    this.live();
-    const id = checkMemorySessionId(sessionId, MODULE);
+  protected async removeSession(id: string): Promise<boolean> {
     return (await this.script("write", DELETE_SESSION, [id])) === 1;
   }
 
-  createEvent<T extends MemoryEventType>(eventType: T, content: MemoryEventContent<T>, metadata?: Record<string, unknown>): MemoryEvent<T> {
-    return createMemoryEvent(eventType, content, metadata);
-  }
-
-  async addEvent(sessionId: string, event: MemoryEvent): Promise<boolean> {
-    this.live();
-    const id = checkMemorySessionId(sessionId, MODULE);
-    checkMemoryEvent(event, "event");
+  protected async appendEvent(id: string, event: MemoryEvent): Promise<boolean> {
     const json = JSON.stringify(MemoryEventJson.toJSON(event));
     return (await this.script("write", ADD_EVENT, [id, json, String(this.maxEventsPerSession), String(Date.now())])) === 1;
   }
 
-  async getSessionEvents(sessionId: string, options?: GetSessionEventsOptions): Promise<MemoryEvent[]> {
-    this.live();
-    const id = checkMemorySessionId(sessionId, MODULE);
-    const types = checkEventTypes(options, MODULE);
-    const events = await this.events(id);
+  /** The whole list, each record checked on the way out (lists can be written by others: another version, redis-cli). */
+  protected async readEvents(id: string, types: ReadonlySet<string> | undefined): Promise<MemoryEvent[]> {
+    const list = await this.run("read", (c) => c.lRange(`${this.prefix}e:${id}`, 0, -1));
+    const events = list.map((json) => MemoryEventJson.fromJSON(JSON.parse(json)));
     return types === undefined ? events : events.filter((e) => types.has(e.eventType));
   }
 
-  async buildConversationContext(sessionId: string, options: ConversationContextOptions): Promise<string> {
-    this.live();
-    const id = checkMemorySessionId(sessionId, MODULE);
-    const maxEvents = checkMaxEvents(options, MODULE);
-    return formatConversation(await this.events(id), maxEvents);
-  }
-
-  async cleanupOldSessions(options: { maxAgeHours: number }): Promise<number> {
-    this.live();
-    const cutoff = checkMaxAgeHours(options, MODULE);
+  protected async removeSessionsChangedBefore(cutoff: Date): Promise<number> {
     return (await this.script("write", CLEANUP, [String(cutoff.getTime())])) as number;
   }
 
-  async getMemoryStats(): Promise<MemoryStats> {
-    this.live();
+  protected async countSessionsAndEvents(): Promise<{ sessions: number; events: number }> {
     const [sessions, events] = (await this.script("read", STATS, [])) as [number, number];
-    return memoryStats(sessions, events);
+    return { sessions, events };
   }
 
-  async getRecentEvents(options: RecentEventsOptions): Promise<RecentMemoryEvent[]> {
-    this.live();
-    const { limit, types } = checkRecentOptions(options, MODULE);
-    if (limit === 0 || types?.size === 0) return [];
+  /** The sorted set of kept events (redis-scripts.ts RECENT_EVENTS), walked from the top. */
+  protected override async readRecentEvents(limit: number, types: ReadonlySet<string> | undefined): Promise<RecentMemoryEvent[]> {
     const flat = (await this.script("read", RECENT_EVENTS, [String(limit), types === undefined ? "0" : "1", ...(types ?? [])])) as string[];
     const recent: RecentMemoryEvent[] = [];
     for (let i = flat.length - 2; i >= 0; i -= 2) recent.push({ sessionId: flat[i]!, event: MemoryEventJson.fromJSON(JSON.parse(flat[i + 1]!)) });
     return recent;
   }
 
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
+  protected override async release(): Promise<void> {
     const client = await this.client?.catch(() => undefined);
     if (client?.isOpen) await client.close().catch(() => client.destroy());
   }
 
   // ---- private helpers ----
-
-  private create(appName: string, userId: string, sessionId: string): Promise<unknown> {
-    return this.script("write", CREATE_SESSION, [sessionId, appName, userId, String(Date.now()), String(this.maxSessions), String(sessionsToEvict(this.maxSessions))]);
-  }
-
-  private async events(id: string): Promise<MemoryEvent[]> {
-    const list = await this.run("read", (c) => c.lRange(`${this.prefix}e:${id}`, 0, -1));
-    // Lists can be written by others (another version, redis-cli): each record is checked on the way out.
-    return list.map((json) => MemoryEventJson.fromJSON(JSON.parse(json)));
-  }
 
   private script(kind: "read" | "write", source: string, args: string[]): Promise<unknown> {
     // KEYS[1] routes the script on a cluster (every key of the memory is in its slot); the scripts build their key names from ARGV[1].
@@ -228,10 +142,6 @@ export class RedisMemory implements Memory {
       if (this.client === pending) this.client = undefined;
     });
     return pending;
-  }
-
-  private live(): void {
-    if (this.closed) throw memoryErrors.create("CLOSED", undefined, { module: MODULE });
   }
 }
 

@@ -15,7 +15,8 @@
  * The options are checked when the plugin registers: a bad one fails the host's `ready()`/`listen()`.
  */
 import type { FastifyPluginAsync, FastifyReply } from "fastify";
-import { createError, MemoryEvent, missingMemoryMethods, recentMemoryEvents, type Memory, type MemoryEventJson } from "@amplifier-ts/contracts";
+import { createError, MemoryEvent, missingMemoryMethods, type Memory, type MemoryEventJson } from "@amplifier-ts/contracts";
+import { recentMemoryEvents } from "@amplifier-ts/memory-base";
 import { replyWithJsonError } from "./json-errors.js";
 import { eventsQuerySchema, LIMIT_DEFAULT, ROUTE_SUMMARIES } from "./openapi.js";
 import { requireBearer, tokenGuardOption, type TokenGuard } from "./token-guard.js";

@@ -1,8 +1,10 @@
-import { memoryLocalConfigSchema, memoryPostgresConfigSchema, memoryRedisConfigSchema } from "../../contracts/memory/memory-schemas.js";
 import { storeBlobsConfigSchema, storeGraphConfigSchema, storeTasksConfigSchema, storeVectorsConfigSchema } from "../../contracts/stores/store-schemas.js";
 import type { ZodType } from "zod";
 import { contextOptionsSchema } from "../../modules/context-manager/context-options.js";
 import { persistentOptionsSchema } from "../../modules/context-persistent/persistent-options.js";
+import { memoryLocalConfigSchema } from "../../modules/memory-local/memory-local-config.js";
+import { memoryPostgresConfigSchema } from "../../modules/memory-postgres/memory-postgres-config.js";
+import { memoryRedisConfigSchema } from "../../modules/memory-redis/memory-redis-config.js";
 
 /**
  * zod sources of the built-in modules' config schemas (contracts/schemas/modules/), keyed like
