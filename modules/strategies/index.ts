@@ -4,6 +4,8 @@ export { StrategyRegistry, strategyRegistry, createStrategy, createPipeline, cre
 export { ExplainLog, silentExplainRecorder, type ExplainEntry } from "./explain-recorder.js";
 export { HistoryUnits, SplitInput } from "./history-units.js";
 export { SteppedCut } from "./stepped-cut.js";
+export { defineCutStrategy, CutStrategy, type CutStrategyConfig, type CutStrategyDefinition, type CutOptions, type CutQuantity } from "./define-cut-strategy.js";
+export { unitMessages, unitTokens, type UnitWeight, type CutDrops } from "./incremental-cut.js";
 export { MessageLog, HistorySource, ArraySource, LogCursor, isIncremental, runStep, type MessageSource, type LogStep, type IncrementalStrategy } from "./message-log.js";
 export * from "./trimming/index.js";
 export { coreStrategies } from "./summarizing/index.js";

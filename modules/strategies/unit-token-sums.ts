@@ -14,6 +14,7 @@
 import type { CompactionContext } from "@amplifier-ts/contracts";
 import type { HistoryUnits } from "./history-units.js";
 import { PrefixSums } from "./message-log.js";
+import { unitTokens } from "./incremental-cut.js";
 
 export class UnitTokenSums {
   #sums = new PrefixSums();
@@ -24,13 +25,7 @@ export class UnitTokenSums {
     if (rebuilt || counter !== this.#counter) this.#sums = new PrefixSums();
     else this.#sums.invalidateFrom(units.lowestChanged);
     this.#counter = counter;
-    const messages = units.messages;
-    this.#sums.update(units.length, (u) => {
-      if (units.units[u]!.critical) return 0;
-      let tokens = 0;
-      for (const i of units.positions(u)) tokens += counter.countMessage(messages[i]!);
-      return tokens;
-    });
+    this.#sums.update(units.length, (u) => (units.units[u]!.critical ? 0 : unitTokens(units, u, counter)));
     return this.#sums;
   }
 }

@@ -25,61 +25,17 @@
  * exactly the n most recent, every turn.
  */
 import { z } from "zod";
-import type { CompactionContext, CompactionStrategy } from "@amplifier-ts/contracts";
-import type { Message } from "@amplifier-ts/contracts";
-import { messageId, SplitInput } from "../history-units.js";
-import { SteppedCut } from "../stepped-cut.js";
-import { CutOutput, tailRule } from "../cut-output.js";
-import { ArraySource, PrefixSums, type IncrementalStrategy, type LogStep, type MessageSource } from "../message-log.js";
-import { defineStrategy } from "@amplifier-ts/contracts";
+import { defineCutStrategy, type CutStrategy } from "../define-cut-strategy.js";
 
-export const messageWindowOptions = z
-  .object({
-    n: z.number().int().positive(),
-    targetRatio: z.number().gt(0).lte(1).default(0.7),
-  })
-  .strict();
-export type MessageWindowOptions = z.output<typeof messageWindowOptions>;
-
-export class MessageWindowSelector implements CompactionStrategy, IncrementalStrategy {
-  readonly name = "message-window";
-  /** The split of the input, grown with it (SplitInput): O(new messages) per request. */
-  readonly #input = new SplitInput();
-  readonly #arrays = new ArraySource();
-  #sums = new PrefixSums();
-  readonly #cut = new SteppedCut();
-  readonly #out = new CutOutput();
-
-  constructor(readonly options: MessageWindowOptions) {}
-
-  compact(messages: readonly Message[], context: CompactionContext): Message[] {
-    return this.compactLog(this.#arrays.set(messages), context).output.items.slice();
-  }
-
-  resetLog(): void {
-    this.#input.reset();
-    this.#out.reset();
-  }
-
-  compactLog(input: MessageSource, context: CompactionContext): LogStep {
-    const { n, targetRatio } = this.options;
-    const { explain } = context;
-    const { units, from, rebuilt } = this.#input.sync(input, explain.enabled);
-    if (rebuilt) this.#sums = new PrefixSums();
-    else this.#sums.invalidateFrom(units.lowestChanged);
-    const sums = this.#sums;
-    sums.update(units.length, (u) => (units.units[u]!.critical ? 0 : 1));
-    const limit = (scale: number) => (scale === 1 ? n : Math.max(1, Math.floor(scale * n)));
-    const cut = this.#cut.decide(units, (f, scale) => sums.suffix(f) <= limit(scale), targetRatio);
-    const reason = explain.enabled ? `outside the ${n} most recent user/assistant messages` : "";
-    this.#out.update(units, tailRule(units, cut), from, explain.enabled ? (m, i) => explain.record(messageId(m, i), "dropped", this.name, reason) : undefined);
-    return { output: this.#out.log, changed: !this.#out.isIdentity };
-  }
-}
-
-export const messageWindowStrategy = defineStrategy({
+export const messageWindowStrategy = defineCutStrategy({
   name: "message-window",
   description: "the n most recent user/assistant messages (a tool call and its results count as one, kept whole)",
-  optionsSchema: messageWindowOptions,
-  create: (options) => new MessageWindowSelector(options),
+  options: { n: z.number().int().positive() },
+  weight: () => 1,
+  limit: ({ n }, scale) => Math.max(1, Math.floor(scale * n)),
+  reason: ({ n }) => `outside the ${n} most recent user/assistant messages`,
 });
+
+export const { optionsSchema: messageWindowOptions, Strategy: MessageWindowSelector } = messageWindowStrategy;
+export type MessageWindowOptions = z.output<typeof messageWindowOptions>;
+export type MessageWindowSelector = CutStrategy<MessageWindowOptions>;

@@ -17,62 +17,23 @@
  *
  * When even the newest unit does not fit, the window holds no counted unit (then only that turn's
  * prompt, instructions and critical messages), and the context manager's budget step decides
- * (it may truncate the newest unit). Cache-friendly cut: as message-window, on tokens.
+ * (it may truncate the newest unit). Cache-friendly cut: as message-window, on tokens. A suffix
+ * sum only grows going back, so the lowest fitting start is where the walk back stops.
  */
 import { z } from "zod";
-import type { CompactionContext, CompactionStrategy } from "@amplifier-ts/contracts";
-import type { Message } from "@amplifier-ts/contracts";
-import { messageId, SplitInput } from "../history-units.js";
-import { SteppedCut } from "../stepped-cut.js";
-import { CutOutput, tailRule } from "../cut-output.js";
-import { UnitTokenSums } from "../unit-token-sums.js";
-import { ArraySource, type IncrementalStrategy, type LogStep, type MessageSource } from "../message-log.js";
-import { defineStrategy } from "@amplifier-ts/contracts";
+import { defineCutStrategy, type CutStrategy } from "../define-cut-strategy.js";
+import { unitTokens } from "../incremental-cut.js";
 
-export const tokenWindowOptions = z
-  .object({
-    maxTokens: z.number().int().positive(),
-    targetRatio: z.number().gt(0).lte(1).default(0.7),
-  })
-  .strict();
-export type TokenWindowOptions = z.output<typeof tokenWindowOptions>;
-
-export class TokenWindowSelector implements CompactionStrategy, IncrementalStrategy {
-  readonly name = "token-window";
-  /** The split of the input, grown with it (SplitInput): O(new messages) per request. */
-  readonly #input = new SplitInput();
-  readonly #arrays = new ArraySource();
-  readonly #sums = new UnitTokenSums();
-  readonly #cut = new SteppedCut();
-  readonly #out = new CutOutput();
-
-  constructor(readonly options: TokenWindowOptions) {}
-
-  compact(messages: readonly Message[], context: CompactionContext): Message[] {
-    return this.compactLog(this.#arrays.set(messages), context).output.items.slice();
-  }
-
-  resetLog(): void {
-    this.#input.reset();
-    this.#out.reset();
-  }
-
-  compactLog(input: MessageSource, context: CompactionContext): LogStep {
-    const { maxTokens, targetRatio } = this.options;
-    const { counter, explain } = context;
-    const { units, from, rebuilt } = this.#input.sync(input, explain.enabled);
-    const sums = this.#sums.update(units, rebuilt, counter);
-    // A suffix sum only grows going back, so the lowest fitting start is where the walk back stops.
-    const cut = this.#cut.decide(units, (f, scale) => sums.suffix(f) <= scale * maxTokens, targetRatio);
-    const reason = explain.enabled ? `older than the most recent ${maxTokens} tokens of conversation` : "";
-    this.#out.update(units, tailRule(units, cut), from, explain.enabled ? (m, i) => explain.record(messageId(m, i), "dropped", this.name, reason) : undefined);
-    return { output: this.#out.log, changed: !this.#out.isIdentity };
-  }
-}
-
-export const tokenWindowStrategy = defineStrategy({
+export const tokenWindowStrategy = defineCutStrategy({
   name: "token-window",
   description: "the most recent user/assistant messages up to maxTokens, contiguous (stops at the first that does not fit)",
-  optionsSchema: tokenWindowOptions,
-  create: (options) => new TokenWindowSelector(options),
+  options: { maxTokens: z.number().int().positive() },
+  weight: unitTokens,
+  countsTokens: true,
+  limit: ({ maxTokens }, scale) => scale * maxTokens,
+  reason: ({ maxTokens }) => `older than the most recent ${maxTokens} tokens of conversation`,
 });
+
+export const { optionsSchema: tokenWindowOptions, Strategy: TokenWindowSelector } = tokenWindowStrategy;
+export type TokenWindowOptions = z.output<typeof tokenWindowOptions>;
+export type TokenWindowSelector = CutStrategy<TokenWindowOptions>;

@@ -20,11 +20,9 @@ import type { CompactionContext, CompactionStrategy } from "@amplifier-ts/contra
 import type { Message } from "@amplifier-ts/contracts";
 import { createError } from "@amplifier-ts/contracts";
 import { getModelInfo } from "@amplifier-ts/core";
-import { messageId, SplitInput } from "../history-units.js";
 import { describeFailure } from "../pipeline.js";
-import { SteppedCut } from "../stepped-cut.js";
-import { CutOutput, tailRule } from "../cut-output.js";
-import { ArraySource, PrefixSums, RunningSourceTokens, runStep, type IncrementalStrategy, type LogStep, type MessageSource } from "../message-log.js";
+import { IncrementalCut, unitTokens } from "../incremental-cut.js";
+import { ArraySource, RunningSourceTokens, runStep, type IncrementalStrategy, type LogStep, type MessageSource } from "../message-log.js";
 import { defineStrategy } from "@amplifier-ts/contracts";
 
 export const tokenBudgetOptions = z
@@ -41,7 +39,6 @@ export type TokenBudgetOptions = z.output<typeof tokenBudgetOptions>;
 
 export class TokenBudgetCompaction implements CompactionStrategy, IncrementalStrategy {
   readonly name = "token-budget";
-  readonly #cut = new SteppedCut();
   readonly #modelWindow: number | undefined;
 
   constructor(
@@ -60,19 +57,15 @@ export class TokenBudgetCompaction implements CompactionStrategy, IncrementalStr
   /** One running total for the input and one per child's output: each usually extends its previous value. */
   readonly #measures: RunningSourceTokens[] = [];
   readonly #arrays = new ArraySource();
-  /** Without children: the split of the input and its token sums, grown with it. */
-  readonly #split = new SplitInput();
-  #sums = new PrefixSums();
-  #counter: CompactionContext["counter"] | undefined;
-  readonly #out = new CutOutput();
+  /** Without children: the oldest units dropped, on token sums grown with the input. */
+  readonly #cut = new IncrementalCut(this.name, [unitTokens], { drops: "tail", countsTokens: true });
 
   async compact(messages: readonly Message[], context: CompactionContext): Promise<readonly Message[]> {
     return (await this.compactLog(this.#arrays.set(messages), context)).output.items.slice();
   }
 
   resetLog(): void {
-    this.#split.reset();
-    this.#out.reset();
+    this.#cut.reset();
     this.#measures.length = 0;
   }
 
@@ -101,22 +94,15 @@ export class TokenBudgetCompaction implements CompactionStrategy, IncrementalStr
   }
 
   #dropOldest(input: MessageSource, limit: number, context: CompactionContext): LogStep {
-    const { counter, explain } = context;
-    const { units, from, rebuilt } = this.#split.sync(input, explain.enabled);
-    if (rebuilt || counter !== this.#counter) this.#sums = new PrefixSums();
-    else this.#sums.invalidateFrom(units.lowestChanged);
-    this.#counter = counter;
+    const { counter } = context;
+    const units = this.#cut.sync(input, context);
     const messages = units.messages;
     const { instructions, criticalUnits } = units.index;
     let fixed = counter.replyPriming + (context.tools?.length ? counter.countTools(context.tools) : 0);
     for (const i of instructions) fixed += counter.countMessage(messages[i]!);
-    for (const u of criticalUnits) for (const i of units.positions(u)) fixed += counter.countMessage(messages[i]!);
-    const sums = this.#sums;
-    sums.update(units.length, (u) => (units.units[u]!.critical ? 0 : units.positions(u).reduce((n, i) => n + counter.countMessage(messages[i]!), 0)));
-    const cut = this.#cut.decide(units, (f, scale) => fixed + sums.suffix(f) <= Math.floor(scale * limit), this.options.targetRatio);
-    const reason = explain.enabled ? `oldest messages dropped to fit ${limit} tokens` : "";
-    this.#out.update(units, tailRule(units, cut), from, explain.enabled ? (m, i) => explain.record(messageId(m, i), "dropped", this.name, reason) : undefined);
-    return { output: this.#out.log, changed: !this.#out.isIdentity };
+    for (const u of criticalUnits) for (const member of units.units[u]!.members) if (member.stored >= 0) fixed += counter.countMessage(messages[member.stored]!);
+    const fits = (f: number, scale: number) => fixed + this.#cut.kept(0, f) <= Math.floor(scale * limit);
+    return this.#cut.cut(units, fits, this.options.targetRatio, context.explain, () => `oldest messages dropped to fit ${limit} tokens`);
   }
 }
 
