@@ -152,7 +152,7 @@ export interface RecallTuning {
   /**
    * Every request rebuilds the split, counts units afresh and selects the output in one pass over
    * the whole input (the array implementation before issue 20: O(history) per request) — the
-   * reference the incremental state is proven equal to (test/strategies/recall-incremental.test.ts).
+   * reference the incremental state is proven equal to (modules/strategies/test/recall-incremental.test.ts).
    */
   readonly fromScratch?: boolean;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { HookBus } from "../../core/hooks/index.js";
 import { HistoryContextManager } from "../../modules/context-manager/history-context-manager.js";
-import { assistant, openaiGroup, system, user } from "../strategies/helpers.js";
+import { assistant, openaiGroup, system, user } from "../../modules/strategies/test/helpers.js";
 
 const big = Array.from({ length: 400 }, (_, i) => `v${i * 31}`).join(" ");
 const history = () => [system("rules"), user("q1"), ...openaiGroup("g1", big), assistant("a1"), user("q2"), assistant("a2")];

@@ -4,7 +4,7 @@ import { HookBus } from "../../core/hooks/index.js";
 import { HistoryContextManager } from "../../modules/context-manager/history-context-manager.js";
 import { strategyRegistry } from "../../modules/strategies/registry.js";
 import { defineStrategy } from "../../contracts/strategy-definition.js";
-import { assistant, openaiGroup, system, user } from "./helpers.js";
+import { assistant, openaiGroup, system, user } from "../../modules/strategies/test/helpers.js";
 
 const big = Array.from({ length: 400 }, (_, i) => `v${i * 31}`).join(" ");
 const history = () => [system("rules"), user("q1"), ...openaiGroup("g1", big), assistant("a1"), user("q2"), ...openaiGroup("g2", "short"), assistant("a2")];

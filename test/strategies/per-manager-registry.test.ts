@@ -6,7 +6,7 @@ import { Coordinator } from "../../core/coordinator.js";
 import { HistoryContextManager } from "../../modules/context-manager/history-context-manager.js";
 import { mount as mountSimple } from "../../modules/context-simple/index.js";
 import { createStrategyRegistry, strategyRegistry } from "../../modules/strategies/registry.js";
-import { assistant, system, user } from "./helpers.js";
+import { assistant, system, user } from "../../modules/strategies/test/helpers.js";
 
 /** A custom strategy: keeps instructions and the last `keep` other messages. */
 const keepLast = defineStrategy({

@@ -7,7 +7,7 @@ import { HistoryContextManager } from "../../modules/context-manager/history-con
 import { HistorySearchIndex } from "../../modules/search/history-search-index.js";
 import { autoK, RECALL_EXCHANGE, RECALL_FILL, RECALL_FILL_BACK, RECALL_STEP, RecallStrategy, recallOptions } from "../../modules/strategies/recall.js";
 import { createStrategy } from "../../modules/strategies/registry.js";
-import { assistant, contextFor, ids, openaiGroup, system, user } from "./helpers.js";
+import { assistant, contextFor, ids, openaiGroup, system, user } from "../../modules/strategies/test/helpers.js";
 
 const counter = getTokenCounter("gpt-4o");
 const tokens = (ms: readonly Message[]) => ms.reduce((n, m) => n + counter.countMessage(m), 0);

@@ -5,8 +5,8 @@ import { propertyRuns, toolHistoryArbitrary } from "../../../testing/index.js";
 import { HybridContext } from "../../../modules/strategies/summarizing/index.js";
 import { createStrategy } from "../../../modules/strategies/registry.js";
 import { MemoryStore } from "../../../modules/stores/index.js";
-import { contextFor, ids, openaiGroup } from "../helpers.js";
-import { strategyOutputProblems } from "./output-checks.js";
+import { contextFor, ids, openaiGroup } from "../../../modules/strategies/test/helpers.js";
+import { strategyOutputProblems } from "../../../modules/strategies/test/summarizing/output-checks.js";
 
 const msg = (id: string, role: Message["role"], content: string): Message => ({ role, content, metadata: { id } });
 

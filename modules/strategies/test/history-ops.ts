@@ -4,7 +4,7 @@
  * clone the whole array (same contents, new objects), or ask for an explained request.
  */
 import fc from "fast-check";
-import type { Message } from "../../contracts/generated/message.js";
+import type { Message } from "@amplifier-ts/contracts";
 
 export type HistoryOp =
   | { kind: "append"; k: number }

@@ -1,11 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { Summarizer } from "../../../contracts/compaction-strategy.js";
-import type { Message } from "../../../contracts/generated/message.js";
-import { propertyRuns, toolHistoryArbitrary } from "../../../testing/index.js";
-import { HookBus } from "../../../core/hooks/index.js";
-import { SUMMARY_HEADER, isSummaryMessage } from "../../../modules/strategies/summarizing/index.js";
-import { createStrategy } from "../../../modules/strategies/registry.js";
+import type { Summarizer } from "@amplifier-ts/contracts";
+import type { Message } from "@amplifier-ts/contracts";
+import { propertyRuns, toolHistoryArbitrary } from "@amplifier-ts/testing";
+import { HookBus } from "@amplifier-ts/core";
+import { SUMMARY_HEADER, isSummaryMessage } from "../../summarizing/index.js";
+import { createStrategy } from "../../registry.js";
 import { anthropicGroup, assistant, contextFor, ids, openaiGroup, system, user } from "../helpers.js";
 import { strategyOutputProblems } from "./output-checks.js";
 

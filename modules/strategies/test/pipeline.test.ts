@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { CompactionStrategy } from "../../contracts/compaction-strategy.js";
-import { CompactionPipeline } from "../../modules/strategies/pipeline.js";
+import type { CompactionStrategy } from "@amplifier-ts/contracts";
+import { CompactionPipeline } from "../pipeline.js";
 import { assistant, contextFor, ids, user } from "./helpers.js";
 
 const history = [user("a"), assistant("b"), user("c")];
@@ -42,8 +42,8 @@ describe("CompactionPipeline", () => {
 describe("output checks: built-ins trusted, third parties checked per message", () => {
   it("a registered third-party strategy returning an array with a non-message is skipped with STRATEGY_FAILED", async () => {
     const { z } = await import("zod");
-    const { StrategyRegistry } = await import("../../modules/strategies/registry.js");
-    const { defineStrategy } = await import("../../contracts/strategy-definition.js");
+    const { StrategyRegistry } = await import("../registry.js");
+    const { defineStrategy } = await import("@amplifier-ts/contracts");
     const registry = new StrategyRegistry();
     registry.register(
       defineStrategy({ name: "bad-elements", description: "returns a non-message", optionsSchema: z.object({}).strict(), create: () => ({ name: "bad-elements", compact: () => [{ nope: true }] as never }) }),

@@ -1,10 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { Message } from "../../../contracts/generated/message.js";
-import { propertyRuns, toolHistoryArbitrary } from "../../../testing/index.js";
-import { getTokenCounter } from "../../../core/tokens/index.js";
-import { createStrategy } from "../../../modules/strategies/registry.js";
-import { strategyOutputProblems } from "../core/output-checks.js";
+import type { Message } from "@amplifier-ts/contracts";
+import { propertyRuns, toolHistoryArbitrary } from "@amplifier-ts/testing";
+import { getTokenCounter } from "@amplifier-ts/core";
+import { createStrategy } from "../../registry.js";
+import { strategyOutputProblems } from "../summarizing/output-checks.js";
 import { anthropicGroup, assistant, contextFor, ids, openaiGroup, system, user } from "../helpers.js";
 
 const counter = getTokenCounter("gpt-4o");

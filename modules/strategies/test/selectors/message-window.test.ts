@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { propertyRuns, toolHistoryArbitrary } from "../../../testing/index.js";
-import { createStrategy } from "../../../modules/strategies/registry.js";
-import { strategyOutputProblems } from "../core/output-checks.js";
+import { propertyRuns, toolHistoryArbitrary } from "@amplifier-ts/testing";
+import { createStrategy } from "../../registry.js";
+import { strategyOutputProblems } from "../summarizing/output-checks.js";
 import { anthropicGroup, assistant, contextFor, ids, openaiGroup, system, user } from "../helpers.js";
 
 describe("message-window", () => {

@@ -1,7 +1,7 @@
-import type { CompactionContext } from "../../contracts/compaction-strategy.js";
-import type { Message } from "../../contracts/generated/message.js";
-import { getTokenCounter } from "../../core/tokens/index.js";
-import { ExplainLog } from "../../modules/strategies/explain-recorder.js";
+import type { CompactionContext } from "@amplifier-ts/contracts";
+import type { Message } from "@amplifier-ts/contracts";
+import { getTokenCounter } from "@amplifier-ts/core";
+import { ExplainLog } from "../explain-recorder.js";
 
 export function contextFor(budget = 100_000, explain = new ExplainLog(true)): CompactionContext & { explain: ExplainLog } {
   return { budget, counter: getTokenCounter("gpt-4o"), explain };

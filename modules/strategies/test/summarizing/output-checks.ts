@@ -6,9 +6,9 @@
  * order. Messages a strategy adds (summaries) carry metadata.summary and are skipped by the order
  * and unit checks.
  */
-import type { Message } from "../../../contracts/generated/message.js";
-import { isInstruction } from "../../../testing/window-invariants.js";
-import { HistoryUnits } from "../../../modules/strategies/history-units.js";
+import type { Message } from "@amplifier-ts/contracts";
+import { isInstruction } from "@amplifier-ts/testing";
+import { HistoryUnits } from "../../history-units.js";
 
 export function strategyOutputProblems(input: readonly Message[], output: readonly Message[], inputJsonBefore?: string): string[] {
   const problems: string[] = [];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { Message } from "../../contracts/generated/message.js";
-import { getTokenCounter } from "../../core/tokens/index.js";
-import { createStrategy } from "../../modules/strategies/registry.js";
+import type { Message } from "@amplifier-ts/contracts";
+import { getTokenCounter } from "@amplifier-ts/core";
+import { createStrategy } from "../registry.js";
 import { anthropicGroup, assistant, contextFor, ids, openaiGroup, system, user } from "./helpers.js";
 
 const long = Array.from({ length: 700 }, (_, i) => `w${i * 7919}`).join(" ");

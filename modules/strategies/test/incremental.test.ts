@@ -4,12 +4,12 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { Message } from "../../contracts/generated/message.js";
-import { propertyRuns } from "../../testing/property-runs.js";
-import { toolHistoryArbitrary } from "../../testing/arbitraries.js";
-import { HistoryUnits } from "../../modules/strategies/history-units.js";
-import { createStrategy } from "../../modules/strategies/registry.js";
-import { ExplainLog } from "../../modules/strategies/explain-recorder.js";
+import type { Message } from "@amplifier-ts/contracts";
+import { propertyRuns } from "@amplifier-ts/testing";
+import { toolHistoryArbitrary } from "@amplifier-ts/testing";
+import { HistoryUnits } from "../history-units.js";
+import { createStrategy } from "../registry.js";
+import { ExplainLog } from "../explain-recorder.js";
 import { contextFor, openaiGroup, user } from "./helpers.js";
 
 const runs = Math.max(50, Math.floor(propertyRuns(1_000) / 10));
@@ -77,8 +77,8 @@ describe("tool-result-compaction reuses its copies while the history grows", () 
 
 describe("RunningTokens", () => {
   it("property: after any sequence of extensions, replacements and shrinks, the total equals countMessages", async () => {
-    const { RunningTokens } = await import("../../modules/strategies/running-tokens.js");
-    const { getTokenCounter } = await import("../../core/tokens/index.js");
+    const { RunningTokens } = await import("../running-tokens.js");
+    const { getTokenCounter } = await import("@amplifier-ts/core");
     const counter = getTokenCounter("gpt-4o");
     fc.assert(
       fc.property(toolHistoryArbitrary(), fc.array(fc.tuple(fc.nat(), fc.boolean()), { maxLength: 6 }), (history, steps) => {

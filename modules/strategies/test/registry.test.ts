@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createPipeline, createStrategy, StrategyRegistry } from "../../modules/strategies/registry.js";
-import { defineStrategy } from "../../contracts/strategy-definition.js";
+import { createPipeline, createStrategy, StrategyRegistry } from "../registry.js";
+import { defineStrategy } from "@amplifier-ts/contracts";
 
 const fail = (f: () => unknown) => {
   try {

@@ -11,13 +11,13 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { Message } from "../../contracts/generated/message.js";
-import { propertyRuns } from "../../testing/property-runs.js";
-import { toolHistoryArbitrary } from "../../testing/arbitraries.js";
-import { ExplainLog } from "../../modules/strategies/explain-recorder.js";
-import { HistorySource } from "../../modules/strategies/message-log.js";
-import { RecallStrategy, recallOptions } from "../../modules/strategies/recall.js";
-import { ToolResultCompaction } from "../../modules/strategies/trimming/tool-result-compaction.js";
+import type { Message } from "@amplifier-ts/contracts";
+import { propertyRuns } from "@amplifier-ts/testing";
+import { toolHistoryArbitrary } from "@amplifier-ts/testing";
+import { ExplainLog } from "../explain-recorder.js";
+import { HistorySource } from "../message-log.js";
+import { RecallStrategy, recallOptions } from "../recall.js";
+import { ToolResultCompaction } from "../trimming/tool-result-compaction.js";
 import { contextFor } from "./helpers.js";
 import { applyHistoryOp, historyOp, type LiveHistory } from "./history-ops.js";
 

@@ -16,14 +16,14 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { Message } from "../../contracts/generated/message.js";
-import { propertyRuns } from "../../testing/property-runs.js";
-import { toolHistoryArbitrary } from "../../testing/arbitraries.js";
-import { createPipeline } from "../../modules/strategies/registry.js";
-import { ExplainLog } from "../../modules/strategies/explain-recorder.js";
-import { ArraySource, HistorySource, LogCursor, MessageLog, PrefixSums, RunningSourceTokens } from "../../modules/strategies/message-log.js";
+import type { Message } from "@amplifier-ts/contracts";
+import { propertyRuns } from "@amplifier-ts/testing";
+import { toolHistoryArbitrary } from "@amplifier-ts/testing";
+import { createPipeline } from "../registry.js";
+import { ExplainLog } from "../explain-recorder.js";
+import { ArraySource, HistorySource, LogCursor, MessageLog, PrefixSums, RunningSourceTokens } from "../message-log.js";
 import { contextFor } from "./helpers.js";
-import { getTokenCounter } from "../../core/tokens/index.js";
+import { getTokenCounter } from "@amplifier-ts/core";
 import { applyHistoryOp, historyOp, type LiveHistory } from "./history-ops.js";
 
 const runs = Math.max(40, Math.floor(propertyRuns(1_000) / 10));
