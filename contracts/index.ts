@@ -83,4 +83,3 @@ export * from "./messages/index.js";
 export * from "./memory/index.js";
 export * from "./stores/index.js";
 export { defineStrategy, STRATEGIES_CAPABILITY, type AnyStrategyDefinition, type StrategyDefinition, type StrategyDeps, type StrategySpec } from "./strategy-definition.js";
-export type { HistoryStoreDriver, PostgresStoreOptions, RedisRetryPolicy, RedisStoreOptions, RetryPolicy } from "./store-options.js";

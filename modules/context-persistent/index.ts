@@ -11,6 +11,7 @@ import { HistoryContextManager, parseModuleConfig, strategyDefinitionsOf } from 
 import { persistentOptionsSchema } from "./persistent-options.js";
 import type { ContextOptionsInput } from "@amplifier-ts/context-manager";
 import { openSessionStore, type StoreConfig } from "./open-session-store.js";
+import { historyStoresOf } from "./history-stores-capability.js";
 import { CALIBRATION_ATTACHMENT, openCalibration, type CalibrationAttachment } from "./calibration-attachment.js";
 import { openTokenCounts, TOKEN_COUNTS_ATTACHMENT, type TokenCountsAttachment } from "./token-counts-attachment.js";
 import { sessionAttachment } from "./session-attachment.js";
@@ -80,6 +81,7 @@ export async function mount(coordinator: CoordinatorContract, config: ContextPer
       fsync: config.fsync ?? "always",
       store: config.store,
       onEvent: async (event) => void (await coordinator.hooks.emit(event.name, event.payload)),
+      registry: historyStoresOf(coordinator),
     });
     store = opened.store;
     initialMessages = opened.messages;

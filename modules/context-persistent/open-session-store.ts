@@ -1,6 +1,6 @@
 import type { Message } from "@amplifier-ts/contracts";
 import type { HistoryStore, RecoveryReport } from "@amplifier-ts/contracts";
-import { loadHistoryStore, type HistoryStoreConfig, type HistoryStoreDeps } from "@amplifier-ts/stores";
+import { loadHistoryStore, type HistoryStoreConfig, type HistoryStoreDeps, type HistoryStoreRegistry } from "@amplifier-ts/stores";
 
 /** The `store` block of context-persistent's config: which HistoryStore keeps the session. */
 export type StoreConfig = HistoryStoreConfig;
@@ -14,6 +14,8 @@ export interface OpenSessionStoreOptions {
   store?: StoreConfig;
   /** Where a store reports degradation and recovery (hybrid). */
   onEvent?: HistoryStoreDeps["onEvent"];
+  /** Where the config's type is resolved (default the built-in list). */
+  registry?: HistoryStoreRegistry;
 }
 
 export interface OpenedSessionStore {
@@ -31,7 +33,7 @@ export async function openSessionStore(options: OpenSessionStoreOptions): Promis
   const config: HistoryStoreConfig = options.store ?? { type: "jsonl", storagePath: options.storagePath, fsync: options.fsync };
   const store = await loadHistoryStore(
     config.type === "jsonl" ? { storagePath: options.storagePath, fsync: options.fsync, ...config } : config,
-    options.onEvent ? { onEvent: options.onEvent } : {},
+    { ...(options.onEvent ? { onEvent: options.onEvent } : {}), ...(options.registry ? { registry: options.registry } : {}) },
   );
   try {
     const opened = await store.open(options.sessionId, { agentId: options.agentId });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { contextOptionsShape } from "@amplifier-ts/context-manager";
+import { HISTORY_STORE_TYPES } from "@amplifier-ts/stores";
 
 /**
  * context-persistent's config: the shared context options plus where and how the session is
@@ -21,9 +22,14 @@ export const persistentOptionsSchema = z
       .default("always")
       .meta({ description: "always: each addMessage is on disk when it resolves; batch: concurrent appends share one fsync (same guarantee, more throughput); never: the OS decides (fastest, a crash may lose recent messages)." }),
     store: z
-      .looseObject({ type: z.enum(["jsonl", "memory", "postgres", "redis", "hybrid"]) })
+      .looseObject({
+        type: z
+          .string()
+          .min(1)
+          .meta({ description: `A registered history store type; built in: ${HISTORY_STORE_TYPES.join(", ")}. Its options sit beside it.`, examples: [...HISTORY_STORE_TYPES] }),
+      })
       .optional()
-      .meta({ description: "Which HistoryStore to use (default: JSONL under storagePath)." }),
+      .meta({ description: "Which HistoryStore to use (default: JSONL under storagePath). The type is looked up in the history store registry when the module mounts (UNKNOWN_STORE lists the registered types)." }),
   })
   .strict()
   .refine((o) => o.compactTarget <= o.compactThreshold, {

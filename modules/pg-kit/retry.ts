@@ -1,5 +1,3 @@
-import type { RetryPolicy } from "@amplifier-ts/contracts";
-
 /**
  * Which PostgreSQL failures are worth trying again, and how long to wait in between.
  *
@@ -10,7 +8,12 @@ import type { RetryPolicy } from "@amplifier-ts/contracts";
  * | 40001 serialization failure, 40P01 deadlock | yes: the transaction can simply run again |
  * | anything else (syntax, constraint, bad data) | no: retrying gives the same answer |
  */
-export type { RetryPolicy };
+/** Backoff for transient failures: tries in all (the first included, ≥ 1), jittered exponential delays. */
+export interface RetryPolicy {
+  attempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
 
 export const DEFAULT_RETRY: RetryPolicy = { attempts: 8, baseDelayMs: 50, maxDelayMs: 2_000 };
 

@@ -1,13 +1,24 @@
 // @amplifier-ts/store-postgres: durable, shared history in PostgreSQL (driver: pg).
-import type { HistoryStoreDriver, PostgresStoreOptions } from "@amplifier-ts/contracts";
+import { defineHistoryStore, type HistoryStoreDriver } from "@amplifier-ts/stores";
 import { PostgresStore } from "./postgres-store.js";
+import { postgresStoreOptionsSchema, type PostgresStoreOptions } from "./postgres-store-options.js";
 
-export { PostgresStore, type PostgresStoreOptions } from "./postgres-store.js";
+export { PostgresStore } from "./postgres-store.js";
+export { postgresStoreOptionsSchema, type PostgresStoreOptions } from "./postgres-store-options.js";
 // Connection helpers of @amplifier-ts/pg-kit, still importable from here.
 export { DEFAULT_PG_URL, defaultUser, redactUrl, withDefaultUser, type RetryPolicy } from "@amplifier-ts/pg-kit";
 
-/** What @amplifier-ts/stores' loadHistoryStore() imports for `{ type: "postgres" }`. */
-export const driver: HistoryStoreDriver<PostgresStoreOptions> = {
+/** `{ "type": "postgres" }`: what @amplifier-ts/stores' built-in list imports for this type. */
+export const historyStore = defineHistoryStore({
   type: "postgres",
-  create: ({ url, schema, table, retry, poolSize, connectTimeoutMs }) => new PostgresStore({ url, schema, table, retry, poolSize, connectTimeoutMs }),
-};
+  description: "durable history shared by every process on a PostgreSQL database",
+  options: postgresStoreOptionsSchema,
+  create: (options) => createPostgresStore(options),
+});
+
+/** The factory alone, as store drivers were exported before definitions carried a schema. */
+export const driver: HistoryStoreDriver<PostgresStoreOptions> = { type: "postgres", create: createPostgresStore };
+
+function createPostgresStore({ url, schema, table, retry, poolSize, connectTimeoutMs }: PostgresStoreOptions): PostgresStore {
+  return new PostgresStore({ url, schema, table, retry, poolSize, connectTimeoutMs });
+}

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type pg from "pg";
 import type { HistoryScope, HistoryStore, OpenedSession, ReadOptions, SessionAttachments, SessionSummary } from "@amplifier-ts/contracts";
 import type { Message } from "@amplifier-ts/contracts";
-import type { PostgresStoreOptions } from "@amplifier-ts/contracts";
+import type { PostgresStoreOptions } from "./postgres-store-options.js";
 import { createError, isAmplifierError, type AmplifierError } from "@amplifier-ts/contracts";
 import { decodeStored, encodeFacts, encodeMessage, encodeMessages, type EncodedMessage } from "@amplifier-ts/stores";
 import { acquirePool, answeredByServer, connectionUrl, DEFAULT_RETRY, isTransient, onCheckedOutClient, redactUrl, uncertainWrite, withRetry, withTransaction, type PoolLease, type RetryPolicy } from "@amplifier-ts/pg-kit";

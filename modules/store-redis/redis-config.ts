@@ -5,7 +5,8 @@
  * INVALID_ARGUMENT whose `path` names the option (`store.url`, `store.cluster.rootNodes.1`, …).
  */
 import { z } from "zod";
-import { createError, type RedisRetryPolicy, type RedisStoreOptions } from "@amplifier-ts/contracts";
+import { createError } from "@amplifier-ts/contracts";
+import type { RedisRetryPolicy, RedisStoreOptions } from "./redis-store-options.js";
 
 const MODULE = "stores/redis";
 
@@ -39,7 +40,7 @@ const DEFAULT_RETRY: RedisRetryPolicy = { attempts: 6, baseDelayMs: 25, maxDelay
 const whole = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 const singleUrl = z.string().regex(/^rediss?:\/\/[^,]+$/, "a redis:// or rediss:// URL");
 
-/** The store's options (the same keys as RedisStoreOptions in @amplifier-ts/contracts). */
+/** The store's options (the keys of RedisStoreOptions). */
 export const redisStoreOptionsSchema = z.strictObject({
   url: z.string().optional().meta({ description: "redis://host:port[/db], rediss://…, or redis+cluster://host:port,host:port (a cluster). Default AMPLIFIER_REDIS_URL, else redis://127.0.0.1:6379." }),
   cluster: z

@@ -1,4 +1,5 @@
-import type { HistoryScope, HistoryStore, OpenedSession, ReadOptions, RedisRetryPolicy, RedisStoreOptions, SessionAttachments, SessionSummary } from "@amplifier-ts/contracts";
+import type { HistoryScope, HistoryStore, OpenedSession, ReadOptions, SessionAttachments, SessionSummary } from "@amplifier-ts/contracts";
+import type { RedisRetryPolicy, RedisStoreOptions } from "./redis-store-options.js";
 import type { Message } from "@amplifier-ts/contracts";
 import { createError, isAmplifierError } from "@amplifier-ts/contracts";
 import { decodeStoredText, encodeMessage, encodeMessages, type EncodedMessage } from "@amplifier-ts/stores";

@@ -2,7 +2,22 @@
 // what every HistoryStore implementation shares. PostgreSQL and Redis live in their own packages.
 export { MemoryStore } from "./memory-store.js";
 export { JsonlStore, DEFAULT_STORAGE_PATH, type JsonlStoreOptions, type FsyncMode } from "./jsonl-store.js";
-export type { PostgresStoreOptions, RedisStoreOptions, RedisRetryPolicy, HistoryStoreDriver } from "@amplifier-ts/contracts";
+export {
+  defineHistoryStore,
+  HISTORY_STORES_CAPABILITY,
+  type AnyHistoryStoreDefinition,
+  type HistoryStoreCreateDeps,
+  type HistoryStoreDefinition,
+  type HistoryStoreDriver,
+  type HistoryStoreEntry,
+  type HistoryStoreReference,
+} from "./history-store-definition.js";
+export type { RetryPolicy } from "./retry-policy.js";
+export { HistoryStoreRegistry, type HistoryStoreBuildOptions } from "./history-store-registry.js";
+export { BUILT_IN_HISTORY_STORES, builtInHistoryStores } from "./built-in-history-stores.js";
+export { memoryHistoryStore } from "./memory-store-definition.js";
+export { jsonlHistoryStore, jsonlStoreOptionsSchema } from "./jsonl-store-definition.js";
+export { hybridHistoryStore } from "./hybrid-store-definition.js";
 export { parseStoreUrl } from "./store-url.js";
 export { HybridStore, type HybridStoreOptions, type HybridStoreEvent } from "./hybrid-store.js";
 export { createHistoryStore, loadHistoryStore, driverTypesOf, HISTORY_STORE_TYPES, DRIVER_PACKAGES, type HistoryStoreConfig, type HistoryStoreType, type HistoryStoreDeps, type StoreDrivers, type DriverStoreType } from "./create-store.js";

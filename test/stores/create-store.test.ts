@@ -39,6 +39,6 @@ describe("createHistoryStore", () => {
   ])("bad JSONL option %s is INVALID_ARGUMENT naming it", (name, options) => {
     const error = thrown(() => createHistoryStore({ type: "jsonl", ...options } as never));
     expect(error.code).toBe("INVALID_ARGUMENT");
-    expect(error.details.path).toBe(`options.${name}`);
+    expect(error.details.path).toBe(`store.${name}`);
   });
 });
