@@ -1,8 +1,10 @@
 /**
  * The first half of `npm run contracts`: the JSON Schema files, emitted from their zod sources.
  *
- * zod is the one source of truth of every schema: contracts/validators/* for the contracts,
- * the module's own options schema for a built-in module's config. `z.toJSONSchema` (draft-07)
+ * zod is the one source of truth of every schema: contracts/validators/* for the contracts. A
+ * module's config schema is its own: the module emits it into its package (tools/emit-module-schemas.mjs,
+ * listed under "amplifier.schemas" in its package.json), and this step includes those files, and
+ * their copies at the old paths under contracts/schemas/modules/, so one check covers all. `z.toJSONSchema` (draft-07)
  * writes contracts/schemas/<name>.schema.json — the files editors read for `$schema` completion,
  * and from which contracts/generate.mjs then generates the TypeScript types. What JSON Schema says
  * beyond zod's shapes (titles, descriptions, `integer`, `format`, the message's role rules as
@@ -15,6 +17,7 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
+import { emitModuleSchemas } from "../tools/emit-module-schemas.mjs";
 
 /** contracts/schemas/<name>.schema.json ← export `name` of `module` (repo-relative). */
 export const SCHEMA_SOURCES = [
@@ -22,23 +25,28 @@ export const SCHEMA_SOURCES = [
   { schema: "hook-result", module: "contracts/validators/hook-result.ts", name: "hookResultSchema" },
   { schema: "message", module: "contracts/validators/message.ts", name: "messageSchema" },
   { schema: "provider-info", module: "contracts/validators/provider-info.ts", name: "providerInfoSchema" },
-  { schema: "modules/context-simple.config", module: "modules/context-manager/context-options.ts", name: "contextOptionsSchema" },
-  { schema: "modules/context-persistent.config", module: "modules/context-persistent/persistent-options.ts", name: "persistentOptionsSchema" },
   { schema: "memory-event", module: "contracts/memory/memory-schemas.ts", name: "memoryEventJsonSchema" },
   { schema: "modules/memory-local.config", module: "modules/memory-local/memory-local-config.ts", name: "memoryLocalConfigSchema" },
   { schema: "modules/memory-postgres.config", module: "modules/memory-postgres/memory-postgres-config.ts", name: "memoryPostgresConfigSchema" },
   { schema: "modules/memory-redis.config", module: "modules/memory-redis/memory-redis-config.ts", name: "memoryRedisConfigSchema" },
-  { schema: "modules/store-blobs.config", module: "contracts/stores/store-schemas.ts", name: "storeBlobsConfigSchema" },
-  { schema: "modules/store-graph.config", module: "contracts/stores/store-schemas.ts", name: "storeGraphConfigSchema" },
-  { schema: "modules/store-tasks.config", module: "contracts/stores/store-schemas.ts", name: "storeTasksConfigSchema" },
-  { schema: "modules/store-vectors.config", module: "contracts/stores/store-schemas.ts", name: "storeVectorsConfigSchema" },
 ];
 
 const SCHEMA_BASE = "https://amplifier-ts.dev/schemas/";
 export const SCHEMA_BANNER = "by `npm run contracts` (contracts/emit-schemas.mjs) — do not edit.";
 
-/** Map of repo-relative schema path → exact file text, for the repository at `root`. */
+/**
+ * Map of repo-relative schema path → exact file text, for the repository at `root`: the contracts'
+ * schemas and every module's. `moduleAliases` lists the module schemas' copies under
+ * contracts/schemas/ (module options: no TypeScript types are generated from them in contracts).
+ */
 export async function emitSchemas(root) {
+  const files = await emitContractSchemas(root);
+  const modules = await emitModuleSchemas(root);
+  for (const [file, text] of modules.files) files.set(file, text);
+  return Object.assign(files, { moduleAliases: modules.aliases });
+}
+
+async function emitContractSchemas(root) {
   const entry = [
     'import { z } from "zod";',
     ...SCHEMA_SOURCES.map((s, i) => `import { ${s.name} as source${i} } from ${JSON.stringify(join(root, s.module))};`),

@@ -40,6 +40,9 @@ const generatedDir = join(root, "contracts", "generated");
 // Step 1 (the repository only): JSON Schemas from zod. In check mode the files on disk must equal
 // what zod emits; step 2 then reads them as they are.
 const emitted = rootIndex >= 0 ? new Map() : await emitSchemas(root);
+// Module schemas copied to their old paths under contracts/schemas/modules/: module options, so
+// contracts generates no types from them (each module exports its own).
+const moduleAliases = new Set(emitted.moduleAliases ?? []);
 const staleSchemas = [];
 for (const [file, text] of emitted) {
   const current = await readFile(join(root, file), "utf8").catch(() => undefined);
@@ -115,7 +118,7 @@ async function staleFiles(outputs) {
 }
 
 async function schemaFiles() {
-  const files = await listFiles(schemasDir, (name) => name.endsWith(SCHEMA_SUFFIX));
+  const files = (await listFiles(schemasDir, (name) => name.endsWith(SCHEMA_SUFFIX))).filter((file) => !moduleAliases.has(toPosix(relative(root, file))));
   if (files.length === 0) fail(`no *${SCHEMA_SUFFIX} files under ${schemasDir}`);
   return files;
 }

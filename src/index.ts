@@ -11,6 +11,9 @@
 // /testing, /cli; built-in modules also at amplifier-ts/modules/<name>.
 export type * from "@amplifier-ts/core";
 export type { HistoryContextManager, LastWindow, MessageExplanation } from "@amplifier-ts/context-manager";
+// The built-in context modules' config types (each module owns its schema; contracts no longer generate them).
+export type { ContextSimpleConfig } from "@amplifier-ts/module-context-simple";
+export type { ContextPersistentConfig } from "@amplifier-ts/module-context-persistent";
 export type { ReplayOptions, ReplayResult, ReplayTurn, ReplaySummary, AnalyzeSessionOptions, AnalysisThreadsOptions, AnalyzeSessionResult } from "./replay.js";
 export type { MemoryRecorderOptions, StartDelegationOptions } from "@amplifier-ts/module-memory-recorder";
 

@@ -3,18 +3,18 @@
 // blobs (createBlobStore: memory, file, postgres), graphs (createGraphStore: memory, postgres) and
 // task boards (createTaskStore: memory, postgres); the store contracts (contracts/BLOBS.md,
 // GRAPH.md, TASKS.md) and the agent context a tool reads to know whose board it writes.
-import type { BlobStore, BlobStoreConfig, GraphStore, GraphStoreConfig, TaskStore, TaskStoreConfig } from "@amplifier-ts/contracts";
+import type { BlobStore, GraphStore, TaskStore } from "@amplifier-ts/contracts";
 import { blobDriver, graphDriver, taskDriver } from "@amplifier-ts/agent-stores-postgres";
-import { createBlobStore as createBlobWith, type BlobStoreDeps } from "@amplifier-ts/module-store-blobs";
-import { createGraphStore as createGraphWith, type GraphStoreDeps } from "@amplifier-ts/module-store-graph";
-import { createTaskStore as createTaskWith, type TaskStoreDeps } from "@amplifier-ts/module-store-tasks";
+import { createBlobStore as createBlobWith, type BlobStoreConfig, type BlobStoreDeps } from "@amplifier-ts/module-store-blobs";
+import { createGraphStore as createGraphWith, type GraphStoreConfig, type GraphStoreDeps } from "@amplifier-ts/module-store-graph";
+import { createTaskStore as createTaskWith, type TaskStoreConfig, type TaskStoreDeps } from "@amplifier-ts/module-store-tasks";
 
 export * from "./modules/stores.js";
-export { MemoryBlobStore, FileBlobStore, DEFAULT_BLOB_PATH, loadBlobStore, BLOB_STORE_TYPES, type BlobStoreDeps, type BlobStoreDriver, type FileBlobStoreOptions, type MemoryBlobStoreOptions } from "@amplifier-ts/module-store-blobs";
-export { MemoryGraphStore, loadGraphStore, GRAPH_STORE_TYPES, type GraphStoreDeps, type GraphStoreDriver } from "@amplifier-ts/module-store-graph";
-export { MemoryTaskStore, loadTaskStore, TASK_STORE_TYPES, type TaskStoreDeps, type TaskStoreDriver } from "@amplifier-ts/module-store-tasks";
-export { loadVectorStore } from "@amplifier-ts/module-store-vectors";
-export { PostgresBlobStore, PostgresGraphStore, PostgresTaskStore, DEFAULT_BLOB_CHUNK_BYTES } from "@amplifier-ts/agent-stores-postgres";
+export { MemoryBlobStore, FileBlobStore, DEFAULT_BLOB_PATH, loadBlobStore, BLOB_STORE_TYPES, blobStores, storeBlobsConfigSchema, type BlobStoreConfig, type StoreBlobsConfig, type MemoryBlobStoreConfig, type FileBlobStoreConfig, type BlobStoreDeps, type BlobStoreDriver, type FileBlobStoreOptions, type MemoryBlobStoreOptions } from "@amplifier-ts/module-store-blobs";
+export { MemoryGraphStore, loadGraphStore, GRAPH_STORE_TYPES, graphStores, storeGraphConfigSchema, type GraphStoreConfig, type StoreGraphConfig, type MemoryGraphStoreConfig, type GraphStoreDeps, type GraphStoreDriver } from "@amplifier-ts/module-store-graph";
+export { MemoryTaskStore, loadTaskStore, TASK_STORE_TYPES, taskStores, storeTasksConfigSchema, type TaskStoreConfig, type StoreTasksConfig, type MemoryTaskStoreConfig, type TaskStoreDeps, type TaskStoreDriver } from "@amplifier-ts/module-store-tasks";
+export { loadVectorStore, vectorStores, storeVectorsConfigSchema, type VectorStoreConfig, type StoreVectorsConfig, type MemoryVectorStoreConfig, type PostgresVectorStoreConfig } from "@amplifier-ts/module-store-vectors";
+export { PostgresBlobStore, PostgresGraphStore, PostgresTaskStore, DEFAULT_BLOB_CHUNK_BYTES, type PostgresBlobStoreOptions, type PostgresGraphStoreOptions, type PostgresTaskStoreOptions } from "@amplifier-ts/agent-stores-postgres";
 export {
   isCypherCapable,
   requireStore,
@@ -28,12 +28,10 @@ export {
   type AgentContext,
   type BlobDownload,
   type BlobStore,
-  type BlobStoreConfig,
   type CypherCapable,
   type GraphEntity,
   type GraphRelationship,
   type GraphStore,
-  type GraphStoreConfig,
   type NeighborOptions,
   type NewEntity,
   type NewRelationship,
@@ -44,8 +42,6 @@ export {
   type TaskList,
   type TaskStatus,
   type TaskStore,
-  type TaskStoreConfig,
-  type VectorStoreConfig,
 } from "@amplifier-ts/contracts";
 export { runWithAgentContext, currentAgentContext, requireAgentContext, childAgentContext } from "@amplifier-ts/core";
 

@@ -9,13 +9,7 @@ export type { AmplifierConfig, ModuleConfig, ModuleRef, ModuleSpecifier, NamedMo
 export type { HookAction, HookResult } from "./hook-result.js";
 export type { JsonValue, MemoryEventJson, _Schema0 } from "./memory-event.js";
 export type { ContentBlock, ImageBlock, ImageUrlBlock, Message, MessageMetadata, RedactedThinkingBlock, Role, SummaryInfo, TextBlock, ThinkingBlock, ToolCall, ToolResultBlock, ToolUseBlock } from "./message.js";
-export type { ContextPersistentConfig } from "./modules/context-persistent.config.js";
-export type { ContextSimpleConfig } from "./modules/context-simple.config.js";
 export type { MemoryLocalConfig } from "./modules/memory-local.config.js";
 export type { MemoryPostgresConfig } from "./modules/memory-postgres.config.js";
 export type { MemoryRedisConfig } from "./modules/memory-redis.config.js";
-export type { FileBlobStoreConfig, MemoryBlobStoreConfig, PostgresBlobStoreConfig, StoreBlobsConfig } from "./modules/store-blobs.config.js";
-export type { MemoryGraphStoreConfig, PostgresGraphStoreConfig, StoreGraphConfig } from "./modules/store-graph.config.js";
-export type { MemoryTaskStoreConfig, PostgresTaskStoreConfig, StoreTasksConfig } from "./modules/store-tasks.config.js";
-export type { MemoryVectorStoreConfig, PostgresVectorStoreConfig, StoreVectorsConfig } from "./modules/store-vectors.config.js";
 export type { ProviderInfo } from "./provider-info.js";

@@ -1,4 +1,5 @@
-import type { BlobDownload, BlobStore, PostgresBlobStoreOptions } from "@amplifier-ts/contracts";
+import type { BlobDownload, BlobStore } from "@amplifier-ts/contracts";
+import type { PostgresBlobStoreOptions } from "./agent-store-options.js";
 import { assertBlobKey, assertBlobSize, assertBlobUpload, blobNotFound, createError, DEFAULT_MAX_BLOB_BYTES } from "@amplifier-ts/contracts";
 import { PgStore } from "./pg-store.js";
 

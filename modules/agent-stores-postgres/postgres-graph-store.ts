@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { GraphEntity, GraphRelationship, GraphStore, NeighborOptions, NewEntity, NewRelationship, PostgresGraphStoreOptions, SubGraph } from "@amplifier-ts/contracts";
+import type { GraphEntity, GraphRelationship, GraphStore, NeighborOptions, NewEntity, NewRelationship, SubGraph } from "@amplifier-ts/contracts";
+import type { PostgresGraphStoreOptions } from "./agent-store-options.js";
 import { checkEntityId, checkNeighborOptions, checkNewEntity, checkNewRelationship, entityNotFound, sortSubGraph } from "@amplifier-ts/contracts";
 import { PgStore } from "./pg-store.js";
 

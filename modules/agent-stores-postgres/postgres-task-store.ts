@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
-import type { NewTask, NewTaskList, PostgresTaskStoreOptions, Task, TaskList, TaskStatus, TaskStore } from "@amplifier-ts/contracts";
+import type { PostgresTaskStoreOptions } from "./agent-store-options.js";
+import type { NewTask, NewTaskList, Task, TaskList, TaskStatus, TaskStore } from "@amplifier-ts/contracts";
 import { checkNewTaskList, checkNewTasks, checkOwnerId, checkStatus, checkTaskId, taskListNotFound, taskNotFound } from "@amplifier-ts/contracts";
 import { PgStore } from "./pg-store.js";
 

@@ -7,9 +7,9 @@ export const retentionPolicies = ["permanent", "run", "none"] as const;
 export type RetentionPolicy = (typeof retentionPolicies)[number];
 
 /**
- * The source of truth of the context modules' config: contracts/schemas/modules/
- * context-simple.config.schema.json (and, with persistent-options.ts, context-persistent's) is
- * emitted from these schemas by `npm run contracts`, descriptions included.
+ * The source of truth of the context modules' config: context-simple validates with
+ * contextOptionsSchema, context-persistent with these options plus its own (persistent-options.ts);
+ * each emits its JSON Schema for editors from them (`npm run schemas`), descriptions included.
  */
 export const contextOptionsShape = {
   maxTokens: z.number().int().positive().default(100_000).meta({ description: "Budget when neither the caller, the provider nor the model registry gives one." }),

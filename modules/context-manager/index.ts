@@ -1,6 +1,6 @@
 // @amplifier-ts/context-manager: the HistoryContextManager the built-in context modules share, and
 // its options. A third-party context module can build on it, or on @amplifier-ts/window alone.
-export { contextOptionsShape, type ContextOptionsInput } from "./context-options.js";
+export { contextOptionsSchema, contextOptionsShape, type ContextOptionsInput } from "./context-options.js";
 export { HistoryContextManager, parseModuleConfig, type HistoryContextManagerInit } from "./history-context-manager.js";
 export type { LastWindow, MessageExplanation } from "./window-explanation.js";
 export { strategyDefinitionsOf } from "./strategy-capability.js";

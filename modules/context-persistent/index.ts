@@ -4,7 +4,6 @@ import type {} from "@amplifier-ts/core";
 import type { Message } from "@amplifier-ts/contracts";
 import type { HistoryStore } from "@amplifier-ts/contracts";
 import type { ModuleMeta } from "@amplifier-ts/contracts";
-import configSchema from "@amplifier-ts/contracts/schemas/modules/context-persistent.config.schema.json" with { type: "json" };
 import { CONFIG_LOCATION_CAPABILITY, isAmplifierError, type ConfigLocationCapability } from "@amplifier-ts/contracts";
 import { isAbsolute, resolve } from "node:path";
 import { HistoryContextManager, parseModuleConfig, strategyDefinitionsOf } from "@amplifier-ts/context-manager";
@@ -36,8 +35,11 @@ export const meta: ModuleMeta = {
   version: "0.1.0",
   kind: "context",
   description: "Durable history (one append-only JSONL file per session by default) with memory fallback; same windows as context-simple.",
-  configSchema,
+  configSchema: persistentOptionsSchema,
 };
+
+export { persistentOptionsSchema } from "./persistent-options.js";
+export { historyStoresOf } from "./history-stores-capability.js";
 
 export interface ContextPersistentConfig extends ContextOptionsInput {
   storagePath?: string;

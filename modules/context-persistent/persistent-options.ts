@@ -4,8 +4,8 @@ import { HISTORY_STORE_TYPES } from "@amplifier-ts/stores";
 
 /**
  * context-persistent's config: the shared context options plus where and how the session is
- * stored. The source of truth: contracts/schemas/modules/context-persistent.config.schema.json is
- * emitted from it (`npm run contracts`); the drift test runs both over the same fixtures.
+ * stored. The module validates with it; schemas/context-persistent.config.schema.json is emitted
+ * from it for editors (`npm run schemas`); the drift test runs both over the same fixtures.
  */
 export const persistentOptionsSchema = z
   .object({

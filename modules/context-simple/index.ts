@@ -2,7 +2,7 @@ import type { CoordinatorContract } from "@amplifier-ts/contracts";
 // The module whose ContextModules this file augments (an augmentation needs its target in the program).
 import type {} from "@amplifier-ts/core";
 import type { ModuleMeta } from "@amplifier-ts/contracts";
-import configSchema from "@amplifier-ts/contracts/schemas/modules/context-simple.config.schema.json" with { type: "json" };
+import { contextSimpleConfigSchema } from "./config-schema.js";
 import { HistoryContextManager, strategyDefinitionsOf } from "@amplifier-ts/context-manager";
 import type { ContextOptionsInput } from "@amplifier-ts/context-manager";
 import { providerLookup } from "@amplifier-ts/summarizers";
@@ -23,8 +23,10 @@ export const meta: ModuleMeta = {
   version: "0.1.0",
   kind: "context",
   description: "In-memory history; exact token counts; provider-valid, cache-friendly windows.",
-  configSchema,
+  configSchema: contextSimpleConfigSchema,
 };
+
+export { contextSimpleConfigSchema, type ContextSimpleConfig } from "./config-schema.js";
 
 /** Mounts an in-memory context manager into the coordinator's context slot. */
 export async function mount(coordinator: CoordinatorContract, config: ContextOptionsInput = {}): Promise<HistoryContextManager> {

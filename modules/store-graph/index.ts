@@ -1,8 +1,11 @@
 // @amplifier-ts/module-store-graph: graph stores (contracts/GRAPH.md) — the factory, the in-memory store
 // and the module that offers one as the "graph" capability.
-import type { CoordinatorContract, GraphStore, GraphStoreConfig, ModuleMeta } from "@amplifier-ts/contracts";
-import { GRAPH_CAPABILITY, mountStoreCapability, storeGraphConfigSchema } from "@amplifier-ts/contracts";
+import type { CoordinatorContract, GraphStore, ModuleMeta } from "@amplifier-ts/contracts";
+import { GRAPH_CAPABILITY, mountStoreCapability } from "@amplifier-ts/contracts";
 import { loadGraphStore } from "./create-graph-store.js";
+import { storeGraphConfigSchema, type GraphStoreConfig } from "./graph-store-types.js";
+
+export { graphStores, GRAPH_STORE_KIND, BUILT_IN_GRAPH_STORES, memoryGraphStore, storeGraphConfigSchema, storeGraphEditorSchema, type GraphStoreConfig, type StoreGraphConfig, type MemoryGraphStoreConfig } from "./graph-store-types.js";
 
 export { isCypherCapable, type CypherCapable } from "@amplifier-ts/contracts";
 export { MemoryGraphStore } from "./memory-graph-store.js";

@@ -1,8 +1,11 @@
 // @amplifier-ts/module-store-tasks: task stores (contracts/TASKS.md) — the factory, the in-memory store
 // and the module that offers one as the "tasks" capability.
-import type { CoordinatorContract, ModuleMeta, TaskStore, TaskStoreConfig } from "@amplifier-ts/contracts";
-import { mountStoreCapability, storeTasksConfigSchema, TASKS_CAPABILITY } from "@amplifier-ts/contracts";
+import type { CoordinatorContract, ModuleMeta, TaskStore } from "@amplifier-ts/contracts";
+import { mountStoreCapability, TASKS_CAPABILITY } from "@amplifier-ts/contracts";
 import { loadTaskStore } from "./create-task-store.js";
+import { storeTasksConfigSchema, type TaskStoreConfig } from "./task-store-types.js";
+
+export { taskStores, TASK_STORE_KIND, BUILT_IN_TASK_STORES, memoryTaskStore, storeTasksConfigSchema, storeTasksEditorSchema, type TaskStoreConfig, type StoreTasksConfig, type MemoryTaskStoreConfig } from "./task-store-types.js";
 
 export { MemoryTaskStore } from "./memory-task-store.js";
 export { createTaskStore, loadTaskStore, TASK_STORE_TYPES, TASK_POSTGRES_DRIVER, type TaskStoreDeps, type TaskStoreDriver } from "./create-task-store.js";

@@ -71,5 +71,5 @@ export function driverTypesOf(config: unknown): DriverStoreType[] {
 }
 
 function buildOptions(deps: HistoryStoreDeps) {
-  return { ...(deps.onEvent ? { onEvent: deps.onEvent } : {}), ...(deps.drivers ? { drivers: deps.drivers } : {}), ...(deps.definitions ? { definitions: deps.definitions } : {}) };
+  return { ...(deps.onEvent ? { services: { onEvent: deps.onEvent } } : {}), ...(deps.drivers ? { drivers: deps.drivers } : {}), ...(deps.definitions ? { definitions: deps.definitions } : {}) };
 }

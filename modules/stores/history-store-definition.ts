@@ -1,52 +1,32 @@
 /**
- * How a history store type is declared: a type name, a zod schema of its options (the config
- * without `type`), and a factory. Drivers are registered by type, like compaction strategies:
+ * History store types (contracts/HISTORY-STORES.md) as registry entries:
  *
  * ```ts
  * export const historyStore = defineHistoryStore({
  *   type: "sqlite-like",
- *   description: "one file per session",
- *   options: z.looseObject({ path: z.string().min(1) }),
- *   create: (options) => new FileStore(options),
+ *   description: "one database per name",
+ *   options: z.looseObject({ database: z.string().min(1) }),
+ *   create: (options) => new SqliteLikeStore(options.database),
  * });
  * ```
  *
- * `create` runs synchronously and touches no storage (a store opens its connections or files in
- * `open()`); it gets the options already parsed by `options`, and `deps` to build child stores
- * (hybrid's two sides) through the same registry and validation.
+ * A driver package exports its definition as `historyStore`; one line of BUILT_IN_HISTORY_STORES
+ * (built-in-history-stores.ts) makes it built in.
  */
 import type { HistoryStore } from "@amplifier-ts/contracts";
-import type { ZodType } from "zod";
 import type { HybridStoreEvent } from "./hybrid-store.js";
+import type { AnyStoreDefinition, StoreCreateDeps, StoreDefinition, StoreDriver, StoreEntry, StoreReference } from "./store-definition.js";
 
-export interface HistoryStoreCreateDeps {
-  /** JSON path of this store's config, for errors (`store`, `store.hot`). */
-  readonly path: string;
+export interface HistoryStoreCreateDeps extends StoreCreateDeps<HistoryStore> {
   /** Where stores that can degrade and recover (hybrid) report it. */
   readonly onEvent?: (event: HybridStoreEvent) => void | Promise<void>;
-  /** Builds a child store from its config; `path` is the child's JSON path (`store.hot`). */
-  createStore(config: unknown, path: string): HistoryStore;
 }
 
-/**
- * What a store driver package exported before definitions carried a schema: a type and a factory.
- * Still accepted in `deps.drivers`; a definition is one too.
- */
-export interface HistoryStoreDriver<Options = Record<string, unknown>> {
-  readonly type: string;
-  create(options: Options): HistoryStore;
-}
+/** A factory alone: what driver packages exported as `driver` before definitions; still accepted in `deps.drivers`. */
+export type HistoryStoreDriver<Options = Record<string, unknown>> = StoreDriver<Options, HistoryStore>;
 
-export interface HistoryStoreDefinition<Options = unknown> {
-  /** The config's `type`: lowercase words joined by "-". */
-  readonly type: string;
-  /** One line for docs and `did you mean` listings. */
-  readonly description: string;
-  /** The options (the config without `type`); defaults applied. Unknown keys should pass (loose) so old configs keep loading. */
-  readonly options: ZodType<Options>;
+export interface HistoryStoreDefinition<Options = unknown> extends StoreDefinition<Options, HistoryStore> {
   create(options: Options, deps: HistoryStoreCreateDeps): HistoryStore;
-  /** The child store configs inside a config of this type (hybrid: hot and cold), so their drivers are loaded first. */
-  children?(config: Readonly<Record<string, unknown>>): unknown[];
 }
 
 /** A typed identity: lets `create` see the schema's output type. */
@@ -54,22 +34,9 @@ export function defineHistoryStore<Options>(definition: HistoryStoreDefinition<O
   return Object.freeze(definition);
 }
 
-/** Any definition, whatever its options (registries hold these). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyHistoryStoreDefinition = HistoryStoreDefinition<any>;
-
-/**
- * A store type whose definition is in another package, imported when a config first names it:
- * the package exports the definition as `historyStore` (or, as before, `driver`). `package` is a
- * specifier `import()` resolves (a package name or a file URL).
- */
-export interface HistoryStoreReference {
-  readonly type: string;
-  readonly package: string;
-}
-
-/** What a registry is built from: definitions, and references to the packages that hold them. */
-export type HistoryStoreEntry = AnyHistoryStoreDefinition | HistoryStoreReference;
+export type AnyHistoryStoreDefinition = AnyStoreDefinition<HistoryStore>;
+export type HistoryStoreReference = StoreReference;
+export type HistoryStoreEntry = StoreEntry<HistoryStore>;
 
 /**
  * Name of the coordinator capability through which a host registers history store types for ONE

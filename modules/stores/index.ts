@@ -13,7 +13,10 @@ export {
   type HistoryStoreReference,
 } from "./history-store-definition.js";
 export type { RetryPolicy } from "./retry-policy.js";
-export { HistoryStoreRegistry, type HistoryStoreBuildOptions } from "./history-store-registry.js";
+export { HistoryStoreRegistry, HISTORY_STORE_KIND, type HistoryStoreBuildOptions } from "./history-store-registry.js";
+export { registryConfigSchema, editorConfigSchema } from "./store-config-schema.js";
+export { StoreRegistry, type StoreBuildOptions, type StoreKind } from "./store-registry.js";
+export { defineStore, type AnyStoreDefinition, type StoreCreateDeps, type StoreDefinition, type StoreDriver, type StoreEntry, type StoreReference } from "./store-definition.js";
 export { BUILT_IN_HISTORY_STORES, builtInHistoryStores } from "./built-in-history-stores.js";
 export { memoryHistoryStore } from "./memory-store-definition.js";
 export { jsonlHistoryStore, jsonlStoreOptionsSchema } from "./jsonl-store-definition.js";

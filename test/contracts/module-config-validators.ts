@@ -1,4 +1,7 @@
-import { storeBlobsConfigSchema, storeGraphConfigSchema, storeTasksConfigSchema, storeVectorsConfigSchema } from "../../contracts/stores/store-schemas.js";
+import { storeBlobsEditorSchema } from "../../modules/store-blobs/blob-store-types.js";
+import { storeGraphEditorSchema } from "../../modules/store-graph/graph-store-types.js";
+import { storeTasksEditorSchema } from "../../modules/store-tasks/task-store-types.js";
+import { storeVectorsEditorSchema } from "../../modules/store-vectors/vector-store-types.js";
 import type { ZodType } from "zod";
 import { contextOptionsSchema } from "../../modules/context-manager/context-options.js";
 import { persistentOptionsSchema } from "../../modules/context-persistent/persistent-options.js";
@@ -7,7 +10,8 @@ import { memoryPostgresConfigSchema } from "../../modules/memory-postgres/memory
 import { memoryRedisConfigSchema } from "../../modules/memory-redis/memory-redis-config.js";
 
 /**
- * zod sources of the built-in modules' config schemas (contracts/schemas/modules/), keyed like
+ * zod sources of the built-in modules' config schemas (each emitted into its package, copied to
+ * contracts/schemas/modules/), keyed like
  * CONTRACT_VALIDATORS. They live here, not in contracts/validators/registry.ts, because contracts
  * import no module; the drift harness merges both registries.
  *
@@ -20,8 +24,9 @@ export const MODULE_CONFIG_VALIDATORS: Record<string, ZodType> = {
   "modules/memory-local.config": memoryLocalConfigSchema,
   "modules/memory-postgres.config": memoryPostgresConfigSchema,
   "modules/memory-redis.config": memoryRedisConfigSchema,
-  "modules/store-blobs.config": storeBlobsConfigSchema,
-  "modules/store-graph.config": storeGraphConfigSchema,
-  "modules/store-tasks.config": storeTasksConfigSchema,
-  "modules/store-vectors.config": storeVectorsConfigSchema,
+  // A store module's JSON Schema is emitted from its editor schema: every built-in type, the driver packages loaded.
+  "modules/store-blobs.config": await storeBlobsEditorSchema(),
+  "modules/store-graph.config": await storeGraphEditorSchema(),
+  "modules/store-tasks.config": await storeTasksEditorSchema(),
+  "modules/store-vectors.config": await storeVectorsEditorSchema(),
 };

@@ -8,7 +8,6 @@ import type { z } from "zod";
 import type {
   AmplifierConfig,
   ContentBlock,
-  ContextSimpleConfig,
   HookResult,
   Message,
   MessageMetadata,
@@ -31,7 +30,6 @@ import {
   type ValidationIssue,
 } from "../../contracts/validators/index.js";
 import type * as contracts from "../../contracts/index.js";
-import type { contextOptionsSchema } from "../../modules/context-manager/context-options.js";
 
 /** Two-way assignability, a second opinion next to toEqualTypeOf's structural identity. */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
@@ -57,10 +55,6 @@ describe("z.infer of each validator is its generated type", () => {
 
   it("AmplifierConfig", () => {
     expectTypeOf<Same<z.infer<typeof amplifierConfigSchema>, AmplifierConfig>>().toEqualTypeOf<true>();
-  });
-
-  it("context-simple config: what the module accepts (zod input) is the schema's type", () => {
-    expectTypeOf<Same<z.input<typeof contextOptionsSchema>, ContextSimpleConfig>>().toEqualTypeOf<true>();
   });
 });
 
