@@ -5,8 +5,8 @@ import type { StoreRegistry } from "./store-registry.js";
 /**
  * A store module's config schema, derived from its registry: `type` must be a registered type, and
  * when the type's definition is loaded its options are checked by the definition's schema (issues
- * at `<path>.<option>`). A type whose package is not loaded yet is checked when the store is
- * built. So a type added to the registry is accepted without touching this schema.
+ * at `<path>.<option>`). A type whose definition is in another package is checked when the store
+ * is built (load…Store imports it). So a type added to the registry is accepted without touching this schema.
  */
 export function registryConfigSchema<Store>(registry: StoreRegistry<Store>, meta: { id: string; title: string; description: string }): ZodType<{ type: string; [option: string]: unknown }> {
   return z
@@ -38,8 +38,8 @@ export async function editorConfigSchema<Store>(
   for (const type of registry.types()) {
     const reference = registry.reference(type);
     const bundled = reference === undefined ? undefined : (packages[reference.package]?.[reference.export ?? registry.kind.exports[0] ?? ""] as AnyStoreDefinition<Store> | undefined);
-    if (registry.definition(type) === undefined && bundled === undefined) await registry.loadTypesOf({ type });
-    const definition = registry.definition(type) ?? bundled!;
+    const definition = bundled ?? (await registry.resolve(type));
+    if (definition === undefined) continue;
     const shape = (definition.options as unknown as ZodObject).shape ?? {};
     members.push(z.strictObject({ type: z.literal(type), ...shape }).meta({ title: titles[type] ?? type, description: definition.description }));
   }

@@ -7,14 +7,15 @@
  * |--------------------------------------|----------------------|-------------------------------------------------|
  * | config is not `{ "type": "…" }`      | INVALID_ARGUMENT     | path `store`, expected, given                   |
  * | unknown type                         | UNKNOWN_STORE        | path `store.type`, the registered types, `did you mean` |
- * | type's package not installed/loaded  | STORE_DRIVER_MISSING | the package to install                          |
+ * | type's package not installed/given   | STORE_DRIVER_MISSING | the package to install                          |
  * | bad option                           | INVALID_ARGUMENT     | path `store.<option>`, expected, given          |
  *
  * A registry reads through to its parent: a session's registry (the capability "history-stores")
  * over `builtInHistoryStores`, so a type registered for one session is unknown in another.
  * Paths above are the history stores'; each kind names its own (`config.type` for a blob store).
- * Entries that reference a package are imported by `load()`; `create()` is synchronous and needs
- * every type the config names loaded already (or given in `drivers`).
+ * Entries that reference a package are imported by `load()` (each time: Node caches the module,
+ * the registry holds no state beyond its entries); `create()` is synchronous and needs such a
+ * type's definition or driver given in `definitions` / `drivers`.
  */
 import { createError, describeValue, didYouMean, parseValid } from "@amplifier-ts/contracts";
 import { z } from "zod";
@@ -48,8 +49,6 @@ export class StoreRegistry<Store> {
   readonly kind: StoreKind;
   /** Definitions and references, in registration order. */
   readonly #entries = new Map<string, StoreEntry<Store>>();
-  /** Definitions imported for references. */
-  readonly #loaded = new Map<string, AnyStoreDefinition<Store>>();
   readonly #parent: StoreRegistry<Store> | undefined;
 
   constructor(kind: StoreKind, entries: Iterable<StoreEntry<Store>> = [], options: { readonly parent?: StoreRegistry<Store> } = {}) {
@@ -75,7 +74,6 @@ export class StoreRegistry<Store> {
     return () => {
       if (this.#entries.get(entry.type) !== entry) return;
       this.#entries.delete(entry.type);
-      this.#loaded.delete(entry.type);
     };
   }
 
@@ -90,11 +88,17 @@ export class StoreRegistry<Store> {
     return [...types];
   }
 
-  /** The loaded definition of `type`, here or in the parent. */
+  /** The definition of `type` registered here or in the parent (undefined for a reference: see `resolve`). */
   definition(type: string): AnyStoreDefinition<Store> | undefined {
     const entry = this.#entries.get(type);
     if (entry === undefined) return this.#parent?.definition(type);
-    return isReference(entry) ? this.#loaded.get(type) : entry;
+    return isReference(entry) ? undefined : entry;
+  }
+
+  /** The definition of `type`, its package imported when it is a reference (Node caches the import, not the registry). */
+  async resolve(type: string): Promise<AnyStoreDefinition<Store> | undefined> {
+    const reference = this.reference(type);
+    return reference === undefined ? this.definition(type) : this.#import(reference);
   }
 
   /** The package a type's definition is imported from, when it is a reference (loaded or not). */
@@ -109,10 +113,6 @@ export class StoreRegistry<Store> {
     return this.#typesOf(config, (type) => this.reference(type) !== undefined);
   }
 
-  /** The referenced types a config names that are not loaded yet. */
-  unloadedTypesOf(config: unknown): string[] {
-    return this.#typesOf(config, (type) => this.reference(type) !== undefined && this.definition(type) === undefined);
-  }
 
   #typesOf(config: unknown, keep: (type: string) => boolean): string[] {
     if (typeof config !== "object" || config === null || Array.isArray(config)) return [];
@@ -123,14 +123,6 @@ export class StoreRegistry<Store> {
     return [...new Set(children.flatMap((child) => this.#typesOf(child, keep)))];
   }
 
-  /** Imports the packages of the referenced types a config names; a type's definition then stays loaded. */
-  async loadTypesOf(config: unknown, given: Pick<StoreBuildOptions<Store>, "drivers" | "definitions"> = {}): Promise<void> {
-    for (const type of this.unloadedTypesOf(config)) {
-      if (given.drivers?.[type] !== undefined || given.definitions?.[type] !== undefined) continue;
-      const reference = this.reference(type);
-      if (reference !== undefined) await this.#owner(type).#load(reference);
-    }
-  }
 
   /** A store from its config, synchronously (see `load` for types whose package is not loaded yet). */
   create(config: unknown, options: StoreBuildOptions<Store> = {}): Store {
@@ -165,10 +157,14 @@ export class StoreRegistry<Store> {
     return definition.create(parsed, deps);
   }
 
-  /** `create`, after importing the packages of the referenced types the config names. */
+  /** `create`, after importing the packages of the referenced types the config names (a hybrid's sides included). */
   async load(config: unknown, options: StoreBuildOptions<Store> = {}): Promise<Store> {
-    await this.loadTypesOf(config, options);
-    return this.create(config, options);
+    const definitions: Record<string, AnyStoreDefinition<Store> | undefined> = { ...options.definitions };
+    for (const type of this.packageTypesOf(config)) {
+      if (options.drivers?.[type] !== undefined || definitions[type] !== undefined) continue;
+      definitions[type] = await this.#import(this.reference(type)!);
+    }
+    return this.create(config, { ...options, definitions });
   }
 
   #definitionFor(type: string, options: StoreBuildOptions<Store>): AnyStoreDefinition<Store> {
@@ -181,12 +177,7 @@ export class StoreRegistry<Store> {
     throw missingPackage(this.kind, this.reference(type)!);
   }
 
-  /** The registry (this or an ancestor) holding `type`'s reference. */
-  #owner(type: string): StoreRegistry<Store> {
-    return this.#entries.has(type) || this.#parent === undefined ? this : this.#parent.#owner(type);
-  }
-
-  async #load(reference: StoreReference): Promise<void> {
+  async #import(reference: StoreReference): Promise<AnyStoreDefinition<Store>> {
     let namespace: Record<string, unknown>;
     try {
       namespace = (await import(reference.package)) as typeof namespace;
@@ -203,8 +194,7 @@ export class StoreRegistry<Store> {
         given: exported,
       });
     }
-    // Loaded once per registry: later configs of this type build synchronously.
-    if (!this.#loaded.has(reference.type)) this.#loaded.set(reference.type, asDefinition(exported as AnyStoreDefinition<Store>, undefined));
+    return asDefinition(exported as AnyStoreDefinition<Store>, undefined);
   }
 }
 

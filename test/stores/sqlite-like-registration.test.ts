@@ -19,10 +19,10 @@ const registry = new HistoryStoreRegistry([...BUILT_IN_HISTORY_STORES, line]);
 describe("a sqlite-like history store registered by one line", () => {
   it("is a registered type beside the built-ins, loaded from its package when a config names it", async () => {
     expect(registry.types()).toEqual([...BUILT_IN_HISTORY_STORES.map((entry) => entry.type), "sqlite-like"]);
-    expect(registry.definition("sqlite-like")).toBeUndefined();
+    expect(registry.definition("sqlite-like"), "a reference until a config names it").toBeUndefined();
     const store = await registry.load({ type: "sqlite-like", database: "registration" });
     expect(store.kind).toBe("sqlite-like");
-    expect(registry.definition("sqlite-like")?.description).toMatch(/in-memory databases/);
+    expect((await registry.resolve("sqlite-like"))?.description).toMatch(/in-memory databases/);
     await store.close();
   });
 
