@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { contextOptionsShape } from "@amplifier-ts/context-manager";
-import { HISTORY_STORE_TYPES } from "@amplifier-ts/stores";
 
 /**
  * context-persistent's config: the shared context options plus where and how the session is
@@ -26,7 +25,7 @@ export const persistentOptionsSchema = z
         type: z
           .string()
           .min(1)
-          .meta({ description: `A registered history store type; built in: ${HISTORY_STORE_TYPES.join(", ")}. Its options sit beside it.`, examples: [...HISTORY_STORE_TYPES] }),
+          .meta({ description: "A registered history store type — built in: memory, jsonl, postgres, redis, hybrid; a package may register more. Its options sit beside it." }),
       })
       .optional()
       .meta({ description: "Which HistoryStore to use (default: JSONL under storagePath). The type is looked up in the history store registry when the module mounts (UNKNOWN_STORE lists the registered types)." }),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { WriteQueue } from "../../modules/stores/write-queue.js";
+import { WriteQueue } from "../write-queue.js";
 
 /** A queue whose commits are recorded and released by hand, to see what was batched with what. */
 function recordingQueue(coalesce: boolean, maxBatchWeight = 1_000) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { forAgent, MemoryStore } from "../../modules/stores/index.js";
+import { forAgent, MemoryStore } from "../index.js";
 
 const said = (text: string, runId?: string) => ({ role: "user" as const, content: text, metadata: { id: text, ...(runId ? { runId } : {}) } });
 const contents = (messages: { content: unknown }[]) => messages.map((m) => m.content);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { HistoryStore, Message } from "../../contracts/index.js";
-import { HybridStore, MemoryStore, type HybridStoreEvent } from "../../modules/stores/index.js";
+import type { HistoryStore, Message } from "@amplifier-ts/contracts";
+import { HybridStore, MemoryStore, type HybridStoreEvent } from "../index.js";
 
 /**
  * The hybrid store passes each call's agent to both of its stores, and remembers the agent of a

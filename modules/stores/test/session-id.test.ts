@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { assertSessionId, isValidSessionId } from "../../src/modules/stores.js";
+import { assertSessionId, isValidSessionId } from "../index.js";
 
 describe("session ids", () => {
   it.each(["a", "0", "session-2025_01.01", "A.b-c_D9", "x".repeat(128), "trailing.", "_"])("accepts %j", (id) => {

@@ -9,8 +9,8 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { JsonlSessionReader } from "../../modules/stores/jsonl-session-reader.js";
-import { timeSlice } from "../../modules/stores/time-slice.js";
+import { JsonlSessionReader } from "../jsonl-session-reader.js";
+import { timeSlice } from "../time-slice.js";
 
 const RECORDS = 2_000;
 

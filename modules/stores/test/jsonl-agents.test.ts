@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { JsonlStore, jsonlAgentFolder, jsonlSessionPaths } from "../../modules/stores/index.js";
+import { JsonlStore, jsonlAgentFolder, jsonlSessionPaths } from "../index.js";
 
 /**
  * Agent scoping in the JSONL store (contracts/HISTORY-STORES.md): a folder per agent, and the
