@@ -14,7 +14,7 @@ export { MemoryBlobStore, FileBlobStore, DEFAULT_BLOB_PATH, loadBlobStore, BLOB_
 export { MemoryGraphStore, loadGraphStore, GRAPH_STORE_TYPES, graphStores, storeGraphConfigSchema, type GraphStoreConfig, type StoreGraphConfig, type MemoryGraphStoreConfig, type GraphStoreDeps, type GraphStoreDriver } from "@amplifier-ts/module-store-graph";
 export { MemoryTaskStore, loadTaskStore, TASK_STORE_TYPES, taskStores, storeTasksConfigSchema, type TaskStoreConfig, type StoreTasksConfig, type MemoryTaskStoreConfig, type TaskStoreDeps, type TaskStoreDriver } from "@amplifier-ts/module-store-tasks";
 export { loadVectorStore, vectorStores, storeVectorsConfigSchema, type VectorStoreConfig, type StoreVectorsConfig, type MemoryVectorStoreConfig, type PostgresVectorStoreConfig } from "@amplifier-ts/module-store-vectors";
-export { PostgresBlobStore, PostgresGraphStore, PostgresTaskStore, DEFAULT_BLOB_CHUNK_BYTES, type PostgresBlobStoreOptions, type PostgresGraphStoreOptions, type PostgresTaskStoreOptions } from "@amplifier-ts/agent-stores-postgres";
+export { PostgresBlobStore, PostgresGraphStore, PostgresTaskStore, DEFAULT_BLOB_CHUNK_BYTES, type PostgresBlobStoreOptions, type PostgresGraphStoreOptions, type PostgresTaskStoreOptions, type PostgresBlobStoreConfig, type PostgresGraphStoreConfig, type PostgresTaskStoreConfig } from "@amplifier-ts/agent-stores-postgres";
 export {
   isCypherCapable,
   requireStore,

@@ -34,3 +34,8 @@ export const postgresTaskStoreOptionsSchema = z.strictObject(postgresConnectionF
 export type PostgresBlobStoreOptions = z.input<typeof postgresBlobStoreOptionsSchema>;
 export type PostgresGraphStoreOptions = z.input<typeof postgresGraphStoreOptionsSchema>;
 export type PostgresTaskStoreOptions = z.input<typeof postgresTaskStoreOptionsSchema>;
+
+/** The configs with their type, under the names contracts once generated. */
+export type PostgresBlobStoreConfig = { type: "postgres" } & PostgresBlobStoreOptions;
+export type PostgresGraphStoreConfig = { type: "postgres" } & PostgresGraphStoreOptions;
+export type PostgresTaskStoreConfig = { type: "postgres" } & PostgresTaskStoreOptions;
