@@ -14,8 +14,8 @@ interface EntityRow {
 
 /**
  * A knowledge graph in two tables, `<prefix>_graph_entities` and `<prefix>_graph_relationships`
- * (foreign keys to both ends, ON DELETE CASCADE: deleting an entity detaches it, the seed's
- * DETACH DELETE). getNeighbors is one statement — a recursive CTE that walks the edges in both
+ * (foreign keys to both ends, ON DELETE CASCADE: deleting an entity detaches it, like
+ * Cypher's DETACH DELETE). getNeighbors is one statement — a recursive CTE that walks the edges in both
  * directions (indexes on from_id and to_id) up to `depth` hops, then collects the reached entities
  * and the followed relationships — so it reads one snapshot. Properties are `json` (kept as
  * written). Not Cypher-capable (no Apache AGE): isCypherCapable → false.

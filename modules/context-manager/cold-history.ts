@@ -1,6 +1,6 @@
 /**
  * Packs the stored messages far behind the window into compressed blocks, so a long session does
- * not hold every message as a parsed object (issue 20: heap ≤ 1.2× the raw JSON at 100k messages).
+ * not hold every message as a parsed object (heap ≤ 1.2× the raw JSON at 100k messages).
  *
  * | rule            | semantics                                                                            |
  * |-----------------|--------------------------------------------------------------------------------------|

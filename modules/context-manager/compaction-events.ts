@@ -3,7 +3,7 @@
  *
  * | when                                                                 |
  * |----------------------------------------------------------------------|
- * | the window compacted, or repaired (a crash mid-tool, orphan results — issue 4), or a pipeline strategy changed something |
+ * | the window compacted, or repaired (a crash mid-tool, orphan results), or a pipeline strategy changed something |
  * | and someone listens (a bus without `hasListeners` is assumed to)     |
  *
  * | field                    | rule                                                          |
@@ -87,7 +87,7 @@ export function compactionEvents(facts: CompactionFacts): CompactionEvents {
 /**
  * Emits both events without waiting on their handlers: they are observer events (nothing in their
  * results changes the window), so a slow or hanging handler must not hold the request — awaited,
- * one that never settled cost 2 × the hook timeout on every compacting window (issue 14). Both
+ * one that never settled cost 2 × the hook timeout on every compacting window. Both
  * dispatches start now, pre first; the bus still reports a throwing or timed-out handler as
  * `hook:error`. A fail-closed handler's rejection has no request left to fail: it is caught here
  * (the bus reported it before rejecting) so it never surfaces as an unhandled rejection.

@@ -257,7 +257,7 @@ export class HistoryContextManager implements ContextManager {
     return this.#usage.last;
   }
 
-  // --- runs and retention (agents/context seed: HistoryProvider) -------------------------------
+  // --- runs and retention -------------------------------
 
   /** Messages added without a runId from now on belong to this run. */
   startRun(runId: string = randomUUID()): string {

@@ -12,7 +12,7 @@
  * | `follow(source, id, onChange)` | calls `onChange(messageCount)` when the session's message count changes (the source's `watch`, else a look every `pollMs`); returns the stop function |
  * | `close()` | stops every follower and every analysis under way |
  *
- * Bounded by design (issue 24): one analysis per session, simulation and content, shared by the
+ * Bounded by design: one analysis per session, simulation and content, shared by the
  * requests that ask for it while it runs and kept until the session changes (analysis-cache.ts);
  * one follower per session, shared by every stream on it, looking at its count only
  * (session-followers.ts).

@@ -15,7 +15,7 @@ interface LocalSession {
 }
 
 /**
- * Memory in this process (the seed's LocalMemory). Lost when the process ends, not shared with
+ * Memory in this process. Lost when the process ends, not shared with
  * other processes: use memory-postgres or memory-redis for that.
  *
  * | concern | how |

@@ -1,6 +1,6 @@
 /**
- * A bounded FIFO: push is O(1) and, once full, overwrites the oldest entry (O(1) eviction — the
- * seed's deque(maxlen)). Storage grows with use up to `capacity`, so a large capacity costs
+ * A bounded FIFO: push is O(1) and, once full, overwrites the oldest entry (O(1) eviction, like a
+ * bounded deque). Storage grows with use up to `capacity`, so a large capacity costs
  * nothing until it is filled.
  */
 export class RingBuffer<T> {

@@ -3,7 +3,7 @@ import { MemoryBase } from "@amplifier-ts/memory-base";
 import { memoryNullConfigSchema, type MemoryNullOptions } from "./memory-null-config.js";
 
 /**
- * The seed's NullMemory: every operation succeeds and nothing is stored — for stateless agents,
+ * Every operation succeeds and nothing is stored — for stateless agents,
  * tight resources, and tests without memory overhead. Arguments are still checked (MemoryBase: a
  * bad call is a bug whichever memory is mounted), and the answers are what an empty memory says:
  *

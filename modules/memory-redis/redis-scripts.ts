@@ -11,7 +11,7 @@
  * | `<prefix>ord` | string | the creation counter |
  * | `<prefix>s:<id>` | hash | appName, userId, createdAt, updatedAt (ms since the epoch) |
  * | `<prefix>s:<id>` field `added` | hash field | how many events the session was ever given (numbers its events 1, 2, …) |
- * | `<prefix>e:<id>` | list | the session's events as JSON (the seed's to_dict), oldest first |
+ * | `<prefix>e:<id>` | list | the session's events as JSON (MemoryEvent JSON), oldest first |
  * | `<prefix>eseq` | string | the memory-wide event counter (the order of additions) |
  * | `<prefix>recent` | sorted set | one member `<gseq>|<n>|<id>` per event still kept, scored by gseq: getRecentEvents walks it from the top |
  * | `<prefix>ix:<id>` | list | the session's members of `recent`, oldest first — evicted and deleted with its events, so `recent` holds exactly the kept events |

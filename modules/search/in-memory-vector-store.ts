@@ -1,6 +1,6 @@
 /**
  * InMemoryVectorStore: the VectorStore contract (contracts/search.ts) in a Map per collection —
- * the agents/context seed's test stand-in for pgvector. Query is a full scan computing cosine
+ * the test stand-in for pgvector. Query is a full scan computing cosine
  * similarity, then a sort: fine for a session's history (10k vectors ≈ a few ms), not a corpus.
  *
  * | call      | document already there          | document absent | no embedding given          |

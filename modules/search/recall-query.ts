@@ -40,7 +40,7 @@ const SENTENCE = /(?<=[.?!])\s+|\n+/;
 /**
  * Clause lead-ins: "…: " and " — " / " – " / " - " (spaced dashes; a hyphen inside a word is not one).
  * A spaced dash is only tried from the first white space of a run (`(?<!\s)`): tried from every
- * space, a run of n spaces without a dash cost n²/2 steps (issue 14); the run's first space is
+ * space, a run of n spaces without a dash cost n²/2 steps; the run's first space is
  * where the leftmost match starts anyway, so the matches are the same.
  */
 const LEAD_IN = /:\s+|(?<!\s)\s+[—–-]+\s+/;

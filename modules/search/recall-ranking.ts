@@ -37,7 +37,7 @@ export const ALL_RULES: readonly RankingRule[] = ["tool-output", "question-only"
  * conversations people wrote (BENCHMARKS.md, the ablation on REALTALK: the cue rules moved the
  * development set by less than a point either way, and were tuned on our own generator) plus
  * tool output down (agent sessions: what a tool printed can be run again); "cues" is every rule,
- * the generator-tuned ranking of issue 7.
+ * the first, generator-tuned ranking.
  */
 export const RANKING_RULES: Readonly<Record<"recall" | "cues", readonly RankingRule[]>> = {
   recall: ["tool-output"],
@@ -165,8 +165,7 @@ const HANDLE = /(?<![\p{L}\p{N}])@[\p{L}\p{N}_.-]+/u;
  * Priya"; not "The Payments …"): a name or a proper noun. A capitalised word opening a sentence is not taken alone —
  * "Dmitri owns it" and "Deploy it" look the same without a dictionary. The lowercase word is
  * matched forwards, from its first letter, not in a lookbehind: a lookbehind is tried at every
- * position and scanned back over the whole run of spaces each time (quadratic on a run of spaces,
- * issue 14). Matching it consumes the word, which never hides a candidate: the word before a name
+ * position and scanned back over the whole run of spaces each time (quadratic on a run of spaces). Matching it consumes the word, which never hides a candidate: the word before a name
  * is lowercase, so it is never the previous match's name.
  */
 const NAME_IN_SENTENCE = /(?<![\p{L}\p{N}])\p{Ll}+,?\s+(\p{Lu}\p{Ll}{2,})(?![\p{L}\p{N}])/gu;

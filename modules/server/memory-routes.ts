@@ -4,7 +4,7 @@
  *
  * | route (under the prefix) | answers |
  * |---|---|
- * | GET /events?limit=&session_id= | `{ agent, events, total }`: events as the seed's to_dict plus `session_id`, newest last, the newest `limit` (default 100, at most 1000); without session_id over every session, in the order they were added (the memory's getRecentEvents: no full read); an unknown session → 200 with no events, as the seed |
+ * | GET /events?limit=&session_id= | `{ agent, events, total }`: events as MemoryEvent JSON plus `session_id`, newest last, the newest `limit` (default 100, at most 1000); without session_id over every session, in the order they were added (the memory's getRecentEvents: no full read); an unknown session → 200 with no events, like any other empty result |
  * | GET /sessions | `{ agent, sessions, total }`: session ids, oldest first |
  *
  * Everything the API promises travels with the plugin, in its own context (fastify encapsulation):

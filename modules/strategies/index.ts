@@ -8,7 +8,8 @@ export { defineCutStrategy, CutStrategy, type CutStrategyConfig, type CutStrateg
 export { unitMessages, unitTokens, type UnitWeight, type CutDrops } from "./incremental-cut.js";
 export { MessageLog, HistorySource, ArraySource, LogCursor, isIncremental, runStep, type MessageSource, type LogStep, type IncrementalStrategy } from "./message-log.js";
 export * from "./trimming/index.js";
-export { coreStrategies } from "./summarizing/index.js";
+export { summarizingStrategies } from "./summarizing/index.js";
 export { selectorStrategies } from "./selectors/index.js";
+export { agentStrategies, coreStrategies } from "./legacy-groups.js";
 export { RecallStrategy, recallStrategy, recallOptions, RECALL_FILL, type RecallOptions } from "./recall.js";
 export { type StrategyServices } from "./registry.js";

@@ -1,5 +1,5 @@
 /**
- * Incremental plumbing of the compaction pipeline (issue 20): every built-in strategy keeps its
+ * Incremental plumbing of the compaction pipeline: every built-in strategy keeps its
  * OUTPUT as a MessageLog and reads its INPUT through a LogCursor, so a request whose history only
  * grew costs each strategy O(new messages + what its cut rewrites), never O(history).
  *

@@ -1,6 +1,5 @@
 /**
- * CompactionPipeline: strategies in order, each fed the previous one's output (agents/context
- * seed). Cheap, lossless strategies first (tool-result-compaction), aggressive ones last
+ * CompactionPipeline: strategies in order, each fed the previous one's output. Cheap, lossless strategies first (tool-result-compaction), aggressive ones last
  * (sliding-window, summarization). An empty pipeline returns the history unchanged (same
  * messages, new array).
  *
@@ -48,7 +47,7 @@ export class CompactionPipeline implements CompactionStrategy {
   }
 
   /**
-   * The incremental run (issue 20): `source` is the stored history (or any MessageSource); each
+   * The incremental run: `source` is the stored history (or any MessageSource); each
    * built-in strategy reads its predecessor's output log and keeps its own, so a request whose
    * history only grew costs O(new messages) per strategy. Same messages as `run`; the returned
    * `output` is the last strategy's live log (read it, do not keep it across requests).

@@ -1,5 +1,5 @@
 /**
- * Recall's output (recall.ts), kept as a MessageLog between requests (issue 20): a request
+ * Recall's output (recall.ts), kept as a MessageLog between requests: a request
  * re-examines only the input positions whose fate may have changed, and the log is rewritten
  * only from the first output message that actually differs — so the assembler after it (and the
  * provider's prompt cache) sees the same prefix, and a request whose history only grew under the

@@ -1,6 +1,6 @@
 /**
  * `recall` {k = set by the budget, share = 0.4, query = "last-user", ranking = "recall"}: search +
- * recent (Steamship memory seed) as a strategy. Old turns that match the current question come
+ * recent as a strategy. Old turns that match the current question come
  * back into the window; the rest of the budget is the usual recent window. Model-free by default
  * (BM25 over the stored history, modules/search); hybrid when the context module has an embedder.
  *
@@ -21,7 +21,7 @@
  * tools, below the assembler's default compactThreshold (0.9), so the assembler does not cut what
  * recall chose. A new plan fills RECALL_STEP (0.8) of it: the recent part (1 − share), recall up
  * to `share`, and what recall leaves unused goes back to the recent part (whole older turns while
- * they fit). The share adapts (issue 19): when the query asks something (a question clause or
+ * they fit). The share adapts: when the query asks something (a question clause or
  * "remind me …", modules/search/recall-query.ts) and its best hit is older than that recent part
  * — the question reaches into the past — the recent part shrinks to the current turn and the
  * exchange before it (newest first, while it fits RECALL_EXCHANGE = 1/16 of the plan), and recall
@@ -30,7 +30,7 @@
  * whose best hit is recent (current work), keeps `share`. The plan is kept — same start, same
  * recalled messages, no new search — while the history only grows, the query is the same and
  * the window still fits `available` (hysteresis: a stable prefix for the provider's prompt
- * cache, O(window) per request). A new prompt keeps it too (issue 19: agent sessions must not pay
+ * cache, O(window) per request). A new prompt keeps it too (agent sessions must not pay
  * for recall in prompt-cache misses) unless it asks for something the window lacks: a request (no
  * question clause) keeps it without a search, a question when its best STICKY_HITS hits are all in
  * the window already; otherwise it gets a new plan. A unit is kept whole (a tool result never without its call,
@@ -62,7 +62,7 @@
  * the first window after resume is never blocked by the build; `await
  * context.searchIndex.catchUp()` makes it ready up front.
  *
- * Cost per request (issue 20): O(new messages + window + hits) while the history only grows — the
+ * Cost per request: O(new messages + window + hits) while the history only grows — the
  * split grows with the input (a rewrite rolls it back to the first changed message), unit tokens
  * are counted once (unit-token-memo.ts), and the output is a log rewritten only from its first
  * changed message (recall-output.ts). What stays O(history) once: the first split after a resume
@@ -143,7 +143,7 @@ export interface RecallTuning {
   readonly noHeaders?: boolean;
   /** The whole message is the query, not its question clauses. */
   readonly wholeMessage?: boolean;
-  /** Every new prompt gets a new plan, even a request, or a question whose best hits the window holds (before the prompt-cache fix of issue 19). */
+  /** Every new prompt gets a new plan, even a request, or a question whose best hits the window holds (the behaviour before prompts kept their plan). */
   readonly replanEveryPrompt?: boolean;
   /** Pseudo-relevance feedback for the search (overrides the `feedback` option; `false`: none). */
   readonly feedback?: SearchFeedback | false;
@@ -151,7 +151,7 @@ export interface RecallTuning {
   readonly index?: HistorySearchIndexOptions;
   /**
    * Every request rebuilds the split, counts units afresh and selects the output in one pass over
-   * the whole input (the array implementation before issue 20: O(history) per request) — the
+   * the whole input (an array implementation: O(history) per request) — the
    * reference the incremental state is proven equal to (modules/strategies/test/recall-incremental.test.ts).
    */
   readonly fromScratch?: boolean;
@@ -168,7 +168,7 @@ export const RECALL_FILL = 0.85;
 /** A new plan fills this share of what RECALL_FILL allows; it is kept while the window grows into the rest. */
 export const RECALL_STEP = 0.8;
 /**
- * Share of the budget a window may fill when the question reaches into the past (issue 19): up to
+ * Share of the budget a window may fill when the question reaches into the past: up to
  * just below the assembler's default compactThreshold (0.9). The 0.05 RECALL_FILL leaves is
  * hysteresis for a plan kept while the history grows; a reaching-back plan is made for its
  * question. What it gives up: request-only `extraMessages` (not seen by the pipeline) have 0.01 of
@@ -227,7 +227,7 @@ export class RecallStrategy implements CompactionStrategy, IncrementalStrategy {
   }
 
   /**
-   * One request (issue 20): O(new messages + window + hits), never O(history) — the split grows
+   * One request: O(new messages + window + hits), never O(history) — the split grows
    * with the input, unit tokens are counted once (UnitTokenMemo), the plan is kept while it holds,
    * and the output log is rewritten only from its first changed message (recall-output.ts).
    */
@@ -323,7 +323,7 @@ export class RecallStrategy implements CompactionStrategy, IncrementalStrategy {
 
   /**
    * A new prompt keeps the previous plan (its window still fits, the history only grew) unless it
-   * asks for something that window does not hold (issue 19: agent sessions must not pay for
+   * asks for something that window does not hold (agent sessions must not pay for
    * recall). Each new plan moves the recent part's start and swaps recalled messages right after
    * the instructions, so the provider's cached prefix ends at the instructions; in an agent
    * session most prompts are requests about the current work, which the recent part already

@@ -22,8 +22,8 @@
 import type { CompactionStrategy } from "@amplifier-ts/contracts";
 import { didYouMean } from "@amplifier-ts/core";
 import { createError, parseValid } from "@amplifier-ts/contracts";
-import { agentStrategies } from "./trimming/index.js";
-import { coreStrategies } from "./summarizing/index.js";
+import { trimmingStrategies } from "./trimming/index.js";
+import { summarizingStrategies } from "./summarizing/index.js";
 import { CompactionPipeline, markTrusted } from "./pipeline.js";
 import { selectorStrategies } from "./selectors/index.js";
 import { recallStrategy } from "./recall.js";
@@ -145,8 +145,8 @@ function definitionsOf(exported: object): AnyStrategyDefinition[] {
   return Object.values(exported).filter((d): d is AnyStrategyDefinition => typeof (d as AnyStrategyDefinition)?.create === "function");
 }
 
-/** Every built-in strategy: agents/context seed, core contexts seed, Steamship selectors, recall (issue 7). */
-export const strategyRegistry = new StrategyRegistry([...definitionsOf(agentStrategies), ...definitionsOf(coreStrategies), ...definitionsOf(selectorStrategies), recallStrategy]);
+/** Every built-in strategy: trimming, summarizing, selecting, and recall. */
+export const strategyRegistry = new StrategyRegistry([...definitionsOf(trimmingStrategies), ...definitionsOf(summarizingStrategies), ...definitionsOf(selectorStrategies), recallStrategy]);
 
 /**
  * A registry of its own for one context manager: `definitions` (a user's, not trusted: their

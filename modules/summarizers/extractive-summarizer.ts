@@ -96,7 +96,7 @@ interface Candidate {
 
 const IDENTIFIER = /\b(?:[A-Z]{2,}[-_]?\d+[\w-]*|[a-z]+(?:_[a-z0-9]+)+|[a-z]+[A-Z][A-Za-z0-9]*|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|#\d+)\b|`[^`\n]+`/;
 // A file name is tried from the start of its run of [\w-] only ("a-b-c.ts" once, not from each "-"):
-// tried from every word boundary, "AA1-AA1-…" cost n²/2 steps (issue 14). Same test() result.
+// tried from every word boundary, "AA1-AA1-…" cost n²/2 steps. Same test() result.
 const FILE_PATH = /(?:^|[\s"'(=:])(?:\.{0,2}\/)?(?:[\w.-]+[\\/])+[\w.-]+|(?<![\w-])-*\w[\w-]*\.(?:ts|js|json|md|py|go|rs|java|tsx|jsx|yaml|yml|toml|sql|csv|txt|html|css)\b/;
 const DATE = /\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}:\d{2}\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}\b/i;
 const NUMBER = /\d/;

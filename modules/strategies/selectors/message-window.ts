@@ -1,6 +1,5 @@
 /**
- * `message-window` {n, targetRatio = 0.7}: the n most recent user/assistant messages (Steamship
- * seed: MessageWindowMessageSelector), system messages kept.
+ * `message-window` {n, targetRatio = 0.7}: the n most recent user/assistant messages, system messages kept.
  *
  * What counts toward n, and how tool groups are treated (decided here, for both tool styles):
  *

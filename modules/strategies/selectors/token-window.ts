@@ -1,6 +1,6 @@
 /**
  * `token-window` {maxTokens, targetRatio = 0.7}: the most recent user/assistant messages up to
- * maxTokens (Steamship seed: TokenWindowMessageSelector), system messages kept.
+ * maxTokens, system messages kept.
  *
  * CONTIGUOUS: walking back from the newest end, the window stops at the first unit that does not
  * fit — it never skips it to take an older, smaller one (a window with a hole reads as a different

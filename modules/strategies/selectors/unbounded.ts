@@ -1,5 +1,5 @@
 /**
- * `unbounded` (core contexts seed: UnboundedContext): pass-through — every message, system
+ * `unbounded`: pass-through — every message, system
  * messages included, in stored order. The default for scripts, tests and short sessions; the
  * context manager still enforces the budget after it, so "unbounded" never means "over budget".
  */

@@ -1,5 +1,5 @@
 /**
- * `hybrid` {recentN, maxTotal} (core contexts seed: HybridContext): the last recentN messages
+ * `hybrid` {recentN, maxTotal}: the last recentN messages
  * from a HOT store (fast, recent: Redis later) plus a backfill from a COLD store (complete:
  * Postgres later) up to maxTotal, merged. In this issue both are HistoryStores given through the
  * strategy's deps (`deps.hybrid = { hot, cold, sessionId }`, in-memory MemoryStores in tests);
@@ -9,7 +9,7 @@
  * |---|---|
  * | recentN ≤ maxTotal | checked when the strategy is created: INVALID_STRATEGY_OPTIONS otherwise |
  * | hot | the last recentN messages of the hot store, always in the window; older hot messages (up to maxTotal are read) backfill what the cold store has not got yet |
- * | backfill | cold messages just BEFORE the oldest hot one, newest first, until maxTotal messages — the seed's picture leaves a gap (m1..m30 + m45..m50); a contiguous window reads as one conversation and keeps tool pairs together |
+ * | backfill | cold messages just BEFORE the oldest hot one, newest first, until maxTotal messages — a gap (m1..m30 + m45..m50) would read as two conversations; a contiguous window reads as one conversation and keeps tool pairs together |
  * | de-duplication | by `metadata.id`, never by content: two identical "ok" messages are two messages; a message without an id is never a duplicate |
  * | order | stored order: the cold store's order, hot-only messages (not yet written behind) after it, in hot order |
  * | counting | instructions (system, developer — hook turn notes are conversation and count) and critical messages do not count toward maxTotal; they are always kept (from the input and from both stores) |

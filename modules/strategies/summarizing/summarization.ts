@@ -1,6 +1,6 @@
 /**
  * `summarization` {recentTokenBudget = 8000, minOldTokens = 1000, summaryMaxTokens = 1000,
- * targetRatio = 0.7, timeoutMs = 30000} (agents/context seed: SummarizationCompaction).
+ * targetRatio = 0.7, timeoutMs = 30000}.
  *
  * Walks back from the newest end keeping turns up to recentTokenBudget tokens; everything older
  * (old-part.ts: never instructions, never critical units, tool units whole) becomes ONE summary

@@ -1,6 +1,6 @@
 /**
  * `summarizing` {threshold = 0.8, recentRatio = 0.5, summaryMaxTokens = 2000, contextWindow?,
- * timeoutMs = 30000} (core contexts seed: SummarizingContext), with a CHECKPOINT.
+ * timeoutMs = 30000}, with a CHECKPOINT.
  *
  * When the window passes threshold × the model's context window (`contextWindow`, else the model
  * registry's for `counter.model`, else the budget), the old part — everything before the most

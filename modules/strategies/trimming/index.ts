@@ -10,8 +10,8 @@ export { SelectiveToolCallCompaction, selectiveToolCallStrategy, selectiveToolCa
 export { TruncationCompaction, truncationStrategy, truncationOptions, type TruncationOptions } from "./truncation.js";
 export { TokenBudgetCompaction, tokenBudgetStrategy, tokenBudgetOptions, type TokenBudgetOptions } from "./token-budget.js";
 
-/** The agents/context seed's strategies (summarization is in ../core). */
-export const agentStrategies = {
+/** The strategies that drop or shorten old turns to fit the budget, name → definition (the registry imports this). */
+export const trimmingStrategies = {
   "sliding-window": slidingWindowStrategy,
   "tool-result-compaction": toolResultCompactionStrategy,
   "selective-tool-call": selectiveToolCallStrategy,

@@ -1,13 +1,13 @@
 /**
  * `selective-tool-call` {keepRecentGroups = 5, targetRatio = 0.7}: drops whole old tool groups —
  * an assistant call and every result answering it, both tool styles — and keeps the most recent
- * ones (agents/context seed: SelectiveToolCallCompactionStrategy). Everything else (user turns,
+ * ones. Everything else (user turns,
  * plain assistant text, system messages, critical groups) is kept.
  *
  * Hysteresis (stepped-cut.ts): nothing is dropped while there are ≤ keepRecentGroups groups; past
  * that, the oldest groups go until ⌊targetRatio × keepRecentGroups⌋ remain, and that boundary
  * stays until more than keepRecentGroups groups follow it again. targetRatio = 1: exactly the
- * last N (the seed's behaviour; the window's prefix then changes at every new group).
+ * last N (the window's prefix then changes at every new group).
  */
 import { z } from "zod";
 import { defineCutStrategy, type CutStrategy } from "../define-cut-strategy.js";

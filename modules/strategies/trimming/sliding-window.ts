@@ -1,6 +1,6 @@
 /**
  * `sliding-window` {maxMessages = 100, targetRatio = 0.7}: system messages plus the most recent
- * messages (agents/context seed: SlidingWindowCompaction; core contexts seed: system + last N).
+ * messages.
  *
  * - Counts non-instruction, non-critical messages (hook turn notes count: they are conversation);
  *   instructions and critical messages are always kept on top.

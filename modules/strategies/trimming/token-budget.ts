@@ -1,6 +1,5 @@
 /**
- * `token-budget` {strategies = [], budget | model, triggerRatio = 0.8, targetRatio = 0.7}
- * (agents/context seed: TokenBudgetComposedStrategy; core contexts seed: token-budget).
+ * `token-budget` {strategies = [], budget | model, triggerRatio = 0.8, targetRatio = 0.7}.
  *
  * | limit (tokens of the request: messages + reply priming + tool schemas) | when            |
  * |---------------------------------------------------------------|-----------------------------|

@@ -1,7 +1,6 @@
 /**
- * `truncation` {maxMessages?, maxChars?, targetRatio = 1}: the hard backstop (agents/context seed:
- * TruncationStrategy). Drops the oldest units until the rest is within BOTH limits; a limit left
- * out is no limit. Counted: non-instruction, non-critical messages (maxMessages; hook turn notes
+ * `truncation` {maxMessages?, maxChars?, targetRatio = 1}: the hard backstop. Drops the oldest
+ * units until the rest is within BOTH limits; a limit left out is no limit. Counted: non-instruction, non-critical messages (maxMessages; hook turn notes
  * count, they are conversation) and their text characters — content, tool results, tool call
  * arguments, thinking (maxChars). Instructions and critical messages are always kept, on top of
  * the limits.
