@@ -9,7 +9,7 @@
 import { pathToFileURL } from "node:url";
 import type { Memory } from "amplifier-ts";
 import { MEMORY_CAPABILITY } from "amplifier-ts";
-import { finishDelegation, startDelegation } from "amplifier-ts";
+import { finishDelegation, startDelegation } from "amplifier-ts/memory";
 import { runMinimalOrchestrator } from "./minimal-orchestrator.js";
 
 export interface RecordedRun {

@@ -49,9 +49,3 @@ export {
   memoryErrors,
 } from "@amplifier-ts/core";
 export { analyzeSession, runReplay } from "./replay.js";
-// Agent memory (contracts/MEMORY.md): the built-in memories, the recorder's sub-agent helpers.
-export { LocalMemory } from "@amplifier-ts/module-memory-local";
-export { NullMemory } from "@amplifier-ts/module-memory-null";
-export { PostgresMemory } from "@amplifier-ts/module-memory-postgres";
-export { RedisMemory } from "@amplifier-ts/module-memory-redis";
-export { finishDelegation, recordIntoMemory, startDelegation } from "@amplifier-ts/module-memory-recorder";
