@@ -12,7 +12,7 @@ import { getTokenCounter } from "../../core/tokens/index.js";
 import { CONTEXT_KINDS, openContext, type ContextKind } from "./contexts.js";
 import { generateHistory } from "./history-generator.js";
 import { count, distribution, fullGc, ms, ratio, type Distribution } from "./measure.js";
-import { check, type BenchContext, type Check, type Scenario, type ScenarioResult } from "./scenario.js";
+import { GENERATED_HISTORY, check, type BenchContext, type Check, type Scenario, type ScenarioResult } from "./scenario.js";
 import { checkWindowsAt } from "./tool-pairing.js";
 
 export const HISTORY_SEED = 20261122;
@@ -183,6 +183,7 @@ export async function fsyncFloor(ctx: BenchContext, samples = 200): Promise<Dist
 
 export const agentLoopScenario: Scenario = {
   id: "agent-loop",
+  data: GENERATED_HISTORY,
   title: "Agent-loop turn",
   method:
     "A context module is filled with N messages of a seeded tool-using history (test/bench/history-generator.ts; " +

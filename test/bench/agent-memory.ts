@@ -12,6 +12,7 @@ import { check, type BenchContext, type ScenarioResult, type Scenario } from "./
 
 export const agentMemoryScenario: Scenario = {
   id: "agent-memory",
+  data: { short: "ours: synthetic events", detail: "ours — synthetic memory events written by the scenario (no outside data)" },
   title: "Agent memory: ring buffer and /memory endpoints",
   method:
     "memory-local, one session with maxEventsPerSession 500: N addEvent calls (a prepared event, so only the append and its checks are timed), time per call for N = 1k … 1M — flat means O(1) append and eviction. " +

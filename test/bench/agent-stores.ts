@@ -29,6 +29,7 @@ async function median(runs: number, fn: () => Promise<unknown>): Promise<number>
 
 export const agentStoresScenario: Scenario = {
   id: "agent-stores",
+  data: { short: "ours: synthetic blobs, graphs, tasks", detail: "ours — random bytes, graphs and task lists made by the scenario (no outside data)" },
   title: "Agent stores: blobs (memory, file, PostgreSQL), graph walks, contended task retries",
   method:
     "**Blobs**: a 16 MiB blob uploaded then downloaded (median of 5, MB/s), and 4 KiB uploads one after another (latency per call), per store; PostgreSQL with 1 MiB chunks. " +

@@ -18,7 +18,7 @@ import { historyFor, isModelCall, runTurns, turnMessages, type TurnRun } from ".
 import { openContext } from "./contexts.js";
 import { SAMPLE_TRANSCRIPT } from "./replay.js";
 import { count, distribution, fullGc, ms, ratio, type Distribution } from "./measure.js";
-import { check, type BenchContext, type Check, type Scenario, type ScenarioResult } from "./scenario.js";
+import { SAMPLE_SESSION, GENERATED_HISTORY, check, type BenchContext, type Check, type Scenario, type ScenarioResult } from "./scenario.js";
 import { windowProblems } from "./tool-pairing.js";
 
 /** One LangChain message and the slice of our message it stands for (counted and checked as that). */
@@ -304,6 +304,7 @@ async function sampleValidity(ctx: BenchContext, budget: number, counter: TokenC
 
 export const langchainScenario: Scenario = {
   id: "langchain",
+  data: { short: "ours: seeded generator + sample session", detail: `${GENERATED_HISTORY.detail}; window validity also on ${SAMPLE_SESSION.detail.replace(/^ours — /, "")}` },
   title: "LangChain.js trimMessages baseline",
   method:
     "`trimMessages(history, { strategy: \"last\", maxTokens: 128000, startOn: \"human\", includeSystem: true, tokenCounter })` " +

@@ -1,22 +1,29 @@
 /**
- * `npm run bench`: the context-manager benchmark of issue 4 (and the figures issue 5 adds).
+ * `npm run bench`: every benchmark scenario, written as BENCHMARKS.md (report.ts) — the only
+ * thing that writes that file.
  *
  *   npx esbuild test/bench/main.ts --bundle --platform=node --format=esm --packages=external \
  *     --outfile=.cache/bench/main.mjs && node --expose-gc .cache/bench/main.mjs [options]
  *
  * Options:
  *   --quick            smaller sizes and fewer turns (a smoke run; not reference figures)
- *   --only <ids>       run only these scenarios (comma-separated ids: agent-loop, resume, memory, langchain, peers, replay, pipelines, recall, stores-postgres, stores-redis, stores-turn, agent-memory, stores-fleet, agent-stores)
+ *   --only <ids>       run only these scenarios (comma-separated; `--list` prints the ids)
  *   --out <file>       where to write the report
  *   --list             print the scenario ids and exit
- * A full run (no --quick, no --only) writes BENCHMARKS.md; any other run writes
- * .cache/bench/BENCHMARKS.partial.md unless --out is given, so a smoke run never replaces the
- * committed figures. Raw figures go to .cache/bench/results.json.
+ *   --baseline <rev>   side by side: the same scenarios for HEAD and <rev> (built in a temporary git
+ *                      worktree), alternately, `--repeats` times each (default 3); prints and writes
+ *                      .cache/bench/side-by-side.md (or --out) with both figures, their ratio and the
+ *                      noise; never writes BENCHMARKS.md. `--keep-baseline` keeps the worktree for reuse.
+ * A full run (no --quick, no --only) writes BENCHMARKS.md; a --quick run of every scenario too (the
+ * report says it is a quick run, with the load average); a run with --only writes
+ * .cache/bench/BENCHMARKS.partial.md unless --out is given. Raw figures go to .cache/bench/results.json.
+ * REALTALK (the recall eval's outside data) is read from .cache/eval/realtalk or REALTALK_DIR
+ * (test/eval/data/realtalk/README.md); without it the recall-eval scenario reports ERROR for it.
  *
  * Adding a scenario: a file exporting a `Scenario` (scenario.ts), one line in SCENARIOS below.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { loadavg } from "node:os";
 import { relative, resolve } from "node:path";
@@ -32,6 +39,8 @@ import { renderReport, type ReportInput } from "./report.js";
 import { pipelinesScenario } from "./pipelines.js";
 import { peersChild, peersScenario } from "./peers.js";
 import { recallScenario } from "./recall.js";
+import { recallQualityScenario } from "./recall-quality.js";
+import { runSideBySide } from "./side-by-side.js";
 import { replayScenario } from "./replay.js";
 import { resumeChild, resumeScenario } from "./resume.js";
 import { firstWindowChild } from "./postgres-first-window.js";
@@ -41,7 +50,7 @@ import { redisStoreScenario, storesTurnScenario } from "./stores-redis.js";
 import { fleetChild, fleetScenario } from "./stores-fleet.js";
 import type { BenchContext, BenchOptions, Scenario } from "./scenario.js";
 
-export const SCENARIOS: readonly Scenario[] = [agentLoopScenario, resumeScenario, memoryScenario, langchainScenario, peersScenario, replayScenario, pipelinesScenario, recallScenario, postgresStoreScenario, redisStoreScenario, storesTurnScenario, agentMemoryScenario, fleetScenario, agentStoresScenario];
+export const SCENARIOS: readonly Scenario[] = [agentLoopScenario, resumeScenario, memoryScenario, langchainScenario, peersScenario, replayScenario, pipelinesScenario, recallScenario, postgresStoreScenario, redisStoreScenario, storesTurnScenario, agentMemoryScenario, fleetScenario, agentStoresScenario, recallQualityScenario];
 
 const CHILDREN: Record<string, (args: string[]) => Promise<void>> = {
   resume: resumeChild,
@@ -79,6 +88,20 @@ async function main(argv: string[]): Promise<number> {
   const options = optionsFor(args.quick);
   const entry = fileURLToPath(import.meta.url);
   mkdirSync(".cache/bench", { recursive: true });
+  if (args.baseline !== undefined) {
+    const t0 = performance.now();
+    return runSideBySide({
+      baseline: args.baseline,
+      ids: selected.map((s) => s.id),
+      quick: args.quick,
+      repeats: args.repeats,
+      keepBaseline: args.keepBaseline,
+      out: resolve(args.out ?? ".cache/bench/side-by-side.md"),
+      entry,
+      machine: machineInfo(getHeapStatistics().heap_size_limit),
+      log: (message) => process.stderr.write(`[side-by-side ${((performance.now() - t0) / 1000).toFixed(0).padStart(5)} s] ${message}\n`),
+    });
+  }
   const tmpRoot = await mkdtemp(resolve(".cache/bench/tmp-"));
   const started = new Date();
   const loadStart = loadavg()[0] ?? 0;
@@ -92,22 +115,22 @@ async function main(argv: string[]): Promise<number> {
     for (const scenario of selected) {
       log(`== ${scenario.id}: ${scenario.title}`);
       const s0 = performance.now();
+      const load0 = loadavg()[0] ?? 0;
       try {
         const result = await scenario.run(ctx);
-        results.push({ scenario, result, durationS: (performance.now() - s0) / 1000 });
+        results.push({ scenario, result, durationS: (performance.now() - s0) / 1000, load: { start: load0, end: loadavg()[0] ?? 0 } });
         for (const c of result.checks) log(`  ${c.status.padEnd(5)} ${c.label}: ${c.figure} (target ${c.target})`);
       } catch (error) {
         const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
         log(`  ERROR ${text}`);
-        results.push({ scenario, error: text, durationS: (performance.now() - s0) / 1000 });
+        results.push({ scenario, error: text, durationS: (performance.now() - s0) / 1000, load: { start: load0, end: loadavg()[0] ?? 0 } });
       }
     }
   } finally {
     await rm(tmpRoot, { recursive: true, force: true });
   }
 
-  const full = !args.quick && !args.only;
-  const out = args.out ?? (full ? "BENCHMARKS.md" : ".cache/bench/BENCHMARKS.partial.md");
+  const out = args.out ?? (!args.only ? "BENCHMARKS.md" : ".cache/bench/BENCHMARKS.partial.md");
   const report = renderReport({
     machine: machineInfo(getHeapStatistics().heap_size_limit),
     command: process.env.npm_lifecycle_event === "bench" ? ["npm run bench", ...(argv.length ? ["--", ...argv] : [])].join(" ") : nodeCommand(entry, argv),
@@ -120,7 +143,7 @@ async function main(argv: string[]): Promise<number> {
     commit,
     results,
   });
-  writeFileSync(out, `${report}\n${keptSections(out)}`);
+  writeFileSync(out, `${report}\n`);
   writeFileSync(
     ".cache/bench/results.json",
     JSON.stringify({ startedAt: started, options, results: results.map((r) => ({ id: r.scenario.id, error: r.error, checks: r.result?.checks, data: r.result?.data })) }, null, 2),
@@ -129,15 +152,40 @@ async function main(argv: string[]): Promise<number> {
   return results.some((r) => r.error !== undefined) ? 1 : 0;
 }
 
-function parseArgs(argv: string[]): { quick: boolean; only?: string[]; out?: string; list: boolean } {
-  const parsed: { quick: boolean; only?: string[]; out?: string; list: boolean } = { quick: false, list: false };
+interface Args {
+  quick: boolean;
+  only?: string[];
+  out?: string;
+  list: boolean;
+  baseline?: string;
+  repeats: number;
+  keepBaseline: boolean;
+}
+
+function parseArgs(argv: string[]): Args {
+  const parsed: Args = { quick: false, list: false, repeats: 3, keepBaseline: false };
+  const value = (a: string, i: number): [string, number] => (a.includes("=") ? [a.slice(a.indexOf("=") + 1), i] : [argv[i + 1] ?? "", i + 1]);
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
+    const name = a.split("=")[0];
     if (a === "--quick") parsed.quick = true;
     else if (a === "--list") parsed.list = true;
-    else if (a === "--only" || a.startsWith("--only=")) parsed.only = (a.includes("=") ? a.slice(7) : (argv[++i] ?? "")).split(",").filter(Boolean);
-    else if (a === "--out" || a.startsWith("--out=")) parsed.out = a.includes("=") ? a.slice(6) : argv[++i];
-    else throw new Error(`unknown option ${a} (use --quick, --only <ids>, --out <file>, --list)`);
+    else if (a === "--keep-baseline") parsed.keepBaseline = true;
+    else if (name === "--only") {
+      const [v, next] = value(a, i);
+      parsed.only = v.split(",").filter(Boolean);
+      i = next;
+    } else if (name === "--out") {
+      [parsed.out, i] = value(a, i);
+    } else if (name === "--baseline") {
+      [parsed.baseline, i] = value(a, i);
+      if (!parsed.baseline) throw new Error("--baseline expects a git revision (a commit, branch or tag)");
+    } else if (name === "--repeats") {
+      const [v, next] = value(a, i);
+      parsed.repeats = Number(v);
+      i = next;
+      if (!Number.isInteger(parsed.repeats) || parsed.repeats < 1) throw new Error(`--repeats expects a whole number ≥ 1, got ${v}`);
+    } else throw new Error(`unknown option ${a} (use --quick, --only <ids>, --out <file>, --list, --baseline <rev>, --repeats <n>, --keep-baseline)`);
   }
   return parsed;
 }
@@ -167,18 +215,3 @@ main(process.argv.slice(2)).then(
     process.exitCode = 1;
   },
 );
-
-/**
- * Sections other tools write into BENCHMARKS.md (e.g. `npm run eval:recall`) sit between
- * `<!-- begin:NAME -->` and `<!-- end:NAME -->` markers; a new bench report keeps them, after its own.
- */
-export function keptSections(file: string): string {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch {
-    return "";
-  }
-  const blocks = text.match(/<!-- begin:([\w.-]+) -->[\s\S]*?<!-- end:\1 -->/g) ?? [];
-  return blocks.map((b) => `\n${b}\n`).join("");
-}

@@ -11,7 +11,7 @@ import { openContext, type OpenedContext } from "./contexts.js";
 import { generateHistory, rawJsonBytes } from "./history-generator.js";
 import { bytes, count, hasGc, heapAfterGc, ratio } from "./measure.js";
 import { prepareSession } from "./resume.js";
-import { check, type BenchContext, type Scenario, type ScenarioResult } from "./scenario.js";
+import { GENERATED_HISTORY, check, type BenchContext, type Scenario, type ScenarioResult } from "./scenario.js";
 
 type Holder = "plain array (floor)" | "context-simple" | "context-persistent (resumed)" | "context-persistent (grown by appends)";
 
@@ -102,6 +102,7 @@ export async function memoryChild(args: string[]): Promise<void> {
 
 export const memoryScenario: Scenario = {
   id: "memory",
+  data: GENERATED_HISTORY,
   title: "Memory per stored message",
   method:
     "In a fresh process per row: tiktoken is loaded, the heap is measured after a full GC (`--expose-gc`), then a context " +

@@ -27,7 +27,7 @@ import { historyFor, isModelCall, runTurns, turnMessages, type TurnRun } from ".
 import { count, distribution, fullGc, ms, ratio, type Distribution } from "./measure.js";
 import { reportToParent } from "./child.js";
 import { loadMastra, mastraPeers } from "./mastra-peer.js";
-import { check, type BenchContext, type BenchOptions, type Check, type Scenario, type ScenarioResult } from "./scenario.js";
+import { GENERATED_HISTORY, check, type BenchContext, type BenchOptions, type Check, type Scenario, type ScenarioResult } from "./scenario.js";
 import { toolPairingProblems, windowProblems } from "./tool-pairing.js";
 import { backToOurs, splitBlocks, text, toModel, type Piece } from "./peer-messages.js";
 
@@ -327,7 +327,8 @@ function runPeerIsolated(ctx: BenchContext, peer: Peer, n: number, limitMs: numb
 
 export const peersScenario: Scenario = {
   id: "peers",
-  title: "Peers: AI SDK pruneMessages, OpenAI Agents MemorySession, LlamaIndex Memory, Mastra TokenLimiter (+ ToolCallFilter) (issue 20)",
+  data: GENERATED_HISTORY,
+  title: "Peers: AI SDK pruneMessages, OpenAI Agents MemorySession, LlamaIndex Memory, Mastra TokenLimiter (+ ToolCallFilter)",
   method:
     "Same histories and new messages as the agent-loop turn (context-simple is our side). One turn = convert + add the new " +
     "message, then ask the peer for what it would send (table in test/bench/peers.ts). Windows at model calls are mapped back to " +

@@ -17,7 +17,7 @@ import { FLAT_RATIO, historyFor, isModelCall, turnMessages } from "./agent-loop-
 import { generateHistory } from "./history-generator.js";
 import { count, distribution, fullGc, ms, percent, ratio } from "./measure.js";
 import { SAMPLE_TRANSCRIPT } from "./replay.js";
-import { check, type BenchContext, type Check, type Scenario, type ScenarioResult } from "./scenario.js";
+import { SAMPLE_SESSION, GENERATED_HISTORY, check, type BenchContext, type Check, type Scenario, type ScenarioResult } from "./scenario.js";
 import { checkWindowsAt } from "./tool-pairing.js";
 
 type Spec = Record<string, unknown> & { use: string };
@@ -284,7 +284,8 @@ function cutSetting([threshold, target]: [number, number]): Pipeline {
 
 export const pipelinesScenario: Scenario = {
   id: "pipelines",
-  title: "Compaction pipelines: turn time by history size (issue 20), window fill vs prefix kept vs cached tokens",
+  data: { short: "ours: seeded generator + sample session", detail: `${GENERATED_HISTORY.detail}; prefix kept and fill also on ${SAMPLE_SESSION.detail.replace(/^ours — /, "")}` },
+  title: "Compaction pipelines: turn time by history size, window fill vs prefix kept vs cached tokens",
   method:
     "(a) As scenario 1 (the same history of N messages — 1,000, 10,000, 100,000; the default also 1,000,000 in a full run — the same new messages, budget 128,000, gpt-4o counting, context-simple), " +
     "with each documented pipeline in the module's `strategies` config; one turn = addMessage + getMessagesForRequest; median, p95, p99 over the measured turns; every model-call window is checked afterwards (tool pairing, budget, invariants; at 1M only the first 3). " +

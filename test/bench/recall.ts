@@ -19,7 +19,7 @@ import { mount as mountSimple } from "../../modules/context-simple/index.js";
 import { historyFor, isModelCall, turnMessages } from "./agent-loop-turn.js";
 import { FLAT_RATIO } from "./agent-loop-turn.js";
 import { count, distribution, fullGc, ms, ratio } from "./measure.js";
-import { check, type BenchContext, type Scenario, type ScenarioResult } from "./scenario.js";
+import { GENERATED_HISTORY, check, type BenchContext, type Scenario, type ScenarioResult } from "./scenario.js";
 import { checkWindowsAt } from "./tool-pairing.js";
 
 const TURN_TARGET_MS = 5;
@@ -105,6 +105,7 @@ async function resume(ctx: BenchContext, n: number, budget: number) {
 
 export const recallScenario: Scenario = {
   id: "recall",
+  data: GENERATED_HISTORY,
   title: "Recall: turn time by history size with recall in the pipeline, index build on resume",
   method:
     "(a) As scenario 1 (same history of N messages — 1,000, 10,000, 100,000; --quick 1,000 and 10,000 — same new messages, gpt-4o counting, context-simple) with recall in `strategies`, " +

@@ -17,7 +17,7 @@ import { openContext } from "./contexts.js";
 import { generateHistory, rawJsonBytes } from "./history-generator.js";
 import { bytes, count, distribution, ms, ratio } from "./measure.js";
 import { PERSISTENT_MODULE_PATH } from "./replay.js";
-import { check, type BenchContext, type Scenario, type ScenarioResult } from "./scenario.js";
+import { GENERATED_HISTORY, check, type BenchContext, type Scenario, type ScenarioResult } from "./scenario.js";
 
 export interface PreparedSession {
   storagePath: string;
@@ -150,6 +150,7 @@ export async function resumeChild(args: string[]): Promise<void> {
 
 export const resumeScenario: Scenario = {
   id: "resume",
+  data: GENERATED_HISTORY,
   title: "Resume a large session",
   method:
     "A session of the benchmark history is written to disk by context-persistent itself (JSONL store, `setMessages`). " +

@@ -8,6 +8,8 @@ export interface Check {
   figure: string;
   target: string;
   status: Status;
+  /** What this figure was measured on, when it differs from the scenario's `data` (see DataSource). */
+  data?: string;
 }
 
 export interface Table {
@@ -20,6 +22,8 @@ export interface ScenarioResult {
   checks: Check[];
   tables: Table[];
   notes: string[];
+  /** Markdown blocks rendered by another tool (the recall eval), placed after the tables. */
+  markdown?: string[];
   /** Raw figures, written to .cache/bench/results.json for machines. */
   data?: unknown;
 }
@@ -58,8 +62,31 @@ export interface Scenario {
   title: string;
   /** What is measured and how (markdown, one paragraph). */
   method: string;
+  /**
+   * What the figures are measured on: `short` for the tables, `detail` for the scenario's run table.
+   * A quality figure means something only on data we did not write or tune on; the report says
+   * which kind each scenario's data is, so a reader can tell a generator's figure from an outside one.
+   */
+  data: DataSource;
   run(ctx: BenchContext): Promise<ScenarioResult>;
 }
+
+export interface DataSource {
+  short: string;
+  detail: string;
+}
+
+/** Our seeded agent-loop history (history-generator.ts): the data of most scenarios. */
+export const GENERATED_HISTORY: DataSource = {
+  short: "ours: seeded generator",
+  detail: "ours — a seeded tool-using agent history from test/bench/history-generator.ts (we wrote it; no outside data)",
+};
+
+/** examples/sample-session.jsonl: written by our own deterministic generator, not recorded from a user. */
+export const SAMPLE_SESSION: DataSource = {
+  short: "ours: sample session (generated)",
+  detail: "ours — examples/sample-session.jsonl, written by our deterministic generator examples/sample-session/generate.ts (592 messages, a crash mid-tool); not outside data",
+};
 
 export function check(label: string, figure: string, target: string, pass: boolean | undefined): Check {
   return { label, figure, target, status: pass === undefined ? "INFO" : pass ? "PASS" : "MISS" };

@@ -95,6 +95,7 @@ interface Row {
 
 export const fleetScenario: Scenario = {
   id: "stores-fleet",
+  data: { short: "ours: synthetic messages", detail: "ours — chat-sized messages written by the scenario (no outside data)" },
   title: "A fleet of writer processes on PostgreSQL, one Redis and a Redis Cluster: appends/s and resume",
   method:
     "For each backend and 1, 4, 8 writer processes (each its own session, one `append` awaited at a time, all starting at one instant, for a fixed time): total appends/s = all acknowledged appends / the window; latency p50/p99 across writers. " +

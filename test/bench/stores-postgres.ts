@@ -12,7 +12,7 @@ import { PostgresStore } from "../../src/modules/stores.js";
 import { generateHistory, rawJsonBytes } from "./history-generator.js";
 import { bytes, count, distribution, ms } from "./measure.js";
 import { chatMessages, timedAppends } from "./store-workload.js";
-import { check, type BenchContext, type Scenario, type ScenarioResult } from "./scenario.js";
+import { GENERATED_HISTORY, check, type BenchContext, type Scenario, type ScenarioResult } from "./scenario.js";
 import { firstWindowInFreshProcess, type FirstWindowSample } from "./postgres-first-window.js";
 
 const URL_ = process.env.AMPLIFIER_PG_URL ?? "postgres://postgres@127.0.0.1:5432/test";
@@ -23,6 +23,7 @@ const FIRST_WINDOW_RUNS = 3;
 
 export const postgresStoreScenario: Scenario = {
   id: "stores-postgres",
+  data: { short: "ours: seeded generator", detail: `${GENERATED_HISTORY.detail}, and chat-sized messages written by the scenario` },
   title: "PostgreSQL store: append latency, batch throughput, resume, listing",
   method:
     "A `PostgresStore` on the local server (loopback, default durability: synchronous_commit on), generated agent-loop messages. " +

@@ -16,7 +16,7 @@ import { historyFor, turnMessages, TURN_TARGET_MS } from "./agent-loop-turn.js";
 import { generateHistory, rawJsonBytes } from "./history-generator.js";
 import { bytes, count, distribution, fullGc, ms } from "./measure.js";
 import { chatMessages, timedAppends } from "./store-workload.js";
-import { check, type BenchContext, type Scenario, type ScenarioResult } from "./scenario.js";
+import { GENERATED_HISTORY, check, type BenchContext, type Scenario, type ScenarioResult } from "./scenario.js";
 
 const REDIS = process.env.AMPLIFIER_REDIS_URL ?? "redis://127.0.0.1:6379";
 const PG = process.env.AMPLIFIER_PG_URL ?? "postgres://postgres@127.0.0.1:5432/test";
@@ -25,6 +25,7 @@ const RESUME_RUNS = 5;
 
 export const redisStoreScenario: Scenario = {
   id: "stores-redis",
+  data: { short: "ours: seeded generator", detail: `${GENERATED_HISTORY.detail}, and chat-sized messages written by the scenario` },
   title: "Redis store: append latency, batch throughput, resume",
   method:
     "A `RedisStore` on the local server (loopback; the machine's Redis keeps nothing on disk), generated messages. " +
@@ -105,6 +106,7 @@ export const redisStoreScenario: Scenario = {
 
 export const storesTurnScenario: Scenario = {
   id: "stores-turn",
+  data: GENERATED_HISTORY,
   title: "Agent-loop turn at 10k messages, per store",
   method:
     "As scenario 1 (the same 10,000-message history and new messages, budget 128,000, gpt-4o counting), with context-persistent on each store: " +

@@ -19,16 +19,18 @@
  *
  * Issue 19: first the development set — REALTALK, conversations people wrote (test/eval/realtalk.ts,
  * recall-dialogue-eval.ts): `--set realtalk` runs only it, `--set generated` only the generator,
- * default both; `--write` puts it into BENCHMARKS.md as the `recall-dialogue` block.
+ * default both; `--write` puts it into .cache/eval/recall.md as the `recall-dialogue` block.
  *
  *   npm run eval:recall [-- --set both|realtalk|generated] [--no-heldout] [--seeds 5] [--first-seed 1001] [--methods recent,lexical,embedder,ablation] [--quick] [--json] [--write] [--section recall-eval]
  * Seeds are first-seed, first-seed + 1, … (default 1001…1005; `--quick` 2). `--write` puts the
- * report into BENCHMARKS.md between `<!-- begin:<section> -->` markers (default section
- * `recall-eval`; the bench keeps every marked block when it rewrites the file). A held-out run:
+ * report into .cache/eval/recall.md between `<!-- begin:<section> -->` markers (default section
+ * `recall-eval`). BENCHMARKS.md takes the same tables from `npm run bench` (its `recall-eval`
+ * scenario runs this eval in-process), never from this command. A held-out run:
  * `--first-seed 9001 --seeds 20 --methods recent,lexical --write --section recall-eval-holdout` (SECTION_NOTES
  * says what each block's seeds were used for).
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
 import { cpus } from "node:os";
 import type { Message } from "../../contracts/generated/message.js";
 import { EMBEDDER_CAPABILITY } from "../../contracts/search.js";
@@ -352,16 +354,16 @@ function rate(run: EvalRun, method: string, budget: number): number {
 }
 
 /**
- * What a BENCHMARKS.md block's seeds were used for (the protocol, written next to the figures):
+ * What a report block's seeds were used for (the protocol, written next to the figures):
  * a figure on seeds that were looked at while the ranking was tuned is optimistic.
  */
 export const SECTION_NOTES: Readonly<Record<string, { heading: string; note: string }>> = {
   "recall-eval": {
-    heading: "Recall evaluation (issue 7)",
-    note: "Seeds 1001–1005 were looked at while the recall ranking was built (as were development seeds 2001–2040, 3001–3006 and 5001–5010, and 7001–7020 — the previous held-out set, 95.6 % at 4k before the answer-type weight went from 1.5 to 2.5): these figures are optimistic. The held-out block below is the one to trust. Since issue 19 these are our own generator's sessions beside the headline (the REALTALK block above, conversations people wrote): the default ranking no longer applies the cue rules tuned here (they are the row ranking \"cues\").",
+    heading: "Generated sessions, seeds the ranking was tuned on",
+    note: "Seeds 1001–1005 were looked at while the recall ranking was built (as were development seeds 2001–2040, 3001–3006, 5001–5010 and 7001–7020): these figures are optimistic; the held-out seeds below are the ones to trust among the generated sessions. They are our own generator's sessions, beside the headline on conversations people wrote (REALTALK, above): the default ranking does not apply the cue rules tuned here (they are the row ranking \"cues\").",
   },
   "recall-eval-holdout": {
-    heading: "Recall evaluation (issue 7), held-out seeds",
+    heading: "Generated sessions, held-out seeds",
     note: "Seeds 9001–9020 were not looked at while the recall ranking was built; the eval ran on them only after the last ranking change. Every figure here is from sessions the ranking never saw (same generator, other seeds).",
   },
 };
@@ -462,7 +464,7 @@ async function main(argv: string[]): Promise<number> {
     .join(" ");
   const report = renderReport(run, `npm run eval:recall${flags ? ` -- ${flags}` : ""}`, section);
   process.stdout.write(`${report}\n`);
-  if (argv.includes("--write")) writeSection("BENCHMARKS.md", section, report);
+  if (argv.includes("--write")) writeSection(WRITE_FILE, section, report);
   return 0;
 }
 
@@ -483,11 +485,11 @@ async function dialogueMain(argv: string[]): Promise<number> {
   const heldout = argv.includes("--no-heldout") ? undefined : await runDialogueEval(conversations, { split: "heldout", methods: DIALOGUE_METHODS.filter((m) => m.id !== "embedder"), log });
   const report = renderDialogueReport(dev, heldout, `npm run eval:recall -- --set realtalk${quick ? " --quick" : ""}`);
   process.stdout.write(`${report}\n`);
-  if (argv.includes("--write")) writeSection("BENCHMARKS.md", "recall-dialogue", report);
+  if (argv.includes("--write")) writeSection(WRITE_FILE, "recall-dialogue", report);
   return 0;
 }
 
-/** The development-set block of BENCHMARKS.md. */
+/** The REALTALK block (development set, held-out aggregates, ablation). */
 export function renderDialogueReport(dev: DialogueRun, heldout: DialogueRun | undefined, command: string): string {
   const baseline = DIALOGUE_METHODS.find((m) => m.kind === "bm25")!.label;
   const main = new Set(DIALOGUE_METHODS.map((m) => m.label));
@@ -498,7 +500,7 @@ export function renderDialogueReport(dev: DialogueRun, heldout: DialogueRun | un
   const dropped = dev.conversations.reduce((s, c) => s + c.dropped, 0);
   const ablations = dev.outcomes.filter((o) => !main.has(o.method));
   return [
-    "## Recall on conversations people wrote (issue 19): REALTALK, development set",
+    "## REALTALK: conversations people wrote (development set; held-out split as aggregates)",
     "",
     `Command: \`${command}\` (test/eval/recall-eval.ts → recall-dialogue-eval.ts). Date ${new Date().toISOString()}; ${cpus().length} × ${cpus()[0]?.model.trim() ?? "CPU"}, Node ${process.version}; ${(dev.seconds + (heldout?.seconds ?? 0)).toFixed(0)} s.`,
     "",
@@ -526,8 +528,12 @@ function renderAblation(run: DialogueRun, reference: string): string {
   return lines.join("\n");
 }
 
+/** Where `--write` puts its blocks (BENCHMARKS.md is the bench's alone). */
+const WRITE_FILE = ".cache/eval/recall.md";
+
 /** Replaces (or appends) the marked block in a markdown file. */
 export function writeSection(file: string, name: string, body: string): void {
+  mkdirSync(dirname(file), { recursive: true });
   let text = "";
   try {
     text = readFileSync(file, "utf8");

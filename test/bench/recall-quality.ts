@@ -1,0 +1,126 @@
+/**
+ * Recall quality inside the bench: the recall eval (test/eval/recall-eval.ts) run in-process, so
+ * `npm run bench` alone writes its tables. Three data sets, each labelled with what it is:
+ * REALTALK (conversations people wrote; outside data, fetched per test/eval/data/realtalk/README.md),
+ * its development split (looked at while recall was tuned) and its held-out split (not inspected
+ * per question); our generator's sessions on the seeds the ranking was tuned on, and on held-out
+ * seeds of the same generator.
+ */
+import { DIALOGUE_ABLATIONS, DIALOGUE_METHODS, dialogueRate, runDialogueEval, type DialogueRun } from "../eval/recall-dialogue-eval.js";
+import { METHODS, TARGET_BUDGET, renderDialogueReport, renderReport, runEval, type EvalRun } from "../eval/recall-eval.js";
+import { loadRealtalk, realtalkDir } from "../eval/realtalk.js";
+import { percent } from "./measure.js";
+import { check, type BenchContext, type Check, type Scenario, type ScenarioResult } from "./scenario.js";
+
+const RECALL_TARGET = 0.9;
+const RECENT_CEILING = 0.2;
+
+const REALTALK_DEV = "external: REALTALK development split (looked at while tuning)";
+const REALTALK_HELDOUT = "external: REALTALK held-out split (not tuned on)";
+const SEEDS_TUNED = "ours: generator, seeds tuned on";
+const SEEDS_HELDOUT = "ours: generator, held-out seeds";
+
+export const recallQualityScenario: Scenario = {
+  id: "recall-eval",
+  title: "Recall quality: is a question's evidence in the window?",
+  data: {
+    short: "external: REALTALK; ours: generator",
+    detail:
+      "REALTALK (arXiv:2502.13270, github.com/danny911kr/REALTALK @ b903e06): conversations between real people and questions written by the data set's authors — outside data we did not write; " +
+      "its development split was looked at while recall was tuned, its held-out split was not (the quality figure to trust). " +
+      "Also our generator's sessions (test/eval/recall-corpus.ts): seeds 1001– were tuned on, seeds 9001– were not (same generator, so still our data).",
+  },
+  method:
+    "The recall eval of `npm run eval:recall` (test/eval/recall-eval.ts, recall-dialogue-eval.ts), run in this process: each conversation is fed " +
+    "message by message into context-simple; right after a question the window for the budget (2k, 4k, 8k tokens, gpt-4o counting) is requested, " +
+    "and the question counts as answerable when EVERY evidence message is in it. The baseline to beat on REALTALK is a BM25 fill of the whole budget " +
+    "with ±1 neighbouring messages. `--quick`: REALTALK without the ablation rows, 2 tuned and 4 held-out generator seeds.",
+  async run(ctx: BenchContext): Promise<ScenarioResult> {
+    const quick = ctx.options.quick;
+    const log = (line: string) => ctx.log(`  ${line}`);
+    const checks: Check[] = [];
+    const markdown: string[] = [];
+    const command = `npm run bench -- --only recall-eval${quick ? " --quick" : ""}`;
+
+    const conversations = loadRealtalk();
+    const data: Record<string, unknown> = {};
+    if (conversations.length === 0) {
+      checks.push({
+        label: "REALTALK: default recall ≥ BM25 ±1 baseline",
+        figure: `not measured: no Chat_*.json in ${realtalkDir()} (test/eval/data/realtalk/README.md says how to fetch it, or set REALTALK_DIR)`,
+        target: "≥ baseline at every budget",
+        status: "ERROR",
+        data: REALTALK_DEV,
+      });
+    } else {
+      const dev = await runDialogueEval(conversations, { split: "dev", methods: quick ? DIALOGUE_METHODS : [...DIALOGUE_METHODS, ...DIALOGUE_ABLATIONS], log });
+      const heldout = await runDialogueEval(conversations, { split: "heldout", methods: DIALOGUE_METHODS.filter((m) => m.id !== "embedder"), log });
+      checks.push(...baselineChecks(dev, "development", REALTALK_DEV), ...baselineChecks(heldout, "held-out", REALTALK_HELDOUT));
+      markdown.push(demote(renderDialogueReport(dev, heldout, command)));
+      data.realtalk = { dev: rates(dev), heldout: rates(heldout) };
+    }
+
+    const tuned = await runEval({ seeds: seeds(1001, quick ? 2 : 5), methods: METHODS, log });
+    checks.push(...generatorChecks(tuned, SEEDS_TUNED));
+    markdown.push(demote(renderReport(tuned, command, "recall-eval")));
+    const heldoutSeeds = await runEval({ seeds: seeds(9001, quick ? 4 : 20), methods: METHODS.filter((m) => ["recent", "lexical", "cues"].includes(m.id)), log });
+    checks.push(...generatorChecks(heldoutSeeds, SEEDS_HELDOUT));
+    markdown.push(demote(renderReport(heldoutSeeds, command, "recall-eval-holdout")));
+    data.generated = { tuned: { seeds: tuned.seeds, outcomes: summary(tuned) }, heldout: { seeds: heldoutSeeds.seeds, outcomes: summary(heldoutSeeds) } };
+
+    return { checks, tables: [], notes: [], markdown, data };
+  },
+};
+
+/** The target of the REALTALK development set: the default config at or above the baseline at every budget. */
+export function baselineChecks(run: DialogueRun, split: string, data: string): Check[] {
+  const recall = DIALOGUE_METHODS.find((m) => m.id === "recall")!.label;
+  const baseline = DIALOGUE_METHODS.find((m) => m.kind === "bm25")!.label;
+  return run.budgets.map((budget) => {
+    const r = dialogueRate(run, recall, budget);
+    const b = dialogueRate(run, baseline, budget);
+    return { ...check(`REALTALK ${split}: default recall vs BM25 ±1 baseline at ${budget / 1000}k`, `${percent(r)} vs ${percent(b)}`, "≥ baseline", r >= b), data };
+  });
+}
+
+function generatorChecks(run: EvalRun, data: string): Check[] {
+  const seedsLabel = `seeds ${run.seeds[0]}–${run.seeds[run.seeds.length - 1]}`;
+  const at = (id: string) => {
+    const label = METHODS.find((m) => m.id === id)!.label;
+    const rs = run.outcomes.filter((o) => o.method === label && o.budget === TARGET_BUDGET);
+    const answered = rs.reduce((s, o) => s + o.answered, 0);
+    const questions = rs.reduce((s, o) => s + o.questions, 0);
+    return answered / Math.max(1, questions);
+  };
+  const recall = at("lexical");
+  const recent = at("recent");
+  return [
+    { ...check(`generator ${seedsLabel}: recall (lexical, default) at ${TARGET_BUDGET / 1000}k`, percent(recall), `≥ ${RECALL_TARGET * 100} %`, recall >= RECALL_TARGET), data },
+    { ...check(`generator ${seedsLabel}: recent window alone at ${TARGET_BUDGET / 1000}k`, percent(recent), `< ${RECENT_CEILING * 100} %`, recent < RECENT_CEILING), data },
+  ];
+}
+
+function seeds(first: number, n: number): number[] {
+  return Array.from({ length: n }, (_, i) => first + i);
+}
+
+/** The eval renders whole-document headings; inside a scenario's section they sit one level lower. */
+export function demote(markdown: string): string {
+  return markdown.replace(/^(#{2,5}) /gm, "#$1 ");
+}
+
+function rates(run: DialogueRun): Record<string, Record<number, number>> {
+  return Object.fromEntries(run.outcomes.map((o) => [o.method, Object.fromEntries(run.budgets.map((b) => [b, dialogueRate(run, o.method, b)]))]));
+}
+
+function summary(run: EvalRun): { method: string; budget: number; answered: number; questions: number }[] {
+  const out = new Map<string, { method: string; budget: number; answered: number; questions: number }>();
+  for (const o of run.outcomes) {
+    const key = `${o.method}@${o.budget}`;
+    const row = out.get(key) ?? { method: o.method, budget: o.budget, answered: 0, questions: 0 };
+    row.answered += o.answered;
+    row.questions += o.questions;
+    out.set(key, row);
+  }
+  return [...out.values()];
+}
