@@ -144,11 +144,12 @@ async function main(argv: string[]): Promise<number> {
     results,
   });
   writeFileSync(out, `${report}\n`);
+  // BENCH_RESULTS: the side-by-side runner gives each HEAD run its own file (several runs may share a checkout).
   writeFileSync(
-    ".cache/bench/results.json",
+    process.env.BENCH_RESULTS ?? ".cache/bench/results.json",
     JSON.stringify({ startedAt: started, options, results: results.map((r) => ({ id: r.scenario.id, error: r.error, checks: r.result?.checks, data: r.result?.data })) }, null, 2),
   );
-  log(`wrote ${out} and .cache/bench/results.json`);
+  log(`wrote ${out} and ${process.env.BENCH_RESULTS ?? ".cache/bench/results.json"}`);
   return results.some((r) => r.error !== undefined) ? 1 : 0;
 }
 

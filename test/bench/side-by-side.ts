@@ -6,7 +6,7 @@
  * process per side and repeat (ABBA order: HEAD first on odd repeats, baseline first on even ones).
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { compareScenario, comparisonTable, type Comparison } from "./compare.js";
@@ -56,7 +56,10 @@ export async function runSideBySide(opts: SideBySideOptions): Promise<number> {
   const started = new Date();
   const loadStart = loadavg()[0] ?? 0;
   prepareBaseline(root, dir, baseCommit, opts.log);
-  const head: Side = { name: `HEAD ${headCommit.slice(0, 7)}${dirty ? "+" : ""}`, commit: headCommit, dir: root, entry: opts.entry };
+  // A copy of this bundle beside it (same node_modules), so rebundling during a long run changes nothing.
+  const headEntry = join(root, ".cache/bench", `side-by-side-head-${process.pid}.mjs`);
+  copyFileSync(opts.entry, headEntry);
+  const head: Side = { name: `HEAD ${headCommit.slice(0, 7)}${dirty ? "+" : ""}`, commit: headCommit, dir: root, entry: headEntry };
   const base: Side = { name: `baseline ${baseCommit.slice(0, 7)}`, commit: baseCommit, dir, entry: join(dir, ".cache/bench/main.mjs") };
 
   const baseIds = listIds(base);
@@ -65,13 +68,14 @@ export async function runSideBySide(opts: SideBySideOptions): Promise<number> {
   if (skipped.length) opts.log(`not in the baseline's bench, skipped: ${skipped.join(", ")}`);
 
   const records: RunRecord[] = [];
+  const scratch = mkdtempSync(join(tmpdir(), "amplifier-bench-sbs-"));
   try {
     for (let repeat = 1; repeat <= opts.repeats; repeat++) {
       for (const id of ids) {
         const order = repeat % 2 === 1 ? [head, base] : [base, head];
         for (const side of order) {
           opts.log(`repeat ${repeat}/${opts.repeats} · ${id} · ${side.name}`);
-          const record = runOnce(side, id, repeat, opts.quick);
+          const record = runOnce(side, id, repeat, opts.quick, scratch);
           records.push(record);
           opts.log(`  ${record.error ? `ERROR ${record.error.split("\n")[0]}` : `${record.checks?.length ?? 0} checks`} in ${record.seconds.toFixed(0)} s (load ${record.load[0].toFixed(2)} → ${record.load[1].toFixed(2)})`);
         }
@@ -79,6 +83,8 @@ export async function runSideBySide(opts: SideBySideOptions): Promise<number> {
     }
   } finally {
     if (!opts.keepBaseline) removeBaseline(root, dir, opts.log);
+    rmSync(scratch, { recursive: true, force: true });
+    rmSync(headEntry, { force: true });
   }
 
   const comparisons: Comparison[] = [];
@@ -147,14 +153,17 @@ function listIds(side: Side): string[] {
 }
 
 /** One scenario on one side in a fresh process; its checks come from that tree's .cache/bench/results.json. */
-function runOnce(side: Side, id: string, repeat: number, quick: boolean): RunRecord {
-  const out = join(side.dir, ".cache/bench", `side-by-side-${id}.md`);
-  const resultsFile = join(side.dir, ".cache/bench/results.json");
+function runOnce(side: Side, id: string, repeat: number, quick: boolean, scratch: string): RunRecord {
+  const out = join(scratch, `${side.name.split(" ")[0]}-${id}-${repeat}.md`);
+  // The baseline's bench (any version) writes .cache/bench/results.json in its worktree, which
+  // only this runner uses; this checkout's bench writes where BENCH_RESULTS says.
+  const resultsFile = side.dir === process.cwd() ? join(scratch, `head-${id}-${repeat}.json`) : join(side.dir, ".cache/bench/results.json");
   rmSync(resultsFile, { force: true });
   const load0 = loadavg()[0] ?? 0;
   const t0 = performance.now();
   const r = spawnSync(process.execPath, ["--expose-gc", side.entry, "--only", id, ...(quick ? ["--quick"] : []), "--out", out], {
     cwd: side.dir,
+    env: { ...process.env, BENCH_RESULTS: resultsFile },
     encoding: "utf8",
     stdio: ["ignore", "ignore", "pipe"],
     maxBuffer: 64 * 1024 * 1024,
