@@ -49,7 +49,7 @@ describe("recall evaluation harness", () => {
 
   it("renders the report: per-budget, per-kind and per-distance tables, the targets with PASS/MISS, the misses", () => {
     const report = renderReport(run, "npm run eval:recall -- --test");
-    expect(report).toMatch(/^## Recall evaluation \(issue 7\)/);
+    expect(report.startsWith(`## ${SECTION_NOTES["recall-eval"]!.heading}\n`)).toBe(true);
     expect(report).toContain("Command: `npm run eval:recall -- --test`");
     expect(report).toContain("| method | 4k tokens |");
     expect(report).toContain(`| method (at 4k) | ${FACT_KINDS.join(" | ")} |`);
@@ -65,7 +65,7 @@ describe("recall evaluation harness", () => {
     const holdout = renderReport(run, "npm run eval:recall -- --test", "recall-eval-holdout");
     expect(holdout.startsWith(`## ${SECTION_NOTES["recall-eval-holdout"]!.heading}\n\n${SECTION_NOTES["recall-eval-holdout"]!.note}\n`)).toBe(true);
     expect(renderReport(run, "x")).toContain(SECTION_NOTES["recall-eval"]!.note);
-    expect(renderReport(run, "x", "my-run")).toMatch(/^## Recall evaluation \(issue 7\): my-run\n\nCommand:/);
+    expect(renderReport(run, "x", "my-run")).toMatch(/^## Recall evaluation: my-run\n\nCommand:/);
   });
 
   describe("writeSection", () => {

@@ -381,7 +381,7 @@ export function renderReport(run: EvalRun, command: string, section = "recall-ev
   const sizes = run.sessions.map((s) => `${s.messages} messages / ${s.turns} turns / ${(s.chars / 1e6).toFixed(1)} M chars`).join("; ");
   const about = SECTION_NOTES[section];
   return [
-    `## ${about?.heading ?? `Recall evaluation (issue 7): ${section}`}`,
+    `## ${about?.heading ?? `Recall evaluation: ${section}`}`,
     "",
     ...(about ? [about.note, ""] : []),
     `Command: \`${command}\` (test/eval/recall-eval.ts). Date ${new Date().toISOString()}; ${cpus().length} × ${cpus()[0]?.model.trim() ?? "CPU"}, Node ${process.version}; ${run.seconds.toFixed(0)} s.`,
