@@ -77,6 +77,8 @@ export async function runSideBySide(opts: SideBySideOptions): Promise<number> {
           opts.log(`repeat ${repeat}/${opts.repeats} · ${id} · ${side.name}`);
           const record = runOnce(side, id, repeat, opts.quick, scratch);
           records.push(record);
+          // After every run, so a run cut short still leaves its figures so far.
+          writeReport(false);
           opts.log(`  ${record.error ? `ERROR ${record.error.split("\n")[0]}` : `${record.checks?.length ?? 0} checks`} in ${record.seconds.toFixed(0)} s (load ${record.load[0].toFixed(2)} → ${record.load[1].toFixed(2)})`);
         }
       }
@@ -87,32 +89,38 @@ export async function runSideBySide(opts: SideBySideOptions): Promise<number> {
     rmSync(headEntry, { force: true });
   }
 
-  const comparisons: Comparison[] = [];
-  for (const id of ids) {
-    const of = (side: Side) => records.filter((r) => r.side === side.name && r.id === id).sort((a, b) => a.repeat - b.repeat).map((r) => r.checks ?? []);
-    comparisons.push(...compareScenario(id, of(base), of(head)));
-  }
-  const markdown = renderSideBySide({
-    command: ["npm run bench --", ...process.argv.slice(2)].join(" "),
-    started,
-    durationS: (Date.now() - started.getTime()) / 1000,
-    machine: opts.machine,
-    load: [loadStart, loadavg()[0] ?? 0],
-    head,
-    base,
-    repeats: opts.repeats,
-    quick: opts.quick,
-    ids,
-    skipped,
-    records,
-    comparisons,
-  });
-  mkdirSync(resolve(opts.out, ".."), { recursive: true });
-  writeFileSync(opts.out, `${markdown}\n`);
-  writeFileSync(opts.out.replace(/\.md$/, "") + ".json", JSON.stringify({ head: head.commit, baseline: base.commit, records, comparisons }, null, 2));
+  const markdown = writeReport(true);
   process.stdout.write(`${markdown}\n`);
   opts.log(`wrote ${relative(root, opts.out)}`);
   return records.some((r) => r.error) ? 1 : 0;
+
+  function writeReport(done: boolean): string {
+    const comparisons: Comparison[] = [];
+    for (const id of ids) {
+      const of = (side: Side) => records.filter((r) => r.side === side.name && r.id === id).sort((x, y) => x.repeat - y.repeat).map((r) => r.checks ?? []);
+      comparisons.push(...compareScenario(id, of(base), of(head)));
+    }
+    const markdown = renderSideBySide({
+      done,
+      command: ["npm run bench --", ...process.argv.slice(2)].join(" "),
+      started,
+      durationS: (Date.now() - started.getTime()) / 1000,
+      machine: opts.machine,
+      load: [loadStart, loadavg()[0] ?? 0],
+      head,
+      base,
+      repeats: opts.repeats,
+      quick: opts.quick,
+      ids,
+      skipped,
+      records,
+      comparisons,
+    });
+    mkdirSync(resolve(opts.out, ".."), { recursive: true });
+    writeFileSync(opts.out, `${markdown}\n`);
+    writeFileSync(`${opts.out.replace(/\.md$/, "")}.json`, JSON.stringify({ head: head.commit, baseline: base.commit, records, comparisons }, null, 2));
+    return markdown;
+  }
 }
 
 /** A worktree of the baseline commit with its dependencies installed, built and its bench bundled (kept for reuse with --keep-baseline). */
@@ -181,6 +189,8 @@ function runOnce(side: Side, id: string, repeat: number, quick: boolean, scratch
 }
 
 export interface SideBySideReport {
+  /** False while the runs go on (the file is rewritten after each run). */
+  done: boolean;
   command: string;
   started: Date;
   durationS: number;
@@ -200,6 +210,7 @@ export function renderSideBySide(r: SideBySideReport): string {
   const out: string[] = [];
   const count = (v: string) => r.comparisons.filter((c) => c.verdict === v).length;
   out.push(`# Bench side by side: ${r.head.name} vs ${r.base.name}`, "");
+  if (!r.done) out.push(`> In progress: ${r.records.length} of ${r.ids.length * r.repeats * 2} runs done.`, "");
   out.push(table({
     columns: ["", ""],
     rows: [
