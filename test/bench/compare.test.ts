@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compareScenario, comparisonTable, direction, parseFigure, verdict } from "./compare.js";
+import { compareScenario, comparisonTable, direction, formatValue, parseFigure, verdict } from "./compare.js";
 import { check, type Check } from "./scenario.js";
 
 describe("parseFigure", () => {
@@ -14,6 +14,19 @@ describe("parseFigure", () => {
     expect(parseFigure("0.614 ms / 3.10 ms")).toEqual({ value: 0.614, unit: "ms" });
     expect(parseFigure("≈ 2084290× (≈ 582 s vs 0.279 ms)")).toEqual({ value: 2_084_290, unit: "×" });
     expect(parseFigure("its turn > 12 ms at a smaller N (not run)")).toBeUndefined();
+  });
+});
+
+describe("formatValue", () => {
+  it("writes three significant figures or so, in the figure's unit", () => {
+    expect(formatValue(1600, "ms")).toBe("1.60 s");
+    expect(formatValue(0.265, "ms")).toBe("0.265 ms");
+    expect(formatValue(100, "%")).toBe("100 %");
+    expect(formatValue(96.8, "%")).toBe("96.8 %");
+    expect(formatValue(2_084_290, "×")).toBe("2,084,290×");
+    expect(formatValue(1.5, "×")).toBe("1.5×");
+    expect(formatValue(99_461, "msg/s")).toBe("99,461 msg/s");
+    expect(formatValue(285, "")).toBe("285");
   });
 });
 

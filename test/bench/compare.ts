@@ -148,7 +148,7 @@ export function formatValue(value: number, unit: string): string {
   if (!Number.isFinite(value)) return "—";
   if (unit === "ms") return value >= 1000 ? `${(value / 1000).toPrecision(3)} s` : `${value.toPrecision(3)} ms`;
   const digits = Math.abs(value) >= 100 ? 0 : Math.abs(value) >= 10 ? 1 : 2;
-  const text = value.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: unit === "%" || unit === "×" ? 1 : 0 });
+  const text = value.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: unit === "%" || unit === "×" ? Math.min(1, digits) : 0 });
   return unit === "" ? text : unit === "%" ? `${text} %` : unit === "×" ? `${text}×` : `${text} ${unit}`;
 }
 
