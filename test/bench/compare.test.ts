@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compareScenario, comparisonTable, direction, formatValue, parseFigure, verdict } from "./compare.js";
+import { compareScenario, comparisonTable, direction, formatValue, labelKey, parseFigure, verdict } from "./compare.js";
 import { check, type Check } from "./scenario.js";
 
 describe("parseFigure", () => {
@@ -53,6 +53,14 @@ describe("verdict: beyond noise when the ranges over the repeats do not overlap"
     expect(verdict([1], [2], "lower")).toBe("one repeat: no noise estimate");
     expect(verdict([1, 1], [2, 2], undefined)).toBe("no direction");
     expect(verdict([Number.NaN, Number.NaN], [1, 2], "lower")).toBe("missing");
+  });
+});
+
+describe("labelKey", () => {
+  it("drops measured values a label carries in parentheses, keeps the rest", () => {
+    expect(labelKey("turn median at N=10,000 (includes one fsync; disk floor 0.343 ms)")).toBe("turn median at N=10,000");
+    expect(labelKey("flatness t(10,000)/t(1,000) of medians")).toBe("flatness t(10,000)/t(1,000) of medians");
+    expect(labelKey("resume 100,000 chat messages, 29.0 MB (median of 5)")).toBe("resume 100,000 chat messages, 29.0 MB (median of 5)");
   });
 });
 

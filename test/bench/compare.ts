@@ -93,13 +93,21 @@ export function verdict(baseline: readonly number[], head: readonly number[], di
   return worse ? "worse beyond noise" : "better beyond noise";
 }
 
-/** Checks of one scenario, one list per repeat and side, matched by label. */
+/**
+ * A check's label without the measured values some labels carry in parentheses ("(… disk floor
+ * 0.343 ms)"), so repeats match; "(median of 5)" or "t(10,000)" stay.
+ */
+export function labelKey(label: string): string {
+  return label.replace(/\s*\([^()]*\d(?:\.\d+)?\s*(?:ms|µs|s|MB|GB|KB|%)(?![\w])[^()]*\)/g, "");
+}
+
+/** Checks of one scenario, one list per repeat and side, matched by label (labelKey). */
 export function compareScenario(scenario: string, baseline: readonly (readonly Check[])[], head: readonly (readonly Check[])[]): Comparison[] {
   const labels: string[] = [];
-  for (const run of [...head, ...baseline]) for (const c of run) if (!labels.includes(c.label)) labels.push(c.label);
+  for (const run of [...head, ...baseline]) for (const c of run) if (!labels.includes(labelKey(c.label))) labels.push(labelKey(c.label));
   const out: Comparison[] = [];
   for (const label of labels) {
-    const pick = (runs: readonly (readonly Check[])[]) => runs.map((run) => run.find((c) => c.label === label));
+    const pick = (runs: readonly (readonly Check[])[]) => runs.map((run) => run.find((c) => labelKey(c.label) === label));
     const bChecks = pick(baseline);
     const hChecks = pick(head);
     const any = [...hChecks, ...bChecks].find((c) => c !== undefined)!;

@@ -32,6 +32,8 @@ interface ReplayVariant {
 }
 
 const VARIANTS: readonly ReplayVariant[] = [
+  // Apart from the default replays above, so their window times stay free of the simulation's work.
+  { label: "gpt-4o default, OpenAI cache rule", model: "gpt-4o", module: "persistent", target: "cache" },
   { label: "claude-sonnet-4 default, Anthropic cache rule", model: "claude-sonnet-4", module: "persistent", target: "cache" },
   { label: "gpt-4o default, context-simple [recall]", model: "gpt-4o", module: "simple", strategies: [{ use: "recall" }], target: "prefix" },
   { label: "gpt-4o default, context-simple [tool-result-compaction, recall]", model: "gpt-4o", module: "simple", strategies: [{ use: "tool-result-compaction" }, { use: "recall" }], target: "prefix" },
@@ -61,7 +63,7 @@ export const replayScenario: Scenario = {
         const config = {
           session: { context: { module: PERSISTENT_MODULE_PATH, config: { storagePath, fsync: "never", model: "gpt-4o" } } },
         } as unknown as SessionConfigInput;
-        const { summary, turns } = await runReplay({ transcript: SAMPLE_TRANSCRIPT, model: "gpt-4o", config, cache: true, ...(budget === undefined ? {} : { budget }) });
+        const { summary, turns } = await runReplay({ transcript: SAMPLE_TRANSCRIPT, model: "gpt-4o", config, ...(budget === undefined ? {} : { budget }) });
         // A collapsed window: under 10 % of the budget while the history is over it (the model loses nearly all context).
         const b = typeof summary.budget === "number" ? summary.budget : Number.NaN;
         const collapsedTurns = turns.filter((t) => t.historyTokens > b && t.windowTokens < 0.1 * b);
@@ -89,8 +91,6 @@ export const replayScenario: Scenario = {
       checks.push(check(`budget ${label}: mean prefixKept (issue 5 target)`, percent(summary.meanPrefixKept), `≥ ${PREFIX_TARGET * 100} %`, summary.meanPrefixKept >= PREFIX_TARGET));
       checks.push(check(`budget ${label}: window p50 / p99`, `${ms(summary.p50Ms)} / ${ms(summary.p99Ms)}`, "—", undefined));
     }
-    const gpt4o = summaries.find((s) => s.label === "gpt-4o default")?.summary;
-    if (gpt4o?.cache) checks.push(check("gpt-4o default: input tokens from cache, default window (OpenAI rule)", percent(gpt4o.cache.hitRate), `≥ ${CACHE_TARGET * 100} %`, gpt4o.cache.hitRate >= CACHE_TARGET));
     for (const { variant, summary } of variants) {
       if (variant.target === "cache" && summary.cache) checks.push(check(`${variant.label}: input tokens from cache, default window`, percent(summary.cache.hitRate), `≥ ${CACHE_TARGET * 100} %`, summary.cache.hitRate >= CACHE_TARGET));
       if (variant.target === "prefix") checks.push(check(`${variant.label}: mean prefixKept`, percent(summary.meanPrefixKept), `≥ ${PREFIX_TARGET * 100} %`, summary.meanPrefixKept >= PREFIX_TARGET));
@@ -118,7 +118,6 @@ export const replayScenario: Scenario = {
           title: "Prompt cache (simulated) and recall in the pipeline",
           columns: ["replay", "budget", "mean prefixKept", "input tokens (Σ turns)", "from cache", "naive tail window: from cache", "window p50"],
           rows: [
-            ...summaries.filter((x) => x.summary.cache).map(({ label, summary: s }) => [`${label}, context-persistent (OpenAI rule)`, typeof s.budget === "number" ? count(s.budget) : s.budget, percent(s.meanPrefixKept), count(s.cache!.inputTokens), percent(s.cache!.hitRate), percent(s.cache!.tail.hitRate), ms(s.p50Ms)]),
             ...variants.map(({ variant, summary: s }) => [variant.label, typeof s.budget === "number" ? count(s.budget) : s.budget, percent(s.meanPrefixKept), s.cache ? count(s.cache.inputTokens) : "—", s.cache ? percent(s.cache.hitRate) : "—", s.cache ? percent(s.cache.tail.hitRate) : "—", ms(s.p50Ms)]),
           ],
         },
