@@ -3,7 +3,10 @@
  * .ci/run and by test/package/workspaces.test.ts):
  *
  *   contracts  ←  core  ←  modules/*, hooks/*  ←  src (the umbrella amplifier-ts)
- *                    ↖ testing
+ *       ↖ modules/tokens ↗      ↖ testing
+ *
+ * (modules/tokens stands on the ground floor beside contracts: it imports only contracts, and
+ * core does not import it — the umbrella offers it to sessions as the "tokens" capability.)
  *
  * Packages reach each other only through their package names (node_modules/@amplifier-ts/<x>,
  * i.e. their public entries), and only packages their own package.json declares. Symlinks are
@@ -26,17 +29,24 @@ module.exports = {
     },
     {
       name: "core-is-mechanism",
-      comment: "core/ imports only @amplifier-ts/contracts of ours: no module, hook, testing or umbrella code (policy is loaded by name, never imported).",
+      comment: "core/ imports only @amplifier-ts/contracts of ours: no @amplifier-ts/tokens, no module, hook, testing or umbrella code (policy is loaded by name, never imported). core/test/names-no-module.test.ts checks that core's source does not even name a module.",
       severity: "error",
       from: { path: "^core/" },
       to: { path: [`${WORKSPACE}(?!contracts/)`, "^node_modules/amplifier-ts/", "^(modules|hooks|testing|src|examples)/"] },
     },
     {
+      name: "tokens-imports-only-contracts",
+      comment: "@amplifier-ts/tokens is on the ground floor beside contracts: counting needs no kernel, so a window engine or a drop-in for another framework can count without core.",
+      severity: "error",
+      from: { path: "^modules/tokens/" },
+      to: { path: [`${WORKSPACE}(?!contracts/)`, "^node_modules/amplifier-ts/", "^(core|hooks|testing|src|examples)/", "^modules/(?!tokens/)"] },
+    },
+    {
       name: "testing-sits-on-contracts-and-core",
-      comment: "@amplifier-ts/testing checks implementations; it depends on no module.",
+      comment: "@amplifier-ts/testing checks implementations; it depends on no module (token counting aside: the suites count windows exactly).",
       severity: "error",
       from: { path: "^testing/" },
-      to: { path: [`${WORKSPACE}(?!contracts/|core/)`, "^node_modules/amplifier-ts/"] },
+      to: { path: [`${WORKSPACE}(?!contracts/|core/|tokens/)`, "^node_modules/amplifier-ts/"] },
     },
     {
       name: "modules-and-hooks-not-above-themselves",

@@ -2,7 +2,7 @@
  * Tokenizer contract — version 1.
  *
  * A tokenizer turns text into a token count for one encoding. The token counter
- * (core/tokens) builds everything else on top of it: per-message framing, tool schemas,
+ * (@amplifier-ts/tokens) builds everything else on top of it: per-message framing, tool schemas,
  * images, caching and the safety factor. Plug your own in with
  * `getTokenCounter(model, { tokenizer })` — e.g. a provider's exact tokenizer, or a cheap
  * estimate in tests.

@@ -1,21 +1,22 @@
-// @amplifier-ts/core: the kernel (mechanism) and every contract. Built-in modules (policy) are
-// npm packages reached by name through the loader (loader/builtin-modules.ts); core imports none.
+// @amplifier-ts/core: the kernel (mechanism) and every contract. Modules (policy) are npm packages
+// reached by name through the loader (a distribution's aliases, or the naming convention in
+// loader/module-names.ts); core imports and names none.
 
 export * from "@amplifier-ts/contracts";
 export { Coordinator, DEFAULT_MAX_INJECTION_BYTES, DEFAULT_MOUNT_TIMEOUT_MS } from "./coordinator.js";
 export { MOUNT_POINTS } from "./mount-points.js";
 export { runWithAgentContext, currentAgentContext, requireAgentContext, childAgentContext } from "./agent-context.js";
 export * from "./hooks/index.js";
-export * from "./tokens/index.js";
-export { createSession, DEFAULT_SESSION_CONFIG, TOKENS_CAPABILITY, type Session, type CreateSessionOptions, type TokensCapability, type ContextModules, type ContextOfModule, type AnyContext } from "./session.js";
+export { createSession, createSessionWith, type CreateSession, type Session, type CreateSessionOptions, type ContextModules, type ContextOfModule, type AnyContext } from "./session.js";
 export {
   mountConfiguredModules,
   mountModule,
   loadModule,
   resolveModule,
   validateModuleConfig,
-  BUILTIN_MODULES,
-  builtinModuleNames,
+  MODULE_PACKAGE_PREFIX,
+  resolveNamedPackage,
+  type ModuleNames,
   type ModuleReport,
   type LoadedModule,
   type ModuleConfigLocation,

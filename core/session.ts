@@ -5,19 +5,14 @@ import type { AmplifierConfig } from "@amplifier-ts/contracts";
 import { checkOptions } from "./config/check-options.js";
 import { configFromObject, DEFAULT_CONFIG_FILE, loadConfig, type LoadedConfig } from "./config/load-config.js";
 import { Coordinator } from "./coordinator.js";
-import { getTokenCounter } from "./tokens/index.js";
 import { createError } from "@amplifier-ts/contracts";
+import type { ModuleNames } from "./loader/module-names.js";
 import { mountConfiguredModules, type ModuleReport } from "./loader/mount-configured-modules.js";
 import { watchStorageHealth, type SessionDegradation } from "./storage-health.js";
 import type { AmplifierEvents, Observer } from "@amplifier-ts/contracts";
 
 /** What createSession accepts as a config object: the shape of amplifier.config.json. */
 export type SessionConfigInput = AmplifierConfig;
-
-/** The config used when there is no argument and no ./amplifier.config.json. */
-export const DEFAULT_SESSION_CONFIG: AmplifierConfig = Object.freeze({
-  session: { context: { module: "context-simple", config: {} } },
-}) as AmplifierConfig;
 
 export interface CreateSessionOptions {
   /** Folder for ./amplifier.config.json and for resolving an object config's relative module paths. Default process.cwd(). */
@@ -33,7 +28,34 @@ export interface CreateSessionOptions {
    * `session.hooks.on(…)` after createSession cannot.
    */
   on?: SessionListeners;
+  /**
+   * Capabilities registered on the coordinator before any module mounts (name → value): what a
+   * distribution offers every module (amplifier-ts registers exact token counting).
+   * Merged over the factory's (createSessionWith).
+   */
+  capabilities?: Record<string, unknown>;
+  /** The distribution's short names for its modules (loader/module-names.ts). */
+  moduleNames?: ModuleNames;
+  /** The config when there is no argument and no ./amplifier.config.json; without one that is CONFIG_NOT_FOUND. */
+  defaultConfig?: AmplifierConfig;
+  /**
+   * Turns the loaded config into the one mounted: a distribution's overlay (amplifier-ts fills the
+   * memory entry from MEMORY_* environment variables). The result is validated like the file.
+   */
+  prepareConfig?: (config: AmplifierConfig) => AmplifierConfig;
 }
+
+const OPTION_KINDS = {
+  cwd: "string",
+  sessionId: "string",
+  mountTimeoutMs: "milliseconds",
+  cacheDir: "string",
+  on: "object",
+  capabilities: "object",
+  moduleNames: "object",
+  defaultConfig: "object",
+  prepareConfig: "function",
+} as const;
 
 /** `createSession`'s `on` option: an observer per event name, its payload typed by the event map. */
 export type SessionListeners = { [K in keyof AmplifierEvents]?: Observer<AmplifierEvents[K]> };
@@ -43,7 +65,7 @@ export type SessionListeners = { [K in keyof AmplifierEvents]?: Observer<Amplifi
  * `session.context` without a cast. A context module registers its type by module augmentation
  * (the built-ins do; a third party can, under its package name):
  *
- *   declare module "@amplifier-ts/core" { interface ContextModules { "context-simple": HistoryContextManager } }
+ *   declare module "@amplifier-ts/core" { interface ContextModules { "my-context": MyContextManager } }
  *
  * A name nobody registered types as ContextManager, the contract every context module keeps.
  */
@@ -90,17 +112,9 @@ export interface Session<Context extends ContextManager = ContextManager> {
   close(): Promise<void>;
 }
 
-/** Name of the capability through which a session offers exact token counting. */
-export const TOKENS_CAPABILITY = "tokens";
-
-/** What `coordinator.getCapability("tokens")` returns in a session made by createSession. */
-export interface TokensCapability {
-  getTokenCounter: typeof getTokenCounter;
-}
-
 /**
  * Start a session from a config: an object, a path to a config file, or nothing — then
- * ./amplifier.config.json when it exists, else the default (context-simple). Every module is
+ * ./amplifier.config.json when it exists, else `options.defaultConfig`. Every module is
  * loaded, validated and mounted (core/loader). If a required module fails, the cleanups of what
  * was already mounted run and the module's error is thrown: no half-mounted session survives.
  *
@@ -113,14 +127,34 @@ export interface TokensCapability {
  * | a config object naming a module nobody registered            | ContextManager                          |
  * | a path, nothing, or a config whose module name is a `string` | AnyContext (the built-ins' extras optional) |
  */
-export function createSession<Name extends string>(
-  config: SessionConfigInput & { session: { context: { module: Name } } },
-  options?: CreateSessionOptions,
-): Promise<Session<ContextOfModule<Name>>>;
-export function createSession<Context extends ContextManager = AnyContext>(configOrPath?: SessionConfigInput | string, options?: CreateSessionOptions): Promise<Session<Context>>;
-export async function createSession(configOrPath?: SessionConfigInput | string, options: CreateSessionOptions = {}): Promise<Session> {
-  checkOptions("createSession", options, { cwd: "string", sessionId: "string", mountTimeoutMs: "milliseconds", cacheDir: "string", on: "object" });
-  const loaded = await loadSessionConfig(configOrPath, options.cwd ?? process.cwd());
+export interface CreateSession {
+  <Name extends string>(config: SessionConfigInput & { session: { context: { module: Name } } }, options?: CreateSessionOptions): Promise<Session<ContextOfModule<Name>>>;
+  <Context extends ContextManager = AnyContext>(configOrPath?: SessionConfigInput | string, options?: CreateSessionOptions): Promise<Session<Context>>;
+}
+
+/**
+ * A createSession whose options default to `defaults`: how a distribution (the `amplifier-ts`
+ * package) gives every session its capabilities, module names, default config and config overlay,
+ * with createSession's typing kept. A call's options win; capabilities merge, the call's over the
+ * defaults'.
+ */
+export function createSessionWith(defaults: CreateSessionOptions): CreateSession {
+  checkOptions("createSessionWith", defaults, OPTION_KINDS);
+  const create = (configOrPath?: SessionConfigInput | string, options: CreateSessionOptions = {}): Promise<Session> => {
+    checkOptions("createSession", options, OPTION_KINDS);
+    const capabilities = defaults.capabilities === undefined ? options.capabilities : { ...defaults.capabilities, ...options.capabilities };
+    return openSession(configOrPath, { ...defaults, ...options, ...(capabilities === undefined ? {} : { capabilities }) });
+  };
+  return create as CreateSession;
+}
+
+/** createSession of the bare kernel: no capabilities, no module names but the convention, no default config. */
+export const createSession: CreateSession = createSessionWith({});
+
+async function openSession(configOrPath: SessionConfigInput | string | undefined, options: CreateSessionOptions): Promise<Session> {
+  const cwd = options.cwd ?? process.cwd();
+  const read = await loadSessionConfig(configOrPath, cwd, options.defaultConfig);
+  const loaded = options.prepareConfig === undefined ? read : { ...read, config: options.prepareConfig(read.config) };
   const timeout = options.mountTimeoutMs ?? loaded.config.mountTimeoutMs;
   const coordinator = new Coordinator({
     config: loaded.config as unknown as Record<string, unknown>,
@@ -128,9 +162,8 @@ export async function createSession(configOrPath?: SessionConfigInput | string, 
     ...(timeout === undefined ? {} : { mountTimeoutMs: timeout }),
   });
 
-  // Exact token counting for modules that do not bundle a tokenizer (third-party context modules
-  // ask for it with getCapability("tokens")): registered before anything mounts.
-  coordinator.registerCapability(TOKENS_CAPABILITY, { getTokenCounter } satisfies TokensCapability);
+  // Before anything mounts, so a module finds them while mounting.
+  for (const [name, value] of Object.entries(options.capabilities ?? {})) coordinator.registerCapability(name, value);
   const listening: Array<() => void> = [];
   for (const [event, observer] of Object.entries(options.on ?? {})) {
     // The bus checks the name (INVALID_EVENT_NAME) and the function (INVALID_ARGUMENT).
@@ -149,6 +182,7 @@ export async function createSession(configOrPath?: SessionConfigInput | string, 
     ...(loaded.file === undefined ? {} : { file: loaded.file }),
     ...(timeout === undefined ? {} : { mountTimeoutMs: timeout }),
     ...(options.cacheDir === undefined ? {} : { cacheDir: options.cacheDir }),
+    ...(options.moduleNames === undefined ? {} : { moduleNames: options.moduleNames }),
   });
   if (outcome.error !== undefined) {
     try {
@@ -176,11 +210,17 @@ export async function createSession(configOrPath?: SessionConfigInput | string, 
   };
 }
 
-async function loadSessionConfig(configOrPath: SessionConfigInput | string | undefined, cwd: string): Promise<LoadedConfig> {
+async function loadSessionConfig(configOrPath: SessionConfigInput | string | undefined, cwd: string, defaultConfig: AmplifierConfig | undefined): Promise<LoadedConfig> {
   if (typeof configOrPath === "string") return loadConfig(configOrPath, cwd);
   if (configOrPath === undefined) {
     const file = resolve(cwd, DEFAULT_CONFIG_FILE);
-    return existsSync(file) ? loadConfig(file) : configFromObject(DEFAULT_SESSION_CONFIG, cwd);
+    if (existsSync(file)) return loadConfig(file);
+    if (defaultConfig !== undefined) return configFromObject(defaultConfig, cwd);
+    throw createError("CONFIG_NOT_FOUND", "createSession() was given no config, and there is no ./amplifier.config.json", {
+      file,
+      expected: "a config object, a path to a config file, ./amplifier.config.json, or options.defaultConfig",
+      hint: "the amplifier-ts package's createSession has a default config",
+    });
   }
   if (typeof configOrPath !== "object" || configOrPath === null || Array.isArray(configOrPath)) {
     throw createError("INVALID_ARGUMENT", "createSession() takes a config object, a path to a config file, or nothing", {

@@ -10,6 +10,7 @@
 // amplifier-ts/core, /contracts, /window, /strategies, /stores, /memory, /replay, /server, /adapters,
 // /testing, /cli; built-in modules also at amplifier-ts/modules/<name>.
 export type * from "@amplifier-ts/core";
+export type * from "@amplifier-ts/tokens";
 export type { HistoryContextManager, LastWindow, MessageExplanation } from "@amplifier-ts/context-manager";
 // The built-in context modules' config types (each module owns its schema; contracts no longer generate them).
 export type { ContextSimpleConfig } from "@amplifier-ts/module-context-simple";
@@ -19,7 +20,6 @@ export type { MemoryRecorderOptions, StartDelegationOptions } from "@amplifier-t
 
 export {
   // a session and the loop around it
-  createSession,
   Coordinator,
   HookBus,
   MOUNT_POINTS,
@@ -31,10 +31,7 @@ export {
   callArguments,
   validateMessage,
   isValidMessage,
-  // tokens and strategies
-  countTokens,
-  getTokenCounter,
-  TOKENS_CAPABILITY,
+  // strategies
   defineStrategy,
   STRATEGIES_CAPABILITY,
   MEMORY_CAPABILITY,
@@ -48,4 +45,8 @@ export {
   storeErrors,
   memoryErrors,
 } from "@amplifier-ts/core";
+// The kernel's createSession with amplifier-ts's defaults (the tokens capability, the built-in
+// module names, the default config, memory from the environment).
+export { createSession } from "./session/index.js";
+export { countTokens, getTokenCounter, TOKENS_CAPABILITY } from "@amplifier-ts/tokens";
 export { analyzeSession, runReplay } from "./replay.js";

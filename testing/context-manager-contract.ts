@@ -7,7 +7,7 @@ import type { Provider, ToolDefinition } from "@amplifier-ts/contracts";
 import { checkWindowInvariants, isInstruction } from "./window-invariants.js";
 import { toolDefinitionsArbitrary, toolHistoryArbitrary } from "./arbitraries.js";
 import { propertyRuns } from "./property-runs.js";
-import { getTokenCounter } from "@amplifier-ts/core";
+import { getTokenCounter } from "@amplifier-ts/tokens";
 
 /** What a factory hands the suite: a fresh, empty context manager and the bus it emits on. */
 export interface ContextUnderTest {

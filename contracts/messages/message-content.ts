@@ -15,7 +15,7 @@
  *
  * Roles and `name` are not content: readers that care (a tool message's text is a tool result)
  * read them from the message. Non-object blocks are skipped: the walker never throws; validation
- * (validateMessage) and the token counter's own checks (core/tokens) report malformed input.
+ * (validateMessage) and the token counter's own checks (@amplifier-ts/tokens) report malformed input.
  */
 import type { ImageBlock, ImageUrlBlock, Message, ToolResultBlock } from "../generated/index.js";
 

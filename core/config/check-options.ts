@@ -1,19 +1,21 @@
 import { createError } from "@amplifier-ts/contracts";
 import { didYouMean } from "./suggest-key.js";
 
-/** What an option may be: a string, a number of milliseconds (> 0; Infinity allowed where it means "never"), or a plain object (its entries are the option's own to check). */
-export type OptionKind = "string" | "milliseconds" | "object";
+/** What an option may be: a string, a number of milliseconds (> 0; Infinity allowed where it means "never"), a plain object (its entries are the option's own to check), or a function. */
+export type OptionKind = "string" | "milliseconds" | "object" | "function";
 
 const EXPECTED: Record<OptionKind, string> = {
   string: "a non-empty string",
   milliseconds: "a number of milliseconds greater than 0",
   object: "an object",
+  function: "a function",
 };
 
 const IS_KIND: Record<OptionKind, (value: unknown) => boolean> = {
   string: (value) => typeof value === "string" && value !== "",
   milliseconds: (value) => typeof value === "number" && value > 0,
   object: (value) => typeof value === "object" && value !== null && !Array.isArray(value),
+  function: (value) => typeof value === "function",
 };
 
 /**

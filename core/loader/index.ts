@@ -3,7 +3,7 @@ export { mountModule, type MountModuleOptions } from "./mount-module.js";
 export { loadModule, type LoadedModule, type LoadModuleOptions } from "./load-module.js";
 export { resolveModule, isPathSpecifier, MODULE_EXTENSIONS, type ResolvedModule, type ModuleSource } from "./resolve-module.js";
 export { resolvePackage, parsePackageSpecifier, userConditions, type PackageResolution } from "./resolve-package.js";
-export { BUILTIN_MODULES, builtinModuleNames, builtinModuleFile, builtinModulePackage, isBuiltinModule, resolveBuiltinModule } from "./builtin-modules.js";
+export { MODULE_PACKAGE_PREFIX, knownModuleNames, modulePackageOf, resolveNamedPackage, type ModuleNames } from "./module-names.js";
 export { compileTsModule, type CompiledModule, type CompileOptions } from "./compile-ts-module.js";
 export { defaultCacheDir, privateCacheDir } from "./module-cache-dir.js";
 export { validateModuleConfig, type ModuleConfigLocation } from "./validate-module-config.js";

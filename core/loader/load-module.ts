@@ -3,6 +3,7 @@ import { pathToFileURL } from "node:url";
 import type { ModuleMeta, MountFunction } from "@amplifier-ts/contracts";
 import { createError, describeValue, isAmplifierError } from "@amplifier-ts/contracts";
 import { compileTsModule } from "./compile-ts-module.js";
+import type { ModuleNames } from "./module-names.js";
 import { resolveModule, type ResolvedModule } from "./resolve-module.js";
 import { validateModuleMeta } from "./validate-module-meta.js";
 
@@ -19,6 +20,8 @@ export interface LoadModuleOptions {
   cacheDir?: string;
   /** Where the reference sits in the config file (`tools[1]`); named in every error. */
   path?: string;
+  /** The distribution's short names for its modules (module-names.ts). */
+  moduleNames?: ModuleNames;
 }
 
 /**
@@ -29,7 +32,7 @@ export interface LoadModuleOptions {
  * INVALID_MODULE_META — each naming the module as written in the config.
  */
 export async function loadModule(specifier: string, options: LoadModuleOptions): Promise<LoadedModule> {
-  const resolved = resolveModule(specifier, options.baseDir, options.path);
+  const resolved = resolveModule(specifier, options.baseDir, options.path, options.moduleNames);
   const at = options.path === undefined ? {} : { path: options.path };
   const namespace = await importResolved(resolved, options.cacheDir, at);
   const exports = pickExports(namespace);

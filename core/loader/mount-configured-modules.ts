@@ -4,6 +4,7 @@ import { checkOptions } from "../config/check-options.js";
 import { validateConfig } from "../config/validate-config.js";
 import { createError, isAmplifierError, type AmplifierError } from "@amplifier-ts/contracts";
 import { loadModule, type LoadedModule } from "./load-module.js";
+import type { ModuleNames } from "./module-names.js";
 import { mountModule } from "./mount-module.js";
 import { planModules, type ConfigPoint, type PlannedModule } from "./plan-modules.js";
 import type { ModuleSource } from "./resolve-module.js";
@@ -44,6 +45,8 @@ export interface MountConfiguredModulesOptions {
   cacheDir?: string;
   /** Overrides config.mountTimeoutMs, which overrides coordinator.mountTimeoutMs. */
   mountTimeoutMs?: number;
+  /** The distribution's short names for its modules (module-names.ts). */
+  moduleNames?: ModuleNames;
 }
 
 /**
@@ -70,7 +73,7 @@ export async function mountConfiguredModules(
   options: MountConfiguredModulesOptions,
 ): Promise<MountOutcome> {
   // A public entry point: bad arguments throw (CONFIG_INVALID, INVALID_ARGUMENT); module failures do not.
-  checkOptions("mountConfiguredModules", options, { baseDir: "string", file: "string", cacheDir: "string", mountTimeoutMs: "milliseconds" });
+  checkOptions("mountConfiguredModules", options, { baseDir: "string", file: "string", cacheDir: "string", mountTimeoutMs: "milliseconds", moduleNames: "object" });
   if (typeof options.baseDir !== "string") {
     throw createError("INVALID_ARGUMENT", "mountConfiguredModules() needs options.baseDir", { path: "mountConfiguredModules.options.baseDir", expected: "the folder relative module paths resolve from", given: options.baseDir });
   }
@@ -139,6 +142,7 @@ async function prepare(entry: PlannedModule, options: MountConfiguredModulesOpti
       baseDir: options.baseDir,
       path: entry.path,
       ...(options.cacheDir === undefined ? {} : { cacheDir: options.cacheDir }),
+      ...(options.moduleNames === undefined ? {} : { moduleNames: options.moduleNames }),
     });
     validateModuleConfig(module.meta, entry.config, {
       module: entry.specifier,

@@ -1,6 +1,5 @@
 import type { AmplifierConfig } from "@amplifier-ts/contracts";
 import { formatPath, type PathSegment } from "../config/format-path.js";
-import { resolveMemoryRef } from "./memory-from-environment.js";
 
 /** Where a config entry goes. `hooks` is not a mount point: hook modules register on coordinator.hooks. */
 export type ConfigPoint = "context" | "memory" | "stores" | "orchestrator" | "providers" | "tools" | "hooks";
@@ -11,7 +10,7 @@ export const STORE_KINDS = ["blobs", "graph", "tasks", "vectors"] as const;
 /** One module of a config, in mount order. */
 export interface PlannedModule {
   point: ConfigPoint;
-  /** The reference as written (`context-simple`, `./tools/search.ts`, `some-package`). */
+  /** The reference as written (`my-context`, `./tools/search.ts`, `some-package`). */
   specifier: string;
   /** The mount name (providers, tools) or display name. */
   name: string | undefined;
@@ -31,7 +30,7 @@ export interface PlannedModule {
  * | 1     | hooks        | first, so they hear everything the other modules announce while they  |
  * |       |              | mount (module:mounted, context:storage_fallback, storage_recovered …) |
  * | 2     | context      | required; providers, tools and the orchestrator may use it at mount   |
- * | 2b    | memory       | the top-level "memory" entry over MEMORY_* (memory-from-environment.ts) |
+ * | 2b    | memory       | the top-level "memory" entry (agent memory)                           |
  * | 2c    | stores       | "stores": blobs, graph, tasks, vectors — each module registers its   |
  * |       |              | capability, so providers and tools find them when they mount          |
  * | 3     | providers    | in file order                                                         |
@@ -43,8 +42,7 @@ export interface PlannedModule {
  */
 export const MOUNT_ORDER: readonly ConfigPoint[] = ["hooks", "context", "memory", "stores", "providers", "tools", "orchestrator"];
 
-/** `env` is read for the memory module only (MEMORY_ENABLED, MEMORY_TYPE, …). */
-export function planModules(config: AmplifierConfig, env: NodeJS.ProcessEnv = process.env): PlannedModule[] {
+export function planModules(config: AmplifierConfig): PlannedModule[] {
   const plan: PlannedModule[] = [];
   const add = (point: ConfigPoint, at: PathSegment[], ref: { module: string; config?: object; name?: string; optional?: boolean }): void => {
     plan.push({
@@ -66,7 +64,7 @@ export function planModules(config: AmplifierConfig, env: NodeJS.ProcessEnv = pr
       continue;
     }
     if (point === "memory") {
-      const ref = resolveMemoryRef(config.memory, env);
+      const ref = config.memory;
       if (ref !== undefined) add(point, ["memory"], ref);
       continue;
     }

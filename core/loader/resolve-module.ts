@@ -3,10 +3,10 @@ import { extname, isAbsolute, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { didYouMean } from "../config/suggest-key.js";
 import { createError, type AmplifierError, type ErrorDetails } from "@amplifier-ts/contracts";
-import { builtinModuleNames, builtinModulePackage, resolveBuiltinModule } from "./builtin-modules.js";
+import { knownModuleNames, MODULE_PACKAGE_PREFIX, modulePackageOf, resolveNamedPackage, type ModuleNames } from "./module-names.js";
 import { parsePackageSpecifier, resolvePackage } from "./resolve-package.js";
 
-/** Where a module came from: the built-in table, a file path, or an installed npm package. */
+/** Where a module came from: a distribution's name (an alias or the naming convention), a file path, or an installed npm package. */
 export type ModuleSource = "builtin" | "path" | "package";
 
 export interface ResolvedModule {
@@ -20,32 +20,37 @@ export interface ResolvedModule {
 /** Module files the loader imports: JavaScript as is, TypeScript through esbuild (compile-ts-module). */
 export const MODULE_EXTENSIONS = [".js", ".mjs", ".ts"] as const;
 
-const EXPECTED_REFERENCE = `a built-in name (${builtinModuleNames().join(", ")}), a relative path to a .js, .mjs or .ts file, or an installed npm package name`;
+function expectedReference(names: ModuleNames): string {
+  const known = knownModuleNames(names);
+  const named = known.length === 0 ? `a module name (x for ${MODULE_PACKAGE_PREFIX}x)` : `a built-in name (${known.join(", ")})`;
+  return `${named}, a relative path to a .js, .mjs or .ts file, or an installed npm package name`;
+}
 
 /**
  * Resolve a module reference, in this order:
- *   1. a built-in name (the table in builtin-modules.ts): its npm package, resolved like any other —
- *      built-in names shadow npm packages of the same name;
+ *   1. a distribution's alias (`names.aliases`, module-names.ts): its npm package, resolved like
+ *      any other — aliases shadow npm packages of the same name;
  *   2. a path: starts with `./`, `../`, `/` or `file:`; resolved from `baseDir` (the config file's folder);
- *   3. an npm package name, resolved from `baseDir` as Node would (node_modules upwards, `exports`).
+ *   3. an unscoped name `x` whose conventional package `@amplifier-ts/module-<x>` is installed;
+ *   4. an npm package name, resolved from `baseDir` as Node would (node_modules upwards, `exports`).
  * Throws MODULE_NOT_FOUND saying what was tried and, where it can, what was probably meant.
  * `path` is where the reference sits in the config file (`tools[1]`), for the error.
  */
-export function resolveModule(specifier: string, baseDir: string, path?: string): ResolvedModule {
+export function resolveModule(specifier: string, baseDir: string, path?: string, names: ModuleNames = {}): ResolvedModule {
   const notFound = (message: string, details: ErrorDetails): AmplifierError =>
     createError("MODULE_NOT_FOUND", message, { module: specifier, ...(path === undefined ? {} : { path }), ...details });
 
-  const builtin = resolveBuiltinModule(specifier, baseDir);
-  if (builtin !== undefined) {
-    if (!builtin.ok) {
-      const packageName = builtinModulePackage(specifier)!;
-      throw notFound(`the built-in module's package ${packageName} is not installed`, {
-        ...(builtin.packageDir === undefined ? {} : { file: builtin.packageDir }),
-        expected: `${packageName} in node_modules (the amplifier-ts package depends on it)`,
-        hint: `npm install ${packageName}, or install amplifier-ts`,
+  const named = modulePackageOf(specifier, names);
+  if (named?.aliased === true) {
+    const found = resolveNamedPackage(named.packageName, baseDir, names);
+    if (!found.ok) {
+      throw notFound(`the built-in module's package ${named.packageName} is not installed`, {
+        ...(found.packageDir === undefined ? {} : { file: found.packageDir }),
+        expected: `${named.packageName} in node_modules (the distribution depends on it)`,
+        hint: `npm install ${named.packageName}`,
       });
     }
-    return { specifier, source: "builtin", file: builtin.file };
+    return { specifier, source: "builtin", file: found.file };
   }
 
   if (isPathSpecifier(specifier)) {
@@ -64,10 +69,15 @@ export function resolveModule(specifier: string, baseDir: string, path?: string)
     return { specifier, source: "path", file: realpathSync(file) };
   }
 
-  const builtinHint = didYouMean(specifier, builtinModuleNames());
+  if (named !== undefined) {
+    const found = resolveNamedPackage(named.packageName, baseDir, names);
+    if (found.ok) return { specifier, source: "builtin", file: found.file };
+  }
+
+  const builtinHint = didYouMean(specifier, [...knownModuleNames(names)]);
   if (parsePackageSpecifier(specifier) === undefined) {
     throw notFound("not a built-in name, a path or an npm package name", {
-      expected: EXPECTED_REFERENCE,
+      expected: expectedReference(names),
       given: specifier,
       ...hintOf(builtinHint),
     });
@@ -81,8 +91,8 @@ export function resolveModule(specifier: string, baseDir: string, path?: string)
   } as const;
   throw notFound(reasons[found.reason], {
     ...(found.packageDir === undefined ? {} : { file: found.packageDir }),
-    expected: EXPECTED_REFERENCE,
-    ...hintOf(found.reason === "not-installed" ? (builtinHint ?? `npm install ${specifier}, or use a ./relative path`) : undefined),
+    expected: expectedReference(names),
+    ...hintOf(found.reason === "not-installed" ? (builtinHint ?? installHint(specifier, named?.packageName)) : undefined),
   });
 }
 
@@ -97,6 +107,13 @@ function siblingHint(file: string, specifier: string): { hint?: string } {
   if (sibling === undefined) return {};
   const written = specifier.slice(0, specifier.length - extname(specifier).length) + extname(sibling);
   return { hint: `did you mean "${written}"?` };
+}
+
+/** A kernel-only install names the amplifier-ts package a short name stands for, too. */
+function installHint(specifier: string, conventional: string | undefined): string {
+  return conventional === undefined
+    ? `npm install ${specifier}, or use a ./relative path`
+    : `npm install ${conventional} (an amplifier-ts module) or ${specifier}, or use a ./relative path`;
 }
 
 function hintOf(hint: string | undefined): { hint?: string } {

@@ -3,7 +3,7 @@
  * dependencies), plus this module's config.
  */
 import type { ContextManager, CoordinatorContract, Message, ModuleMeta, Provider, WindowRequestOptions } from "@amplifier-ts/contracts";
-import type { TokensCapability } from "@amplifier-ts/core";
+import type { TokensCapability } from "@amplifier-ts/tokens";
 
 export type { Message };
 

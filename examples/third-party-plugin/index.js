@@ -1,9 +1,10 @@
 /**
  * amplifier-module-context-example — a third-party context module for amplifier-ts, written on
- * its toolkit (@amplifier-ts/window, core and contracts: peer dependencies, the host's copies).
+ * its toolkit (@amplifier-ts/window, tokens, core and contracts: peer dependencies, the host's copies).
  * Configure it in amplifier.config.json: `"context": { "module": "amplifier-module-context-example" }`.
  */
-import { TOKENS_CAPABILITY, validateModuleConfig } from "@amplifier-ts/core";
+import { validateModuleConfig } from "@amplifier-ts/core";
+import { TOKENS_CAPABILITY } from "@amplifier-ts/tokens";
 import { DEFAULTS, MODULE_NAME, RecentTurnsContext } from "./recent-turns-context.js";
 
 export { MODULE_NAME, RecentTurnsContext };
@@ -31,7 +32,7 @@ export const meta = Object.freeze({
  * Mounts a RecentTurnsContext in the coordinator's context slot. A host that mounts it without
  * the loader gets the loader's own config check (INVALID_MODULE_CONFIG, with "did you mean").
  * Token counting uses the host's "tokens" capability when it offers one — looked up at each
- * request, so mount order does not matter — else @amplifier-ts/core's getTokenCounter.
+ * request, so mount order does not matter — else @amplifier-ts/tokens' getTokenCounter.
  */
 export async function mount(coordinator, config = {}) {
   validateModuleConfig(meta, config, { module: MODULE_NAME, at: ["config"] });

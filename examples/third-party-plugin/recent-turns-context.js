@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { createError, isAmplifierError, validateMessage, validateMessages } from "@amplifier-ts/contracts";
-import { getTokenCounter } from "@amplifier-ts/core";
+import { getTokenCounter } from "@amplifier-ts/tokens";
 import { HistoryIndex, assembleWindow, freezeDeep, resolveBudget, shallowCopy } from "@amplifier-ts/window";
 import { selectRecentTurns } from "./recent-turns.js";
 
@@ -17,7 +17,7 @@ export const DEFAULTS = Object.freeze({ maxTurns: 8, maxTokens: 100_000, safetyM
  * | validate what comes in        | `validateMessage(s)` (@amplifier-ts/contracts)                              |
  * | index the history (O(1) each) | `HistoryIndex`: units, turn starts, critical units                          |
  * | the budget                    | `resolveBudget`: tokenBudget, else the provider's window, else maxTokens    |
- * | count tokens                  | the host's "tokens" capability, else `getTokenCounter` (@amplifier-ts/core) |
+ * | count tokens                  | the host's "tokens" capability, else `getTokenCounter` (@amplifier-ts/tokens) |
  * | fit and repair the selection  | `assembleWindow` (the request's tools counted), no hysteresis (1 = 1)       |
  *
  * Stored messages are deep-copied once and deep-frozen; reads hand out shallow copies, so no

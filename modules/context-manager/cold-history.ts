@@ -16,7 +16,7 @@
  */
 import type { Message } from "@amplifier-ts/contracts";
 import { factsOf, isCritical, isInstruction, knownFacts } from "@amplifier-ts/contracts";
-import { forgetTokenCounts } from "@amplifier-ts/core";
+import { forgetTokenCounts } from "@amplifier-ts/tokens";
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 import { heldState, type HeldState, type PackedPlace } from "./held-message.js";
 

@@ -20,7 +20,7 @@
 import { randomUUID } from "node:crypto";
 import type { AnyStrategyDefinition, BilledUsage, CompactionContext, ContextManager, Embedder, HistoryStore, HookBusContract, Message, Provider, SearchHit, SearchOptions, Summarizer, ToolDefinition, WindowRecord, WindowRequestOptions } from "@amplifier-ts/contracts";
 import { createError } from "@amplifier-ts/contracts";
-import { exportTokenCounts, type CarriedTokenCounts, type TokenCounter } from "@amplifier-ts/core";
+import { exportTokenCounts, type CarriedTokenCounts, type TokenCounter } from "@amplifier-ts/tokens";
 import { HistorySearchIndex } from "@amplifier-ts/search";
 import { createStrategyRegistry, describeFailure, ExplainLog, type CompactionPipeline, type StrategyRegistry, type StrategyServices } from "@amplifier-ts/strategies";
 import { configuredSummarizer, type ProviderLookup } from "@amplifier-ts/summarizers";

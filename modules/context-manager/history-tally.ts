@@ -7,7 +7,7 @@
  */
 import type { Message } from "@amplifier-ts/contracts";
 import { idOf } from "@amplifier-ts/contracts";
-import type { TokenCounter } from "@amplifier-ts/core";
+import type { TokenCounter } from "@amplifier-ts/tokens";
 
 export class HistoryTally {
   #history: readonly Message[] | undefined;

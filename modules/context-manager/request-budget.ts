@@ -14,7 +14,7 @@
  */
 import type { Provider, ProviderInfo } from "@amplifier-ts/contracts";
 import { createError, isAmplifierError, validateProviderInfo } from "@amplifier-ts/contracts";
-import { getModelInfo, getTokenCounter, type TokenCounter } from "@amplifier-ts/core";
+import { getModelInfo, getTokenCounter, type TokenCounter } from "@amplifier-ts/tokens";
 import { resolveBudget } from "@amplifier-ts/window";
 import type { ContextOptions } from "./context-options.js";
 

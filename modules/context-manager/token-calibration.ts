@@ -23,7 +23,7 @@
  * load; context-persistent keeps it beside the session (`<sessionId>.calibration.json`).
  */
 import { createError } from "@amplifier-ts/contracts";
-import { getModelInfo, normalizeModelName } from "@amplifier-ts/core";
+import { getModelInfo, normalizeModelName } from "@amplifier-ts/tokens";
 
 /** The calibration bounds and windowing, fixed and documented (contracts/TOKENS.md §8). */
 export const CALIBRATION_RULES = Object.freeze({

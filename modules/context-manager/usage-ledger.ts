@@ -12,7 +12,7 @@
  * A manager whose config fixes `safetyFactor` still records the drift but never changes its factor.
  */
 import type { BilledUsage, Message, ToolDefinition } from "@amplifier-ts/contracts";
-import { getTokenCounter, type TokenCounter } from "@amplifier-ts/core";
+import { getTokenCounter, type TokenCounter } from "@amplifier-ts/tokens";
 import { modelKey, TokenCalibration, type CalibrationOutcome } from "./token-calibration.js";
 
 /** A window sent (or about to be), awaiting its bill. */

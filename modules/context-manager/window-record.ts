@@ -16,7 +16,7 @@
  * | (a pipeline ran) not returned by it         | dropped / its strategy (the one that changed something, else "pipeline") / removed-by-pipeline |
  */
 import { idOf, isCritical, isInstruction, isTurnNote, type Message, type ToolDefinition, type ToolRecord, type WindowRecord, type WindowRun, type WindowRunDecision } from "@amplifier-ts/contracts";
-import type { TokenCounter } from "@amplifier-ts/core";
+import type { TokenCounter } from "@amplifier-ts/tokens";
 import type { WindowReport } from "@amplifier-ts/window";
 import type { MessageExplanation } from "./window-explanation.js";
 

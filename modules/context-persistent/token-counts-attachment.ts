@@ -14,7 +14,7 @@
  * A carried count is used only for a message that hashes to the same count snapshot, so a stale
  * or foreign record can cost a recount, never a wrong count.
  */
-import { importTokenCounts, type CarriedTokenCounts } from "@amplifier-ts/core";
+import { importTokenCounts, type CarriedTokenCounts } from "@amplifier-ts/tokens";
 import { failureText, type SessionAttachment } from "./session-attachment.js";
 
 export const TOKEN_COUNTS_ATTACHMENT = "counts";

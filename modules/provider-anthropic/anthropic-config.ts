@@ -1,5 +1,5 @@
 import { createError, parseValid } from "@amplifier-ts/contracts";
-import { getModelInfo } from "@amplifier-ts/core";
+import { getModelInfo } from "@amplifier-ts/tokens";
 import { z } from "zod";
 
 /** The config of provider-anthropic (amplifier.config.json `providers[i].config`), one schema for the loader and the constructor. */
@@ -46,7 +46,7 @@ export function resolveAnthropicConfig(config: unknown, env: Readonly<Record<str
     throw createError("UNKNOWN_MODEL", `the model registry does not know "${parsed.model}"`, {
       module: MODULE_NAME,
       path: "config.model",
-      expected: "a model of the registry (core/tokens), or config.contextWindow and config.maxOutputTokens for another one",
+      expected: "a model of the registry (@amplifier-ts/tokens), or config.contextWindow and config.maxOutputTokens for another one",
       given: parsed.model,
     });
   }

@@ -1,5 +1,5 @@
 import { createError, parseValid } from "@amplifier-ts/contracts";
-import { getModelInfo } from "@amplifier-ts/core";
+import { getModelInfo } from "@amplifier-ts/tokens";
 import { z } from "zod";
 
 /** The config of provider-openai (amplifier.config.json `providers[i].config`), one schema for the loader and the constructor. */
@@ -45,7 +45,7 @@ export function resolveOpenAIConfig(config: unknown, env: Readonly<Record<string
     throw createError("UNKNOWN_MODEL", `the model registry does not know "${parsed.model}"`, {
       module: MODULE_NAME,
       path: "config.model",
-      expected: "a model of the registry (core/tokens), or config.contextWindow (and maxOutputTokens) for another one",
+      expected: "a model of the registry (@amplifier-ts/tokens), or config.contextWindow (and maxOutputTokens) for another one",
       given: parsed.model,
     });
   }

@@ -13,7 +13,7 @@
  * the source and its numbers — a bad budget is never silently replaced by the next source.
  */
 import { createError } from "@amplifier-ts/contracts";
-import { getModelInfo } from "@amplifier-ts/core";
+import { getModelInfo } from "@amplifier-ts/tokens";
 import type { ProviderInfo } from "@amplifier-ts/contracts";
 
 export interface BudgetInput {

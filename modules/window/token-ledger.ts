@@ -19,7 +19,7 @@ import type { HistoryIndex, Unit } from "./history-index.js";
 import { resultParts, textLength, truncateParts, type TextPart } from "./truncate-message.js";
 import { truncationMarker } from "./truncate-text.js";
 
-/** What the assembler needs of a token counter (core/tokens' TokenCounter has it all). */
+/** What the assembler needs of a token counter (@amplifier-ts/tokens' TokenCounter has it all). */
 export interface WindowCounter {
   readonly encoding: string;
   readonly replyPriming: number;

@@ -1,6 +1,6 @@
 import type { Message } from "@amplifier-ts/contracts";
 import { isInstruction } from "@amplifier-ts/contracts";
-import type { ModelInfo, ModelPrices } from "@amplifier-ts/core";
+import type { ModelInfo, ModelPrices } from "@amplifier-ts/tokens";
 import { PromptCacheSimulator, turnCost, type CacheRule, type CacheSegment, type CacheTurn } from "./prompt-cache.js";
 
 interface Counter {

@@ -1,5 +1,6 @@
 import type { Message } from "@amplifier-ts/contracts";
-import { getTokenCounter, type SessionConfigInput } from "@amplifier-ts/core";
+import { type SessionConfigInput } from "@amplifier-ts/core";
+import { getTokenCounter } from "@amplifier-ts/tokens";
 import { decisionRuns, type AnalyzedTurn, type ExplainedMessage, type SessionAnalysis } from "@amplifier-ts/inspector";
 import { eventLoopYielder } from "./event-loop-yield.js";
 import { runReplay, type ReplayResult, type ReplayTurn } from "./run-replay.js";

@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { createSession } from "../../core/index.js";
+import { createSession } from "../../src/session/index.js";
 import {
   BLOBS_CAPABILITY,
   GRAPH_CAPABILITY,

@@ -8,7 +8,7 @@ import { closeSync, fsyncSync, openSync, writeSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { Message } from "../../contracts/generated/message.js";
-import { getTokenCounter } from "../../core/tokens/index.js";
+import { getTokenCounter } from "../../modules/tokens/index.js";
 import { CONTEXT_KINDS, openContext, type ContextKind } from "./contexts.js";
 import { generateHistory } from "./history-generator.js";
 import { count, distribution, fullGc, ms, ratio, type Distribution } from "./measure.js";

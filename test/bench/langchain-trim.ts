@@ -12,7 +12,7 @@
  */
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, trimMessages, type BaseMessage } from "@langchain/core/messages";
 import type { ContentBlock, Message } from "../../contracts/generated/message.js";
-import { getTokenCounter, type TokenCounter } from "../../core/tokens/index.js";
+import { getTokenCounter, type TokenCounter } from "../../modules/tokens/index.js";
 import { readFile } from "node:fs/promises";
 import { historyFor, isModelCall, runTurns, turnMessages, type TurnRun } from "./agent-loop-turn.js";
 import { openContext } from "./contexts.js";

@@ -4,7 +4,7 @@
  * nothing else sits in the heap.
  */
 import type { Message } from "../../contracts/generated/message.js";
-import { getTokenCounter } from "../../core/tokens/index.js";
+import { getTokenCounter } from "../../modules/tokens/index.js";
 import { HISTORY_SEED, TURN_SEED } from "./agent-loop-turn.js";
 import { reportToParent, runChild } from "./child.js";
 import { openContext, type OpenedContext } from "./contexts.js";

@@ -22,7 +22,7 @@ import { createMemory } from "@llamaindex/core/memory";
 import { spawn } from "node:child_process";
 import { pruneMessages, type ModelMessage } from "ai";
 import type { ContentBlock, Message } from "../../contracts/generated/message.js";
-import { getTokenCounter, type TokenCounter } from "../../core/tokens/index.js";
+import { getTokenCounter, type TokenCounter } from "../../modules/tokens/index.js";
 import { historyFor, isModelCall, runTurns, turnMessages, type TurnRun } from "./agent-loop-turn.js";
 import { count, distribution, fullGc, ms, ratio, type Distribution } from "./measure.js";
 import { reportToParent } from "./child.js";

@@ -11,7 +11,7 @@ import type { Message } from "../../contracts/generated/message.js";
 import { Coordinator } from "../../core/coordinator.js";
 import { prefixKept } from "../../src/replay/prefix-kept.js";
 import { PromptCacheSimulator, type CacheSegment } from "../../src/replay/prompt-cache.js";
-import { getModelInfo, getTokenCounter } from "../../core/tokens/index.js";
+import { getModelInfo, getTokenCounter } from "../../modules/tokens/index.js";
 import { mount as mountSimple } from "../../modules/context-simple/index.js";
 import { FLAT_RATIO, historyFor, isModelCall, turnMessages } from "./agent-loop-turn.js";
 import { generateHistory } from "./history-generator.js";

@@ -13,7 +13,7 @@
  */
 import type { Message } from "../../contracts/generated/message.js";
 import { Coordinator } from "../../core/coordinator.js";
-import { getTokenCounter } from "../../core/tokens/index.js";
+import { getTokenCounter } from "../../modules/tokens/index.js";
 import { HistoryContextManager } from "../../modules/context-manager/history-context-manager.js";
 import { mount as mountSimple } from "../../modules/context-simple/index.js";
 import { historyFor, isModelCall, turnMessages } from "./agent-loop-turn.js";

@@ -2,8 +2,8 @@ import { describe, expect, it, vi } from "vitest";
 import { runCli } from "../../src/cli/main.js";
 
 // A built-in table whose only entry cannot be loaded: a broken installation.
-vi.mock("../../core/loader/builtin-modules.js", async (importOriginal) => {
-  const original = await importOriginal<typeof import("../../core/loader/builtin-modules.js")>();
+vi.mock("../../src/session/builtin-modules.js", async (importOriginal) => {
+  const original = await importOriginal<typeof import("../../src/session/builtin-modules.js")>();
   return { ...original, builtinModuleNames: () => ["context-vanished"] };
 });
 

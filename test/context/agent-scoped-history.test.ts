@@ -2,7 +2,8 @@ import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createSession, type Session } from "../../core/session.js";
+import { type Session } from "../../core/session.js";
+import { createSession } from "../../src/session/index.js";
 import { HistoryContextManager } from "../../modules/context-manager/history-context-manager.js";
 import { JsonlStore, MemoryStore } from "../../src/modules/stores.js";
 

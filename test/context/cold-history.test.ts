@@ -8,7 +8,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Message } from "../../contracts/generated/message.js";
-import { exportTokenCounts, getTokenCounter } from "../../core/tokens/index.js";
+import { exportTokenCounts, getTokenCounter } from "../../modules/tokens/index.js";
 import { ColdHistory } from "../../modules/context-manager/cold-history.js";
 import { heldState } from "../../modules/context-manager/held-message.js";
 import { HistoryContextManager } from "../../modules/context-manager/history-context-manager.js";

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { Coordinator } from "../../core/coordinator.js";
 import { mount } from "../../modules/context-persistent/index.js";
 import { checkWindowInvariants } from "../../testing/index.js";
-import { getTokenCounter } from "../../core/tokens/index.js";
+import { getTokenCounter } from "../../modules/tokens/index.js";
 import { startWriter, tempDirAndBundledChild } from "../stores/support.js";
 
 /**

@@ -2,7 +2,8 @@ import { appendFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/pro
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createSession, type Session } from "../../core/session.js";
+import { type Session } from "../../core/session.js";
+import { createSession } from "../../src/session/index.js";
 import type { HistoryStore } from "../../contracts/history-store.js";
 import { HistoryContextManager } from "../../modules/context-manager/history-context-manager.js";
 import { MemoryStore } from "../../src/modules/stores.js";

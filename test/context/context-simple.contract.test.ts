@@ -1,5 +1,5 @@
 import { describeContextManagerContract } from "../../testing/index.js";
-import { createSession } from "../../core/session.js";
+import { createSession } from "../../src/session/index.js";
 
 // The built-in context modules run the exported conformance suite, mounted the way users mount
 // them: through createSession and the loader. One file per module configuration, so the test

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import type { AmplifierEvents } from "../../contracts/events.js";
 import type { Message } from "../../contracts/generated/message.js";
 import { HookBus } from "../../core/hooks/index.js";
-import { createSession } from "../../core/session.js";
+import { createSession } from "../../src/session/index.js";
 import { HistoryContextManager } from "../../modules/context-manager/history-context-manager.js";
 
 type Orphan = AmplifierEvents["context:orphan_tool_result"];

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describeContextManagerContract } from "../../testing/index.js";
-import { createSession } from "../../core/session.js";
+import { createSession } from "../../src/session/index.js";
 
 /** The conformance suite on context-persistent over a JSONL store in a fresh folder, mounted through createSession. */
 export function describePersistentContract(fsync: "always" | "never"): void {

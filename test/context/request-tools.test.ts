@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ToolDefinition } from "../../contracts/index.js";
-import { getTokenCounter } from "../../core/index.js";
+import { getTokenCounter } from "../../modules/tokens/index.js";
 import { HistoryContextManager } from "../../modules/context-manager/index.js";
 
 /**

@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from "vitest";
 import type { AmplifierEvents } from "../../contracts/events.js";
-import { createSession, type CreateSessionOptions, type Session } from "../../core/session.js";
+import { type CreateSessionOptions, type Session } from "../../core/session.js";
+import { createSession } from "../../src/session/index.js";
 import { STORAGE_WARNING_CODES } from "../../core/storage-health.js";
 
 /**

@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createError, type Message, type Provider } from "../../contracts/index.js";
-import { createSession, type Session } from "../../core/session.js";
+import { type Session } from "../../core/session.js";
+import { createSession } from "../../src/session/index.js";
 import { HistoryContextManager } from "../../modules/context-manager/history-context-manager.js";
 
 /** Issue 14, item 8: the documented codes surface; untyped errors became typed; messages read well. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Message } from "@amplifier-ts/contracts";
-import { getTokenCounter, type TokenCounter } from "../../core/tokens/index.js";
+import { getTokenCounter, type TokenCounter } from "../../modules/tokens/index.js";
 import { TokenCalibration } from "../../modules/context-manager/token-calibration.js";
 import { UsageLedger } from "../../modules/context-manager/usage-ledger.js";
 

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { decodeWindowSegment, encodeWindowSegment, isAmplifierError, WINDOW_SEGMENT_SIZE, type ToolDefinition, type WindowRecord } from "../../contracts/index.js";
 import { Coordinator } from "../../core/coordinator.js";
-import { getTokenCounter } from "../../core/tokens/index.js";
+import { getTokenCounter } from "../../modules/tokens/index.js";
 import { HistoryContextManager } from "../../modules/context-manager/index.js";
 import { mount as mountPersistent } from "../../modules/context-persistent/index.js";
 import { windowRecordsAttachment } from "../../modules/context-persistent/window-records-attachment.js";

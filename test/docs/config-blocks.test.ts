@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { AmplifierConfig } from "../../contracts/index.js";
 import { validateConfig } from "../../core/config/index.js";
-import { builtinModuleNames, loadModule, validateModuleConfig } from "../../core/loader/index.js";
+import { loadModule, validateModuleConfig } from "../../core/loader/index.js";
+import { BUILTIN_MODULE_NAMES, builtinModuleNames } from "../../src/session/index.js";
 import { planModules } from "../../core/loader/plan-modules.js";
 import { createHistoryStore } from "../../src/modules/stores.js";
 import { parseMarkdown, readDoc, ROOT, shippedDocs, type Fence } from "./markdown.js";
@@ -61,10 +62,10 @@ async function problemsOf(block: ConfigBlock): Promise<string[]> {
     fail(error);
     return problems;
   }
-  for (const entry of planModules(block.config, {})) {
+  for (const entry of planModules(block.config)) {
     if (!BUILTIN.has(entry.specifier)) continue;
     try {
-      const loaded = await loadModule(entry.specifier, { baseDir: ROOT, path: entry.path });
+      const loaded = await loadModule(entry.specifier, { baseDir: ROOT, path: entry.path, moduleNames: BUILTIN_MODULE_NAMES });
       validateModuleConfig(loaded.meta, entry.config, { module: entry.specifier, at: [...entry.at, "config"] });
     } catch (error) {
       fail(error);

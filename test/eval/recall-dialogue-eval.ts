@@ -21,7 +21,7 @@ import type { Message } from "../../contracts/generated/message.js";
 import { EMBEDDER_CAPABILITY } from "../../contracts/search.js";
 import { STRATEGIES_CAPABILITY, defineStrategy } from "../../contracts/strategy-definition.js";
 import { Coordinator } from "../../core/coordinator.js";
-import { getTokenCounter } from "../../core/tokens/token-counter.js";
+import { getTokenCounter } from "../../modules/tokens/token-counter.js";
 import type { HistoryContextManager } from "../../modules/context-manager/history-context-manager.js";
 import { mount } from "../../modules/context-simple/index.js";
 import { HistorySearchIndex } from "../../modules/search/history-search-index.js";

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 
 /**
  * The toolkit for plugin authors (modules/window/README.md): what a third-party context module
- * imports from @amplifier-ts/window, @amplifier-ts/core and @amplifier-ts/contracts, checked the
+ * imports from @amplifier-ts/window, @amplifier-ts/tokens, @amplifier-ts/core and @amplifier-ts/contracts, checked the
  * way a third party gets it — built declarations and dist JS, strict TypeScript, plain Node — and
  * the example plugin written on it, held to its size.
  */
@@ -58,7 +58,7 @@ describe("the toolkit entries, as a plugin author gets them", () => {
     expect(result.status, `${result.stdout}${result.stderr}`).toBe(0);
     const files = result.stdout.split("\n").map((line) => line.trim().replaceAll("\\", "/"));
     const root = ROOT.replaceAll("\\", "/");
-    for (const entry of ["modules/window/dist/index.d.ts", "core/dist/index.d.ts", "contracts/dist/index.d.ts", "examples/third-party-plugin/index.d.ts"]) {
+    for (const entry of ["modules/window/dist/index.d.ts", "modules/tokens/dist/index.d.ts", "core/dist/index.d.ts", "contracts/dist/index.d.ts", "examples/third-party-plugin/index.d.ts"]) {
       expect(files).toContain(`${root}${entry}`);
     }
     // Only published declarations: no TypeScript source of a workspace package is read.
@@ -74,7 +74,8 @@ describe("the toolkit entries, as a plugin author gets them", () => {
 
   it("plain Node (no source condition) loads the example on the built toolkit, by package name, and assembles a window", () => {
     const probe = [
-      "const { Coordinator, getTokenCounter } = await import('@amplifier-ts/core');",
+      "const { Coordinator } = await import('@amplifier-ts/core');",
+      "const { getTokenCounter } = await import('@amplifier-ts/tokens');",
       "const { assembleWindow, HistoryIndex, callsOf } = await import('@amplifier-ts/window');",
       "const { mount } = await import('amplifier-module-context-example');",
       "const coordinator = new Coordinator();",
@@ -86,7 +87,7 @@ describe("the toolkit entries, as a plugin author gets them", () => {
       "const window = await context.getMessagesForRequest(10000);",
       "const direct = assembleWindow([{ role: 'user', content: 'hi' }], { budget: 100, counter: getTokenCounter('gpt-4o') });",
       "console.log(JSON.stringify({",
-      "  resolved: ['@amplifier-ts/core', '@amplifier-ts/window', '@amplifier-ts/contracts'].map((p) => import.meta.resolve(p)),",
+      "  resolved: ['@amplifier-ts/core', '@amplifier-ts/tokens', '@amplifier-ts/window', '@amplifier-ts/contracts'].map((p) => import.meta.resolve(p)),",
       "  window: window.map((m) => [m.role, m.content]), direct: direct.messages.length, index: typeof HistoryIndex, calls: callsOf(window[1]).length,",
       "}));",
     ].join("\n");
@@ -109,7 +110,8 @@ describe("the toolkit entries, as a plugin author gets them", () => {
 const CONSUMER = `
 import { createError, isAmplifierError, validateMessage, validateMessages } from "@amplifier-ts/contracts";
 import type { ContextManager, CoordinatorContract, Message, ModuleMeta, Provider, WindowRequestOptions } from "@amplifier-ts/contracts";
-import { getTokenCounter, TOKENS_CAPABILITY, validateModuleConfig, type TokenCounter, type TokensCapability } from "@amplifier-ts/core";
+import { validateModuleConfig } from "@amplifier-ts/core";
+import { getTokenCounter, TOKENS_CAPABILITY, type TokenCounter, type TokensCapability } from "@amplifier-ts/tokens";
 import {
   assembleWindow, callsOf, explainBudget, freezeDeep, hasTurnContent, HistoryIndex, interruptedResults, INTERRUPTED_RESULT_TEXT,
   isCritical, isInstruction, isResultCarrier, isToolResultBlock, isTurnNote, OMITTED_HISTORY_TEXT, resolveBudget, resultIdsOf,

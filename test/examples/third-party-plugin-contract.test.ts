@@ -1,8 +1,8 @@
 import { mount } from "amplifier-module-context-example";
 import { describeContextManagerContract } from "../../testing/context-manager-contract.js";
 import { Coordinator } from "../../core/coordinator.js";
-import { createSession } from "../../core/session.js";
-import { getTokenCounter } from "../../core/tokens/index.js";
+import { createSession } from "../../src/session/index.js";
+import { getTokenCounter } from "../../modules/tokens/index.js";
 
 /**
  * The third-party example runs the same conformance suite as the built-in context modules.
@@ -10,7 +10,7 @@ import { getTokenCounter } from "../../core/tokens/index.js";
  * 1. Loaded the way a user loads it — by package name through createSession — with the host's
  *    exact token counting (the "tokens" capability every createSession registers).
  * 2. Mounted on a bare Coordinator with no "tokens" capability: the module counts with its peer
- *    @amplifier-ts/core's getTokenCounter, and every invariant must still hold.
+ *    @amplifier-ts/tokens' getTokenCounter, and every invariant must still hold.
  */
 const PACKAGE = "amplifier-module-context-example";
 

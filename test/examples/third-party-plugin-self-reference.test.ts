@@ -13,8 +13,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSession } from "../../core/session.js";
-import { getTokenCounter } from "../../core/tokens/index.js";
+import { createSession } from "../../src/session/index.js";
+import { getTokenCounter } from "../../modules/tokens/index.js";
 import { checkWindowInvariants } from "../../testing/index.js";
 
 const PACKAGE = "amplifier-module-context-example";

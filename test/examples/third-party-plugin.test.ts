@@ -4,8 +4,9 @@ import { afterEach, describe, expect, expectTypeOf, it } from "vitest";
 import { mount, RecentTurnsContext, type CoordinatorLike, type Message } from "amplifier-module-context-example";
 import type { Message as AmplifierMessage } from "../../contracts/generated/message.js";
 import { Coordinator } from "../../core/coordinator.js";
-import { createSession, type Session } from "../../core/session.js";
-import { getTokenCounter } from "../../core/tokens/index.js";
+import { type Session } from "../../core/session.js";
+import { createSession } from "../../src/session/index.js";
+import { getTokenCounter } from "../../modules/tokens/index.js";
 
 const PACKAGE = "amplifier-module-context-example";
 const PLUGIN_DIR = fileURLToPath(new URL("../../examples/third-party-plugin/", import.meta.url));
@@ -114,7 +115,7 @@ describe("third-party plugin: loaded by package name", () => {
     }
   });
 
-  it("without the capability (a bare coordinator), counts with @amplifier-ts/core's getTokenCounter: the same windows, as tight", async () => {
+  it("without the capability (a bare coordinator), counts with @amplifier-ts/tokens' getTokenCounter: the same windows, as tight", async () => {
     const coordinator = new Coordinator();
     const bare = await mount(coordinator, { maxTurns: 50 });
     open.push({ close: () => coordinator.cleanup() } as unknown as Session);
@@ -194,7 +195,7 @@ describe("third-party plugin: loaded by package name", () => {
 
   it("imports only its own files, node: built-ins and the toolkit entries it declares as peer dependencies", () => {
     const manifest = JSON.parse(readFileSync(`${PLUGIN_DIR}package.json`, "utf8")) as { peerDependencies?: Record<string, string>; dependencies?: unknown };
-    const toolkit = ["@amplifier-ts/contracts", "@amplifier-ts/core", "@amplifier-ts/window"];
+    const toolkit = ["@amplifier-ts/contracts", "@amplifier-ts/core", "@amplifier-ts/tokens", "@amplifier-ts/window"];
     expect(Object.keys(manifest.peerDependencies ?? {}).sort()).toEqual(toolkit);
     expect(manifest.dependencies).toBeUndefined();
     const files = readdirSync(PLUGIN_DIR).filter((f) => f.endsWith(".js"));

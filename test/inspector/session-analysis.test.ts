@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { Message } from "@amplifier-ts/contracts";
-import { getTokenCounter } from "@amplifier-ts/core";
+import { getTokenCounter } from "@amplifier-ts/tokens";
 import { analyzeSession } from "../../src/replay/session-analysis.js";
 
 /** analyzeSession: a session's windows as the Inspector shows them, from a real replay with explain on every turn. */

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { isContextManager } from "../../contracts/context-manager.js";
 import { Coordinator } from "../../core/coordinator.js";
-import { createSession } from "../../core/session.js";
+import { createSession } from "../../src/session/index.js";
 import { CONFIGS, MODULES, fixtureLog, rejection, resetFixtureLog } from "./support.js";
 
 const originalCwd = process.cwd();

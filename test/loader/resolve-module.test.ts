@@ -3,32 +3,43 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { BUILTIN_MODULES, builtinModuleFile } from "../../core/loader/builtin-modules.js";
+import { MODULE_PACKAGE_PREFIX, resolveNamedPackage } from "../../core/loader/module-names.js";
+import { BUILTIN_MODULE_NAMES, BUILTIN_MODULES, builtinModuleFile } from "../../src/session/builtin-modules.js";
 import { resolveModule } from "../../core/loader/resolve-module.js";
 import { resolvePackage } from "../../core/loader/resolve-package.js";
 import { CONFIGS, FIXTURES, MODULES, rejection } from "./support.js";
 
 describe("resolveModule", () => {
-  it("1. a built-in name resolves to its file in modules/", () => {
-    const resolved = resolveModule("context-simple", CONFIGS);
+  it("1. a built-in name resolves to its file in modules/: by the distribution's alias, and by the naming convention alone", () => {
+    const resolved = resolveModule("context-simple", CONFIGS, undefined, BUILTIN_MODULE_NAMES);
     expect(resolved).toEqual({ specifier: "context-simple", source: "builtin", file: builtinModuleFile("context-simple") });
     expect(resolved.file).toMatch(/modules\/context-simple\/index\.(js|ts)$/);
+    // A kernel-only install: no table, `x` → @amplifier-ts/module-x.
+    expect(resolveModule("context-simple", CONFIGS)).toEqual(resolved);
+  });
+
+  it("an alias maps any name (a former one) to its package; the alias shadows the convention", () => {
+    const names = { aliases: { "old-context": "@amplifier-ts/module-context-simple", "context-persistent": "@amplifier-ts/module-context-simple" } };
+    expect(resolveModule("old-context", CONFIGS, undefined, names).file).toBe(builtinModuleFile("context-simple"));
+    expect(resolveModule("context-persistent", CONFIGS, undefined, names).file).toBe(builtinModuleFile("context-simple"));
   });
 
   it("the built-in table is data: every name is an npm package @amplifier-ts/module-<name>, resolved like a third party's", () => {
     for (const [name, entry] of Object.entries(BUILTIN_MODULES)) {
-      expect(entry).toBe(`@amplifier-ts/module-${name}`);
+      expect(entry).toBe(`${MODULE_PACKAGE_PREFIX}${name}`);
       // The same resolver a third-party package goes through, from the config's folder.
       expect(resolvePackage(entry, process.cwd())).toMatchObject({ ok: true, file: builtinModuleFile(name) });
     }
   });
 
-  it("a built-in resolves from core's own installation when the config's folder has no node_modules", async () => {
-    const { resolveBuiltinModule } = await import("../../core/loader/builtin-modules.js");
+  it("a built-in resolves from the distribution's (or the kernel's) installation when the config's folder has no node_modules", async () => {
     const root = await mkdtemp(join(tmpdir(), "amplifier-no-builtins-"));
-    // From an empty folder the package still resolves from core's own installation.
-    expect(resolveBuiltinModule("context-simple", root)).toMatchObject({ ok: true });
-    expect(resolveBuiltinModule("not-a-builtin", root)).toBeUndefined();
+    // From an empty folder the package still resolves from amplifier-ts's own installation.
+    expect(resolveNamedPackage(BUILTIN_MODULES["context-simple"]!, root, BUILTIN_MODULE_NAMES)).toMatchObject({ ok: true });
+    expect(builtinModuleFile("context-simple", root)).toBeDefined();
+    expect(builtinModuleFile("not-a-builtin", root)).toBeUndefined();
+    // A kernel-only install: the kernel finds the conventional package beside itself.
+    expect(resolveModule("context-simple", root).source).toBe("builtin");
   });
 
   it.each([
@@ -74,15 +85,20 @@ describe("resolveModule", () => {
   });
 
   it("an uninstalled package: MODULE_NOT_FOUND, with the built-in it probably meant", async () => {
-    const typo = await rejection(() => resolveModule("context-simpel", CONFIGS), "MODULE_NOT_FOUND");
+    const typo = await rejection(() => resolveModule("context-simpel", CONFIGS, undefined, BUILTIN_MODULE_NAMES), "MODULE_NOT_FOUND");
     expect(typo.details.hint).toBe('did you mean "context-simple"?');
-    const missing = await rejection(() => resolveModule("amplifier-no-such-package", CONFIGS), "MODULE_NOT_FOUND");
-    expect(missing.details.hint).toBe("npm install amplifier-no-such-package, or use a ./relative path");
+    const missing = await rejection(() => resolveModule("amplifier-no-such-package", CONFIGS, undefined, BUILTIN_MODULE_NAMES), "MODULE_NOT_FOUND");
+    expect(missing.details.hint).toBe("npm install @amplifier-ts/module-amplifier-no-such-package (an amplifier-ts module) or amplifier-no-such-package, or use a ./relative path");
+    const scoped = await rejection(() => resolveModule("@someone/no-such-plugin", CONFIGS), "MODULE_NOT_FOUND");
+    expect(scoped.details.hint).toBe("npm install @someone/no-such-plugin, or use a ./relative path");
+    // A kernel-only install has no list of names, but still says which package a short name stands for.
+    const bare = await rejection(() => resolveModule("memory-nowhere", CONFIGS), "MODULE_NOT_FOUND");
+    expect(bare.details.hint).toMatch(/^npm install @amplifier-ts\/module-memory-nowhere /);
     expect(missing.message).toContain("package not installed");
   });
 
   it("not a name at all: MODULE_NOT_FOUND listing the three kinds of reference", async () => {
-    const error = await rejection(() => resolveModule("Not A Name", CONFIGS), "MODULE_NOT_FOUND");
+    const error = await rejection(() => resolveModule("Not A Name", CONFIGS, undefined, BUILTIN_MODULE_NAMES), "MODULE_NOT_FOUND");
     expect(error.expected).toMatch(/^a built-in name \(context-simple, context-persistent, memory-local, memory-null, memory-postgres, memory-redis, memory-recorder, provider-openai, provider-anthropic, store-blobs, store-graph, store-tasks, store-vectors\), a relative path .* or an installed npm package name$/);
   });
 });

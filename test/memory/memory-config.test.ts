@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { resolveMemoryRef } from "../../core/loader/memory-from-environment.js";
-import { createSession } from "../../core/index.js";
+import { resolveMemoryRef } from "../../src/session/memory-from-environment.js";
+import { createSession } from "../../src/session/index.js";
 import { isAmplifierError, MEMORY_CAPABILITY, type Memory } from "../../contracts/index.js";
 import type { LocalMemory } from "../../modules/memory-local/index.js";
 

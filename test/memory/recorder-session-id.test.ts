@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MEMORY_CAPABILITY, type Memory } from "../../contracts/index.js";
-import { createSession } from "../../core/session.js";
+import { createSession } from "../../src/session/index.js";
 import { runTool, startTurn } from "../../core/turn/index.js";
 
 /**

@@ -6,8 +6,8 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { MemoryEvent, MemorySession, type Memory } from "../../contracts/index.js";
-import { resolveMemoryRef } from "../../core/loader/memory-from-environment.js";
-import { createSession } from "../../core/index.js";
+import { resolveMemoryRef } from "../../src/session/memory-from-environment.js";
+import { createSession } from "../../src/session/index.js";
 import { LocalMemory } from "../../modules/memory-local/index.js";
 import { NullMemory } from "../../modules/memory-null/index.js";
 import { PostgresMemory } from "../../modules/memory-postgres/index.js";

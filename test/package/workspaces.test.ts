@@ -3,7 +3,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { BUILTIN_MODULES } from "../../core/loader/builtin-modules.js";
+import { BUILTIN_MODULES } from "../../src/session/builtin-modules.js";
 import { externalClosure, ROOT, rootManifest, workspaceClosure, workspacePackages } from "./workspace-manifests.js";
 
 /**

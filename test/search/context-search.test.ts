@@ -5,7 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Message } from "../../contracts/generated/message.js";
 import { EMBEDDER_CAPABILITY, type Embedder } from "../../contracts/search.js";
 import { Coordinator } from "../../core/coordinator.js";
-import { createSession, type Session } from "../../core/session.js";
+import { type Session } from "../../core/session.js";
+import { createSession } from "../../src/session/index.js";
 import { HistoryContextManager } from "../../modules/context-manager/history-context-manager.js";
 import { mount as mountSimple } from "../../modules/context-simple/index.js";
 

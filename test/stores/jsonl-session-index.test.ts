@@ -9,7 +9,7 @@ import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Message } from "../../contracts/generated/message.js";
 import { MESSAGE_FACTS, factsOf, messageBody } from "../../contracts/index.js";
-import { getTokenCounter } from "../../core/tokens/index.js";
+import { getTokenCounter } from "../../modules/tokens/index.js";
 import { isUnparsed } from "../../modules/stores/lazy-message.js";
 import { WindowAssembler } from "../../modules/window/index.js";
 import { JsonlStore } from "../../src/modules/stores.js";

@@ -4,7 +4,7 @@ import { PostgresStore } from "../../src/modules/stores.js";
 import { withRetry } from "@amplifier-ts/pg-kit";
 import { DEFAULT_CONNECT_TIMEOUT_MS } from "../../modules/store-postgres/postgres-store.js";
 import { livePoolCount } from "@amplifier-ts/pg-kit";
-import { createSession } from "../../core/session.js";
+import { createSession } from "../../src/session/index.js";
 
 /**
  * Issue 25, item 10: an unreachable PostgreSQL took ~5 s of retry backoff (8 tries, 50 ms → 2 s)

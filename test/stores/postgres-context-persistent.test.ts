@@ -1,6 +1,7 @@
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { Coordinator } from "../../core/coordinator.js";
-import { createSession, type Session } from "../../core/session.js";
+import { type Session } from "../../core/session.js";
+import { createSession } from "../../src/session/index.js";
 import { mount as mountPersistent } from "../../modules/context-persistent/index.js";
 import { livePoolCount } from "@amplifier-ts/pg-kit";
 import { dropSchemas, PG_URL, queryOnce, testSchemaName } from "./postgres-support.js";

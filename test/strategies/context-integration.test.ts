@@ -63,7 +63,7 @@ describe("context modules with config strategies", () => {
   });
 
   it("with nobody listening the compaction events are not built; a listener added later gets exact figures", async () => {
-    const { getTokenCounter } = await import("../../core/tokens/index.js");
+    const { getTokenCounter } = await import("../../modules/tokens/index.js");
     const counter = getTokenCounter("gpt-4o");
     const hooks = new HookBus();
     const emitted = vi.spyOn(hooks, "emit");
@@ -84,7 +84,7 @@ describe("context modules with config strategies", () => {
   });
 
   it("pre_compact / post_compact figures stay exact across appends, setMessages and clear (kept incrementally)", async () => {
-    const { getTokenCounter } = await import("../../core/tokens/index.js");
+    const { getTokenCounter } = await import("../../modules/tokens/index.js");
     const counter = getTokenCounter("gpt-4o");
     const hooks = new HookBus();
     const pre: { messageCount: number; tokens: number }[] = [];

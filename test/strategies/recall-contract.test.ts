@@ -1,7 +1,7 @@
 import { EMBEDDER_CAPABILITY } from "../../contracts/search.js";
 import { describeContextManagerContract, keywordEmbedder, propertyRuns } from "../../testing/index.js";
 import { Coordinator } from "../../core/coordinator.js";
-import { createSession } from "../../core/session.js";
+import { createSession } from "../../src/session/index.js";
 import { mount as mountSimple } from "../../modules/context-simple/index.js";
 
 // Pipelines with recall run inside both context modules through the exported conformance suite:

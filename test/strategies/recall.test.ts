@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Message } from "../../contracts/generated/message.js";
 import type { HistorySearch, SearchOptions } from "../../contracts/search.js";
 import { checkWindowInvariants } from "../../testing/index.js";
-import { getTokenCounter } from "../../core/tokens/index.js";
+import { getTokenCounter } from "../../modules/tokens/index.js";
 import { HistoryContextManager } from "../../modules/context-manager/history-context-manager.js";
 import { HistorySearchIndex } from "../../modules/search/history-search-index.js";
 import { autoK, RECALL_EXCHANGE, RECALL_FILL, RECALL_FILL_BACK, RECALL_STEP, RecallStrategy, recallOptions } from "../../modules/strategies/recall.js";

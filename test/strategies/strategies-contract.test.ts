@@ -1,5 +1,5 @@
 import { describeContextManagerContract, propertyRuns } from "../../testing/index.js";
-import { createSession } from "../../core/session.js";
+import { createSession } from "../../src/session/index.js";
 
 // Every agents strategy alone, and the documented pipelines (contracts/STRATEGIES.md), run inside
 // context-simple through the exported conformance suite: every window invariant must hold.

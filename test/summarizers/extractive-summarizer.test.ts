@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Message } from "../../contracts/generated/message.js";
-import { getTokenCounter } from "../../core/tokens/index.js";
+import { getTokenCounter } from "../../modules/tokens/index.js";
 import { EXTRACTIVE_HEADING, ExtractiveSummarizer } from "../../modules/summarizers/index.js";
 
 const counter = getTokenCounter("gpt-4o");

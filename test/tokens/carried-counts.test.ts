@@ -1,5 +1,5 @@
 /**
- * Token counts carried from one process to the next (core/tokens/carried-counts.ts): a count is
+ * Token counts carried from one process to the next (modules/tokens/carried-counts.ts): a count is
  * taken only for a message whose count snapshot hashes the same; an edited message is counted
  * anew; bad records are INVALID_ARGUMENT; context-persistent keeps them beside the session.
  */
@@ -9,10 +9,10 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Message } from "../../contracts/generated/message.js";
 import { Coordinator } from "../../core/coordinator.js";
-import { createSession } from "../../core/session.js";
+import { createSession } from "../../src/session/index.js";
 import { mount as mountPersistent } from "../../modules/context-persistent/index.js";
-import { MessageTokenCache } from "../../core/tokens/message-cache.js";
-import { exportTokenCounts, getTokenCounter, importTokenCounts } from "../../core/tokens/index.js";
+import { MessageTokenCache } from "../../modules/tokens/message-cache.js";
+import { exportTokenCounts, getTokenCounter, importTokenCounts } from "../../modules/tokens/index.js";
 
 const message = (text: string, id = "m1"): Message => ({ role: "user", content: text, metadata: { id } });
 

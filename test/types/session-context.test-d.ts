@@ -14,7 +14,8 @@
 import { expectTypeOf } from "vitest";
 import type { ContextManager } from "../../contracts/context-manager.js";
 import type { SearchHit } from "../../contracts/search.js";
-import { createSession, type AnyContext, type ContextOfModule, type Session } from "../../core/session.js";
+import { type AnyContext, type ContextOfModule, type Session } from "../../core/session.js";
+import { createSession } from "../../src/session/index.js";
 import type { HistoryContextManager, LastWindow, MessageExplanation } from "../../src/index.js";
 import type { ContextPersistentConfig, ContextSimpleConfig } from "../../src/index.js";
 import type { HistoryContextManager as PersistentHandle } from "../../src/modules/context-persistent.js";

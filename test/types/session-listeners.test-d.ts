@@ -5,7 +5,8 @@
  */
 import { expectTypeOf } from "vitest";
 import type { AmplifierEvents } from "../../contracts/events.js";
-import { createSession, type SessionListeners } from "../../core/session.js";
+import { type SessionListeners } from "../../core/session.js";
+import { createSession } from "../../src/session/index.js";
 import type { SessionDegradation } from "../../core/storage-health.js";
 
 const config = { session: { context: { module: "context-persistent", config: {} } } };

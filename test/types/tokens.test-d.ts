@@ -1,4 +1,4 @@
-/** The public types of core/tokens (checked by `tsc --noEmit`). */
+/** The public types of @amplifier-ts/tokens (checked by `tsc --noEmit`). */
 import { describe, expectTypeOf, it } from "vitest";
 import {
   countTokens,
@@ -9,11 +9,11 @@ import {
   type ModelInfo,
   type TokenCounter,
   type Tokenizer,
-} from "../../core/tokens/index.js";
+} from "../../modules/tokens/index.js";
 import type { Message } from "../../contracts/generated/message.js";
 import type { ToolDefinition } from "../../contracts/provider.js";
 
-describe("core/tokens types", () => {
+describe("@amplifier-ts/tokens types", () => {
   it("countTokens is synchronous and needs a model", () => {
     expectTypeOf(countTokens).parameter(0).toEqualTypeOf<Message[]>();
     expectTypeOf(countTokens).returns.toEqualTypeOf<number>();

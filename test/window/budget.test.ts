@@ -32,7 +32,7 @@ describe("resolveBudget: the first source present wins", () => {
 
   it("3. the model registry: modelInfo, or the model looked up", () => {
     expect(explainBudget({ modelInfo: { contextWindow: 10_000, maxOutputTokens: 2_000 } })).toEqual({ budget: 7_000, source: "model-registry" });
-    // gpt-4o: 128,000 context, 16,384 output (core/tokens registry).
+    // gpt-4o: 128,000 context, 16,384 output (@amplifier-ts/tokens registry).
     expect(explainBudget({ model: "gpt-4o" })).toEqual({ budget: 128_000 - 16_384 - 1_000, source: "model-registry" });
     expect(explainBudget({ providerInfo: { id: "no-defaults" }, model: "gpt-4o" }).source).toBe("model-registry");
   });

@@ -1,5 +1,5 @@
 /**
- * A deterministic, additive stand-in for core/tokens' TokenCounter: ⌈characters / 4⌉ for text,
+ * A deterministic, additive stand-in for @amplifier-ts/tokens' TokenCounter: ⌈characters / 4⌉ for text,
  * framing like the real one (3 per message, 4 per tool call, 2 per tool result, 85 per image).
  * Cheap, so properties can run many cases; real-counter tests live beside it.
  */

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import type { Message } from "../../contracts/generated/message.js";
 import { checkWindowInvariants, isInstruction, isTurnNote } from "../../testing/window-invariants.js";
 import { Coordinator } from "../../core/coordinator.js";
-import { getTokenCounter } from "../../core/tokens/index.js";
+import { getTokenCounter } from "../../modules/tokens/index.js";
 import { mount as mountSimple } from "../../modules/context-simple/index.js";
 import { HistoryIndex } from "../../modules/window/history-index.js";
 import { WindowAssembler, type AssembleOptions } from "../../modules/window/index.js";

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { transformSync } from "esbuild";
-import { createSession } from "../../core/session.js";
+import { createSession } from "../../src/session/index.js";
 import { describeContextManagerContract } from "../../testing/index.js";
 import { readDoc, ROOT } from "../docs/markdown.js";
 

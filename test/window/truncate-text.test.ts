@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { TRUNCATION_MARKER_PATTERN, truncateText, truncationMarker } from "../../modules/window/index.js";
-import { getTokenCounter } from "../../core/tokens/index.js";
+import { getTokenCounter } from "../../modules/tokens/index.js";
 import { chars } from "./builders.js";
 import { propertyRuns } from "../../testing/property-runs.js";
 

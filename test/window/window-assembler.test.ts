@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import type { Message } from "../../contracts/generated/message.js";
 import { checkWindowInvariants } from "../../testing/window-invariants.js";
-import { getTokenCounter } from "../../core/tokens/index.js";
+import { getTokenCounter } from "../../modules/tokens/index.js";
 import { WindowAssembler } from "../../modules/window/index.js";
 import { assistant, call, chars, conversation, ids, result, system, use, user } from "./builders.js";
 import { fakeCounter } from "./fake-counter.js";

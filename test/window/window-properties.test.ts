@@ -10,7 +10,7 @@ import type { ToolDefinition } from "../../contracts/provider.js";
 import { toolHistoryArbitrary } from "../../testing/arbitraries.js";
 import { propertyRuns } from "../../testing/property-runs.js";
 import { checkWindowInvariants, isInstruction } from "../../testing/window-invariants.js";
-import { getTokenCounter } from "../../core/tokens/index.js";
+import { getTokenCounter } from "../../modules/tokens/index.js";
 import { WindowAssembler, type AssembledWindow, type WindowCounter } from "../../modules/window/index.js";
 import { fakeCounter } from "./fake-counter.js";
 

@@ -21,7 +21,7 @@
 import { z } from "zod";
 import type { CompactionContext, CompactionStrategy } from "@amplifier-ts/contracts";
 import type { Message } from "@amplifier-ts/contracts";
-import { getModelInfo } from "@amplifier-ts/core";
+import { getModelInfo } from "@amplifier-ts/tokens";
 import { isInstruction } from "@amplifier-ts/window";
 import { HistoryUnits, messageId } from "../history-units.js";
 import { ArraySource, differs, HistorySource, LogCursor, MessageLog, RunningSourceTokens, type IncrementalStrategy, type LogStep, type MessageSource } from "../message-log.js";

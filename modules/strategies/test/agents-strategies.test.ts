@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Message } from "@amplifier-ts/contracts";
-import { getTokenCounter } from "@amplifier-ts/core";
+import { getTokenCounter } from "@amplifier-ts/tokens";
 import { createStrategy } from "../registry.js";
 import { anthropicGroup, assistant, contextFor, ids, openaiGroup, system, user } from "./helpers.js";
 

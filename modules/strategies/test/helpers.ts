@@ -1,6 +1,6 @@
 import type { CompactionContext } from "@amplifier-ts/contracts";
 import type { Message } from "@amplifier-ts/contracts";
-import { getTokenCounter } from "@amplifier-ts/core";
+import { getTokenCounter } from "@amplifier-ts/tokens";
 import { ExplainLog } from "../explain-recorder.js";
 
 export function contextFor(budget = 100_000, explain = new ExplainLog(true)): CompactionContext & { explain: ExplainLog } {

@@ -23,7 +23,7 @@ import { createPipeline } from "../registry.js";
 import { ExplainLog } from "../explain-recorder.js";
 import { ArraySource, HistorySource, LogCursor, MessageLog, PrefixSums, RunningSourceTokens } from "../message-log.js";
 import { contextFor } from "./helpers.js";
-import { getTokenCounter } from "@amplifier-ts/core";
+import { getTokenCounter } from "@amplifier-ts/tokens";
 import { applyHistoryOp, historyOp, type LiveHistory } from "./history-ops.js";
 
 const runs = Math.max(40, Math.floor(propertyRuns(1_000) / 10));

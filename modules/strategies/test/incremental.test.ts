@@ -78,7 +78,7 @@ describe("tool-result-compaction reuses its copies while the history grows", () 
 describe("RunningTokens", () => {
   it("property: after any sequence of extensions, replacements and shrinks, the total equals countMessages", async () => {
     const { RunningTokens } = await import("../running-tokens.js");
-    const { getTokenCounter } = await import("@amplifier-ts/core");
+    const { getTokenCounter } = await import("@amplifier-ts/tokens");
     const counter = getTokenCounter("gpt-4o");
     fc.assert(
       fc.property(toolHistoryArbitrary(), fc.array(fc.tuple(fc.nat(), fc.boolean()), { maxLength: 6 }), (history, steps) => {

@@ -18,7 +18,7 @@ import { z } from "zod";
 import type { CompactionContext, CompactionStrategy } from "@amplifier-ts/contracts";
 import type { Message } from "@amplifier-ts/contracts";
 import { createError } from "@amplifier-ts/contracts";
-import { getModelInfo } from "@amplifier-ts/core";
+import { getModelInfo } from "@amplifier-ts/tokens";
 import { describeFailure } from "../pipeline.js";
 import { IncrementalCut, unitTokens } from "../incremental-cut.js";
 import { ArraySource, RunningSourceTokens, runStep, type IncrementalStrategy, type LogStep, type MessageSource } from "../message-log.js";

@@ -1,12 +1,12 @@
 import { isAmplifierError } from "@amplifier-ts/contracts";
-import { builtinModuleNames } from "@amplifier-ts/core";
 import { loadModule } from "@amplifier-ts/core";
+import { BUILTIN_MODULE_NAMES, builtinModuleNames } from "../../session/index.js";
 import type { CliCommand } from "../command.js";
 import { formatTable } from "../format-table.js";
 
 /**
  * `amplifier-ts modules`: the built-in modules, with kind, version and description taken from
- * each module's own `meta` (the table in core/loader/builtin-modules.ts only maps names to files).
+ * each module's own `meta` (the table in src/session/builtin-modules.ts only maps names to packages).
  * A built-in that cannot be loaded is listed as unavailable, and the exit code is 1: the
  * installation is broken.
  */
@@ -21,7 +21,7 @@ export const modulesCommand: CliCommand = {
     const rows: string[][] = [];
     for (const name of builtinModuleNames()) {
       try {
-        const { meta } = await loadModule(name, { baseDir: io.cwd });
+        const { meta } = await loadModule(name, { baseDir: io.cwd, moduleNames: BUILTIN_MODULE_NAMES });
         rows.push([name, meta?.kind ?? "-", meta?.version ?? "-", meta?.description ?? ""]);
       } catch (error) {
         if (!isAmplifierError(error)) throw error;

@@ -1,4 +1,5 @@
-import { createSession, DEFAULT_CONFIG_FILE, type Session } from "@amplifier-ts/core";
+import { DEFAULT_CONFIG_FILE, type Session } from "@amplifier-ts/core";
+import { createSession } from "../../session/index.js";
 import { isAmplifierError, memoryOf, type AmplifierError } from "@amplifier-ts/contracts";
 import { parseStoreUrl } from "@amplifier-ts/stores";
 import type { HistoryStore } from "@amplifier-ts/contracts";

@@ -1,9 +1,10 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { configFromObject, DEFAULT_SESSION_CONFIG, loadConfig, DEFAULT_CONFIG_FILE, type LoadedConfig } from "@amplifier-ts/core";
+import { configFromObject, loadConfig, DEFAULT_CONFIG_FILE, type LoadedConfig } from "@amplifier-ts/core";
 import { Coordinator } from "@amplifier-ts/core";
 import { isAmplifierError, type AmplifierError } from "@amplifier-ts/contracts";
 import { mountConfiguredModules, type ModuleReport } from "@amplifier-ts/core";
+import { DEFAULT_SESSION_CONFIG, SESSION_DEFAULTS } from "../../session/index.js";
 import { CliUsageError, type CliCommand, type CliWriter } from "../command.js";
 import { formatTable } from "../format-table.js";
 
@@ -29,7 +30,8 @@ export const validateCommand: CliCommand = {
     const timeout = parseTimeout(values.timeout);
     let loaded;
     try {
-      loaded = await configToValidate(positionals[0], io.cwd);
+      const read = await configToValidate(positionals[0], io.cwd);
+      loaded = { ...read, config: SESSION_DEFAULTS.prepareConfig(read.config) };
     } catch (error) {
       if (!isAmplifierError(error)) throw error;
       printError(io.stderr, error);
@@ -40,8 +42,10 @@ export const validateCommand: CliCommand = {
       config: loaded.config as unknown as Record<string, unknown>,
       ...(timeout === undefined ? {} : { mountTimeoutMs: timeout }),
     });
+    for (const [name, value] of Object.entries(SESSION_DEFAULTS.capabilities)) coordinator.registerCapability(name, value);
     const outcome = await mountConfiguredModules(coordinator, loaded.config, {
       baseDir: loaded.baseDir,
+      moduleNames: SESSION_DEFAULTS.moduleNames,
       ...(loaded.file === undefined ? {} : { file: loaded.file }),
       ...(timeout === undefined ? {} : { mountTimeoutMs: timeout }),
     });

@@ -1,5 +1,5 @@
 import { describeContextManagerContract, propertyRuns } from "../../../testing/index.js";
-import { createSession } from "../../../core/session.js";
+import { createSession } from "../../../src/session/index.js";
 
 // The core contexts seed's strategies, the Steamship selectors and the summarizing pipeline
 // (contracts/STRATEGIES.md) inside context-simple, through the exported conformance suite.

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Message } from "@amplifier-ts/contracts";
 import { propertyRuns, toolHistoryArbitrary } from "@amplifier-ts/testing";
-import { getTokenCounter } from "@amplifier-ts/core";
+import { getTokenCounter } from "@amplifier-ts/tokens";
 import { createStrategy } from "../../registry.js";
 import { strategyOutputProblems } from "../summarizing/output-checks.js";
 import { anthropicGroup, assistant, contextFor, ids, openaiGroup, system, user } from "../helpers.js";
