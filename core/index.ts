@@ -26,5 +26,3 @@ export type * from "@amplifier-ts/contracts";
 export { didYouMean } from "./config/suggest-key.js";
 export { type SessionConfigInput, type SessionListeners } from "./session.js";
 export { STORAGE_WARNING_CODES, type SessionDegradation } from "./storage-health.js";
-// The standard events of a hand-written orchestrator loop (prompt:submit, tool:pre/post, prompt:complete).
-export { runTool, startTurn, type StartTurnOptions, type Turn } from "./turn/index.js";

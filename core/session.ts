@@ -140,7 +140,7 @@ export interface CreateSession {
  */
 export function createSessionWith(defaults: CreateSessionOptions): CreateSession {
   checkOptions("createSessionWith", defaults, OPTION_KINDS);
-  const create = (configOrPath?: SessionConfigInput | string, options: CreateSessionOptions = {}): Promise<Session> => {
+  const create = async (configOrPath?: SessionConfigInput | string, options: CreateSessionOptions = {}): Promise<Session> => {
     checkOptions("createSession", options, OPTION_KINDS);
     const capabilities = defaults.capabilities === undefined ? options.capabilities : { ...defaults.capabilities, ...options.capabilities };
     return openSession(configOrPath, { ...defaults, ...options, ...(capabilities === undefined ? {} : { capabilities }) });

@@ -24,8 +24,6 @@ export {
   HookBus,
   MOUNT_POINTS,
   loadConfig,
-  startTurn,
-  runTool,
   // messages
   forEachContentPart,
   callArguments,
@@ -48,5 +46,7 @@ export {
 // The kernel's createSession with amplifier-ts's defaults (the tokens capability, the built-in
 // module names, the default config, memory from the environment).
 export { createSession } from "./session/index.js";
+// The standard events of a hand-written orchestrator loop (prompt:submit, tool:pre/post, prompt:complete).
+export { runTool, startTurn, type StartTurnOptions, type Turn } from "./turn/index.js";
 export { countTokens, getTokenCounter, TOKENS_CAPABILITY } from "@amplifier-ts/tokens";
 export { analyzeSession, runReplay } from "./replay.js";

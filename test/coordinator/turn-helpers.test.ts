@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ToolCallPart } from "../../contracts/messages/message-content.js";
 import { Coordinator } from "../../core/coordinator.js";
-import { runTool, startTurn } from "../../core/turn/index.js";
+import { runTool, startTurn } from "../../src/turn/index.js";
 import { mount as mountSimple } from "../../modules/context-simple/index.js";
 
 /**

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MEMORY_CAPABILITY, type Memory } from "../../contracts/index.js";
 import { createSession } from "../../src/session/index.js";
-import { runTool, startTurn } from "../../core/turn/index.js";
+import { runTool, startTurn } from "../../src/turn/index.js";
 
 /**
  * Issue 25, item 11: the recorder files a session's events under the session id its history is

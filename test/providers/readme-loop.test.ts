@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { forEachContentPart, type Message, type ToolCallPart } from "../../contracts/index.js";
 import { createSession } from "../../src/session/index.js";
-import { runTool, startTurn } from "../../core/turn/index.js";
+import { runTool, startTurn } from "../../src/turn/index.js";
 import { API_KEY, startFakeApiServer, type FakeApiServer } from "./fake-api-server.js";
 
 /**
