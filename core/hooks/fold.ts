@@ -10,7 +10,7 @@ import {
 /**
  * The fold: how the results of one dispatch become the one result `emit` returns.
  * The table in contracts/HOOKS.md is the specification; each row has a test in
- * test/hooks/fold-rules.test.ts.
+ * core/test/hooks/fold-rules.test.ts.
  *
  * | handler returned   | effect on the dispatch                          | effect on the result                        |
  * |--------------------|-------------------------------------------------|---------------------------------------------|

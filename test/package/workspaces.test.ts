@@ -111,6 +111,7 @@ describe("the layering check (dependency-cruiser) fails on a back-running import
     ["contracts → core", { "contracts/leak.ts": 'import { kernel } from "../core/index.js";\nexport const leak = kernel;\n' }, "contracts-import-nothing-of-ours"],
     ["core → a module", { "core/leak.ts": 'import { window } from "../modules/window/index.js";\nexport const leak = window;\n' }, "core-is-mechanism"],
     ["core → a module, type only", { "core/leak.ts": 'import type { Window } from "../modules/window/index.js";\nexport type Leak = Window;\n', "modules/window/index.ts": "export interface Window { size: number }\n" }, "core-is-mechanism"],
+    ["tokens → core", { "modules/tokens/leak.ts": 'import { kernel } from "../../core/index.js";\nexport const leak = kernel;\n' }, "tokens-imports-only-contracts"],
     ["a module → another module's file by path", { "modules/search/index.ts": 'import { window } from "../window/index.js";\nexport const leak = window;\n' }, "module-packages-meet-by-name"],
   ])("%s", (_what, leak, rule) => {
     const dir = house({ ...base, ...leak });

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
-import type { AmplifierEvents } from "../../contracts/events.js";
-import { AmplifierError, isAmplifierError } from "../../contracts/errors.js";
-import { HookBus } from "../../core/hooks/index.js";
+import type { AmplifierEvents } from "../../../contracts/events.js";
+import { AmplifierError, isAmplifierError } from "../../../contracts/errors.js";
+import { HookBus } from "../../hooks/index.js";
 
 /** Failure policy at the hook boundary: report as hook:error and skip, or deny when fail-closed. */
 const call = { tool: "bash", callId: "c1", input: { cmd: "ls" } };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { AmplifierEvents } from "../../contracts/events.js";
-import { Coordinator } from "../../core/coordinator.js";
+import type { AmplifierEvents } from "../../../contracts/events.js";
+import { Coordinator } from "../../coordinator.js";
 import { FakeContextManager } from "./fake-context-manager.js";
 
 async function setup(options: ConstructorParameters<typeof Coordinator>[0] = {}) {

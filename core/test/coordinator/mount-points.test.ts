@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { Provider } from "../../contracts/provider.js";
-import type { Tool } from "../../contracts/tool.js";
-import { Coordinator } from "../../core/coordinator.js";
+import type { Provider } from "../../../contracts/provider.js";
+import type { Tool } from "../../../contracts/tool.js";
+import { Coordinator } from "../../coordinator.js";
 import { FakeContextManager } from "./fake-context-manager.js";
 
 const provider = (id: string): Provider => ({ getInfo: () => ({ id }) });

@@ -1,14 +1,14 @@
 import { readFileSync } from "node:fs";
 import AjvModule from "ajv";
 import { describe, expect, it } from "vitest";
-import { foldedHookResultSchema, hookResultSchema, validateAnyHookResult, validateHookResult } from "../../core/hooks/index.js";
+import { foldedHookResultSchema, hookResultSchema, validateAnyHookResult, validateHookResult } from "../../hooks/index.js";
 
 /**
  * The zod validator the bus uses must say exactly what contracts/schemas/hook-result.schema.json
  * says (the file is emitted from contracts' hookResultSchema, which the bus checks with). One
  * fixture set goes through both.
  */
-const jsonSchema = JSON.parse(readFileSync(new URL("../../contracts/schemas/hook-result.schema.json", import.meta.url), "utf8"));
+const jsonSchema = JSON.parse(readFileSync(new URL("../../../contracts/schemas/hook-result.schema.json", import.meta.url), "utf8"));
 const ajv = new AjvModule.default({ strict: false });
 const validateJson = ajv.compile(jsonSchema);
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { AmplifierEvents } from "../../contracts/events.js";
-import { EVENT_KINDS, isNotificationEvent } from "../../contracts/event-kinds.js";
-import { isAmplifierError } from "../../contracts/errors.js";
-import { HookBus } from "../../core/hooks/index.js";
+import type { AmplifierEvents } from "../../../contracts/events.js";
+import { EVENT_KINDS, isNotificationEvent } from "../../../contracts/event-kinds.js";
+import { isAmplifierError } from "../../../contracts/errors.js";
+import { HookBus } from "../../hooks/index.js";
 
 /**
  * A notification's handlers may only observe (contracts/HOOKS.md, "Decisions and notifications").

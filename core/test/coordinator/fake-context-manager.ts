@@ -1,5 +1,5 @@
-import type { ContextManager } from "../../contracts/context-manager.js";
-import type { Message } from "../../contracts/generated/message.js";
+import type { ContextManager } from "../../../contracts/context-manager.js";
+import type { Message } from "../../../contracts/generated/message.js";
 
 /**
  * The smallest ContextManager the coordinator tests need: stores copies, returns copies.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatPath, pointerToSegments } from "../../core/config/format-path.js";
+import { formatPath, pointerToSegments } from "../../config/format-path.js";
 
 describe("formatPath", () => {
   it("writes keys with dots and indices with brackets", () => {

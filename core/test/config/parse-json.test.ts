@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parseJson } from "../../core/config/parse-json.js";
+import { parseJson } from "../../config/parse-json.js";
 
 function problemOf(text: string) {
   const result = parseJson(text);

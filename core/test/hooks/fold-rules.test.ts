@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { HookBus } from "../../core/hooks/index.js";
+import { HookBus } from "../../hooks/index.js";
 
 /**
  * The fold table of contracts/HOOKS.md, one test per row, in the table's order.

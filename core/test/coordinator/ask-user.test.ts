@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
-import { APPROVAL_CAPABILITY, type ApprovalCapability, type ApprovalRequest } from "../../contracts/coordinator.js";
-import { Coordinator } from "../../core/coordinator.js";
+import { APPROVAL_CAPABILITY, type ApprovalCapability, type ApprovalRequest } from "../../../contracts/coordinator.js";
+import { Coordinator } from "../../coordinator.js";
 
 const ask = {
   action: "ask_user" as const,

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
-import { Coordinator } from "../../core/coordinator.js";
-import type { AmplifierError } from "../../contracts/errors.js";
+import { Coordinator } from "../../coordinator.js";
+import type { AmplifierError } from "../../../contracts/errors.js";
 
 describe("cleanup", () => {
   it("runs cleanups in reverse order of registration, awaiting async ones", async () => {

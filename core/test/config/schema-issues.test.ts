@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z, type ZodType } from "zod";
-import { formatIssues } from "../../contracts/validators/format-issues.js";
-import { formatPath } from "../../core/config/format-path.js";
+import { formatIssues } from "../../../contracts/validators/format-issues.js";
+import { formatPath } from "../../config/format-path.js";
 
 /**
  * The issues a document has against a schema, as [path, message, expected, given]: the words of a

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
-import { AmplifierError } from "../../contracts/errors.js";
-import { HookBus } from "../../core/hooks/index.js";
+import { AmplifierError } from "../../../contracts/errors.js";
+import { HookBus } from "../../hooks/index.js";
 
 const prompt = { prompt: "hello" };
 

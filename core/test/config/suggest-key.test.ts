@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { didYouMean, editDistance, suggestKey } from "../../core/config/suggest-key.js";
+import { didYouMean, editDistance, suggestKey } from "../../config/suggest-key.js";
 
 describe("suggestKey", () => {
   const keys = ["maxTokens", "safetyMargin", "compactThreshold", "model"];
