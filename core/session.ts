@@ -45,17 +45,8 @@ export interface CreateSessionOptions {
   prepareConfig?: (config: AmplifierConfig) => AmplifierConfig;
 }
 
-const OPTION_KINDS = {
-  cwd: "string",
-  sessionId: "string",
-  mountTimeoutMs: "milliseconds",
-  cacheDir: "string",
-  on: "object",
-  capabilities: "object",
-  moduleNames: "object",
-  defaultConfig: "object",
-  prepareConfig: "function",
-} as const;
+const OPTION_KINDS = { cwd: "string", sessionId: "string", mountTimeoutMs: "milliseconds", cacheDir: "string", on: "object" } as const;
+const DISTRIBUTION_KINDS = { ...OPTION_KINDS, capabilities: "object", moduleNames: "object", defaultConfig: "object", prepareConfig: "function" } as const;
 
 /** `createSession`'s `on` option: an observer per event name, its payload typed by the event map. */
 export type SessionListeners = { [K in keyof AmplifierEvents]?: Observer<AmplifierEvents[K]> };
@@ -139,9 +130,9 @@ export interface CreateSession {
  * defaults'.
  */
 export function createSessionWith(defaults: CreateSessionOptions): CreateSession {
-  checkOptions("createSessionWith", defaults, OPTION_KINDS);
+  checkOptions("createSessionWith", defaults, DISTRIBUTION_KINDS);
   const create = async (configOrPath?: SessionConfigInput | string, options: CreateSessionOptions = {}): Promise<Session> => {
-    checkOptions("createSession", options, OPTION_KINDS);
+    checkOptions("createSession", options, DISTRIBUTION_KINDS);
     const capabilities = defaults.capabilities === undefined ? options.capabilities : { ...defaults.capabilities, ...options.capabilities };
     return openSession(configOrPath, { ...defaults, ...options, ...(capabilities === undefined ? {} : { capabilities }) });
   };
