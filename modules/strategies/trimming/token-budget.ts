@@ -120,7 +120,7 @@ export const tokenBudgetStrategy = defineStrategy({
       throw createError("INVALID_STRATEGY_OPTIONS", `unknown model "${options.model}"`, {
         module: "token-budget",
         path: `${deps.path}.model`,
-        expected: "a model in the model registry (core/tokens), or `budget`",
+        expected: "a model in the model registry (@amplifier-ts/tokens), or `budget`",
         given: options.model,
         hint: "register the model with registerModel(), or give `budget` in tokens",
       });
