@@ -1,23 +1,25 @@
 /**
- * The first half of `npm run contracts`: the JSON Schema files, emitted from their zod sources.
+ * The first half of `npm run contracts`: the contracts' JSON Schema files, emitted from their zod
+ * sources.
  *
- * zod is the one source of truth of every schema: contracts/validators/* for the contracts. A
- * module's config schema is its own: the module emits it into its package (tools/emit-module-schemas.mjs,
- * listed under "amplifier.schemas" in its package.json), and this step includes those files, and
- * their copies at the old paths under contracts/schemas/modules/, so one check covers all. `z.toJSONSchema` (draft-07)
- * writes contracts/schemas/<name>.schema.json — the files editors read for `$schema` completion,
- * and from which contracts/generate.mjs then generates the TypeScript types. What JSON Schema says
- * beyond zod's shapes (titles, descriptions, `integer`, `format`, the message's role rules as
- * if/then) is zod metadata (`.meta()`) on the source, next to the shape it describes.
+ * zod is the one source of truth of every schema: contracts/validators/* for the contracts.
+ * `z.toJSONSchema` (draft-07) writes contracts/schemas/<name>.schema.json — the files editors read
+ * for `$schema` completion, and from which contracts/generate.mjs then generates the TypeScript
+ * types. What JSON Schema says beyond zod's shapes (titles, descriptions, `integer`, `format`, the
+ * message's role rules as if/then) is zod metadata (`.meta()`) on the source, next to the shape it
+ * describes.
  *
- * The sources are TypeScript, read through esbuild ("source" condition: workspace packages from
- * their .ts files; npm packages stay external) into .cache/contracts/, so this runs before any build.
+ * Only files under contracts/ are read: a module's config schema is the module's own, emitted into
+ * its package by tools/emit-module-schemas.mjs (with a copy under contracts/schemas/modules/, where
+ * users' `$schema` URLs point); `npm run contracts` (tools/contracts.mjs) runs both steps.
+ *
+ * The sources are TypeScript, read through esbuild into .cache/contracts/, so this runs before any
+ * build; npm packages (zod) stay external.
  */
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
-import { emitModuleSchemas } from "../tools/emit-module-schemas.mjs";
 
 /** contracts/schemas/<name>.schema.json ← export `name` of `module` (repo-relative). */
 export const SCHEMA_SOURCES = [
@@ -26,27 +28,13 @@ export const SCHEMA_SOURCES = [
   { schema: "message", module: "contracts/validators/message.ts", name: "messageSchema" },
   { schema: "provider-info", module: "contracts/validators/provider-info.ts", name: "providerInfoSchema" },
   { schema: "memory-event", module: "contracts/memory/memory-schemas.ts", name: "memoryEventJsonSchema" },
-  { schema: "modules/memory-local.config", module: "modules/memory-local/memory-local-config.ts", name: "memoryLocalConfigSchema" },
-  { schema: "modules/memory-postgres.config", module: "modules/memory-postgres/memory-postgres-config.ts", name: "memoryPostgresConfigSchema" },
-  { schema: "modules/memory-redis.config", module: "modules/memory-redis/memory-redis-config.ts", name: "memoryRedisConfigSchema" },
 ];
 
 const SCHEMA_BASE = "https://amplifier-ts.dev/schemas/";
 export const SCHEMA_BANNER = "by `npm run contracts` (contracts/emit-schemas.mjs) — do not edit.";
 
-/**
- * Map of repo-relative schema path → exact file text, for the repository at `root`: the contracts'
- * schemas and every module's. `moduleAliases` lists the module schemas' copies under
- * contracts/schemas/ (module options: no TypeScript types are generated from them in contracts).
- */
+/** Map of repo-relative schema path → exact file text, for the contracts of the repository at `root`. */
 export async function emitSchemas(root) {
-  const files = await emitContractSchemas(root);
-  const modules = await emitModuleSchemas(root);
-  for (const [file, text] of modules.files) files.set(file, text);
-  return Object.assign(files, { moduleAliases: modules.aliases });
-}
-
-async function emitContractSchemas(root) {
   const entry = [
     'import { z } from "zod";',
     ...SCHEMA_SOURCES.map((s, i) => `import { ${s.name} as source${i} } from ${JSON.stringify(join(root, s.module))};`),
@@ -62,7 +50,6 @@ async function emitContractSchemas(root) {
     platform: "node",
     format: "esm",
     outfile,
-    conditions: ["source"],
     logLevel: "warning",
     plugins: [externalNpmPackages],
   });
@@ -84,11 +71,11 @@ async function emitContractSchemas(root) {
   return files;
 }
 
-/** Our workspace packages are bundled from source; every other bare import stays external. */
+/** Every bare import (zod) stays external: the contracts import nothing of ours. */
 const externalNpmPackages = {
   name: "external-npm-packages",
   setup(build) {
-    build.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith("@amplifier-ts/") ? undefined : { path: args.path, external: true }));
+    build.onResolve({ filter: /^[^./]/ }, (args) => ({ path: args.path, external: true }));
   },
 };
 

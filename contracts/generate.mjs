@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 /**
- * `npm run contracts`: every derived form of the schemas, from their one source, zod.
+ * Every derived form of the contracts' schemas, from their one source, zod; it reads only files
+ * under contracts/ (`npm run contracts`, tools/contracts.mjs, runs this and then the modules' step).
  *
- *   1. contracts/schemas/** (JSON Schema, for editors and other languages) from the zod schemas
- *      listed in contracts/emit-schemas.mjs (z.toJSONSchema);
- *   2. contracts/generated/** (TypeScript types) from those JSON Schemas (json-schema-to-typescript).
+ *   1. contracts/schemas/*.schema.json (JSON Schema, for editors and other languages) from the zod
+ *      schemas listed in contracts/emit-schemas.mjs (z.toJSONSchema);
+ *   2. contracts/generated/** (TypeScript types) from those JSON Schemas (json-schema-to-typescript),
+ *      except contracts/schemas/modules/: copies of module config schemas, typed by their modules.
  *
  *   node contracts/generate.mjs            write both
  *   node contracts/generate.mjs --check    write nothing; list stale files and exit 1 if any
@@ -40,9 +42,10 @@ const generatedDir = join(root, "contracts", "generated");
 // Step 1 (the repository only): JSON Schemas from zod. In check mode the files on disk must equal
 // what zod emits; step 2 then reads them as they are.
 const emitted = rootIndex >= 0 ? new Map() : await emitSchemas(root);
-// Module schemas copied to their old paths under contracts/schemas/modules/: module options, so
+// contracts/schemas/modules/ holds copies of the modules' config schemas (written by
+// tools/emit-module-schemas.mjs, kept where users' `$schema` URLs point): module options, so
 // contracts generates no types from them (each module exports its own).
-const moduleAliases = new Set(emitted.moduleAliases ?? []);
+const MODULE_COPIES = "modules/";
 const staleSchemas = [];
 for (const [file, text] of emitted) {
   const current = await readFile(join(root, file), "utf8").catch(() => undefined);
@@ -118,7 +121,7 @@ async function staleFiles(outputs) {
 }
 
 async function schemaFiles() {
-  const files = (await listFiles(schemasDir, (name) => name.endsWith(SCHEMA_SUFFIX))).filter((file) => !moduleAliases.has(toPosix(relative(root, file))));
+  const files = (await listFiles(schemasDir, (name) => name.endsWith(SCHEMA_SUFFIX))).filter((file) => !toPosix(relative(schemasDir, file)).startsWith(MODULE_COPIES));
   if (files.length === 0) fail(`no *${SCHEMA_SUFFIX} files under ${schemasDir}`);
   return files;
 }

@@ -32,8 +32,8 @@ export {
   type RecentMemoryEvent,
 } from "@amplifier-ts/contracts";
 export * from "@amplifier-ts/memory-base";
-export { LocalMemory, memoryLocalConfigSchema, RingBuffer, type MemoryLocalOptions } from "@amplifier-ts/module-memory-local";
+export { LocalMemory, memoryLocalConfigSchema, RingBuffer, type MemoryLocalConfig, type MemoryLocalOptions } from "@amplifier-ts/module-memory-local";
 export { memoryNullConfigSchema, NullMemory, type MemoryNullOptions } from "@amplifier-ts/module-memory-null";
-export { DEFAULT_MEMORY_PG_URL, memoryPostgresConfigSchema, PostgresMemory, type MemoryPostgresOptions } from "@amplifier-ts/module-memory-postgres";
-export { DEFAULT_MEMORY_REDIS_URL, memoryRedisConfigSchema, RedisMemory, type MemoryRedisOptions } from "@amplifier-ts/module-memory-redis";
+export { DEFAULT_MEMORY_PG_URL, memoryPostgresConfigSchema, PostgresMemory, type MemoryPostgresConfig, type MemoryPostgresOptions } from "@amplifier-ts/module-memory-postgres";
+export { DEFAULT_MEMORY_REDIS_URL, memoryRedisConfigSchema, RedisMemory, type MemoryRedisConfig, type MemoryRedisOptions } from "@amplifier-ts/module-memory-redis";
 export { finishDelegation, recordIntoMemory, startDelegation, type MemoryRecorderOptions, type StartDelegationOptions } from "@amplifier-ts/module-memory-recorder";

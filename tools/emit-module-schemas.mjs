@@ -17,7 +17,7 @@
  *   node tools/emit-module-schemas.mjs [--check] [package folder …]    (default: every workspace package)
  *
  * `npm run schemas` in a package runs it for that package; `npm run contracts [-- --check]` covers
- * every package's too (contracts/emit-schemas.mjs), so CI has one check command.
+ * every package's too (tools/contracts.mjs runs contracts/generate.mjs, then this), so CI has one check command.
  */
 import { mkdir, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve, sep } from "node:path";

@@ -9,7 +9,4 @@ export type { AmplifierConfig, ModuleConfig, ModuleRef, ModuleSpecifier, NamedMo
 export type { HookAction, HookResult } from "./hook-result.js";
 export type { JsonValue, MemoryEventJson, _Schema0 } from "./memory-event.js";
 export type { ContentBlock, ImageBlock, ImageUrlBlock, Message, MessageMetadata, RedactedThinkingBlock, Role, SummaryInfo, TextBlock, ThinkingBlock, ToolCall, ToolResultBlock, ToolUseBlock } from "./message.js";
-export type { MemoryLocalConfig } from "./modules/memory-local.config.js";
-export type { MemoryPostgresConfig } from "./modules/memory-postgres.config.js";
-export type { MemoryRedisConfig } from "./modules/memory-redis.config.js";
 export type { ProviderInfo } from "./provider-info.js";

@@ -4,7 +4,7 @@ import { LocalMemory } from "./local-memory.js";
 import { memoryLocalConfigSchema } from "./memory-local-config.js";
 
 export { LocalMemory } from "./local-memory.js";
-export { memoryLocalConfigSchema, type MemoryLocalOptions } from "./memory-local-config.js";
+export { memoryLocalConfigSchema, type MemoryLocalConfig, type MemoryLocalOptions } from "./memory-local-config.js";
 export { RingBuffer } from "./ring-buffer.js";
 
 /** `mount` builds a LocalMemory, mounts it at the memory point and offers it as the "memory" capability. */

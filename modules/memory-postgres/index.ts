@@ -3,7 +3,7 @@ import { defineMemoryModule } from "@amplifier-ts/memory-base";
 import { memoryPostgresConfigSchema } from "./memory-postgres-config.js";
 import { PostgresMemory } from "./postgres-memory.js";
 
-export { memoryPostgresConfigSchema, type MemoryPostgresOptions } from "./memory-postgres-config.js";
+export { memoryPostgresConfigSchema, type MemoryPostgresConfig, type MemoryPostgresOptions } from "./memory-postgres-config.js";
 export { DEFAULT_MEMORY_PG_URL, PostgresMemory } from "./postgres-memory.js";
 
 export const { meta, mount } = defineMemoryModule({

@@ -1,7 +1,7 @@
 import { memoryLimitFields, positiveIntegerOption } from "@amplifier-ts/memory-base";
 import { z } from "zod";
 
-/** Config of memory-postgres: the limits plus where the server is. JSON Schema: contracts/schemas/modules/memory-postgres.config.schema.json. */
+/** Config of memory-postgres: the limits plus where the server is. JSON Schema: schemas/ in this package (copy at contracts/schemas/modules/memory-postgres.config.schema.json). */
 export const memoryPostgresConfigSchema = z
   .strictObject({
     ...memoryLimitFields,
@@ -12,3 +12,6 @@ export const memoryPostgresConfigSchema = z
   .meta({ id: "MemoryPostgresConfig", title: "MemoryPostgresConfig", description: "Config of memory-postgres: one memory shared by every process on the same url and schema." });
 
 export type MemoryPostgresOptions = z.infer<typeof memoryPostgresConfigSchema>;
+
+/** The config as written in amplifier.config.json (every field optional). */
+export type MemoryPostgresConfig = z.input<typeof memoryPostgresConfigSchema>;

@@ -3,7 +3,7 @@ import { defineMemoryModule } from "@amplifier-ts/memory-base";
 import { memoryRedisConfigSchema } from "./memory-redis-config.js";
 import { RedisMemory } from "./redis-memory.js";
 
-export { memoryRedisConfigSchema, type MemoryRedisOptions } from "./memory-redis-config.js";
+export { memoryRedisConfigSchema, type MemoryRedisConfig, type MemoryRedisOptions } from "./memory-redis-config.js";
 export { DEFAULT_MEMORY_REDIS_URL, RedisMemory } from "./redis-memory.js";
 
 export const { meta, mount } = defineMemoryModule({

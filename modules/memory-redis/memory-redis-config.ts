@@ -1,7 +1,7 @@
 import { memoryLimitFields, positiveIntegerOption } from "@amplifier-ts/memory-base";
 import { z } from "zod";
 
-/** Config of memory-redis: the limits plus where the server is. JSON Schema: contracts/schemas/modules/memory-redis.config.schema.json. */
+/** Config of memory-redis: the limits plus where the server is. JSON Schema: schemas/ in this package (copy at contracts/schemas/modules/memory-redis.config.schema.json). */
 export const memoryRedisConfigSchema = z
   .strictObject({
     ...memoryLimitFields,
@@ -12,3 +12,6 @@ export const memoryRedisConfigSchema = z
   .meta({ id: "MemoryRedisConfig", title: "MemoryRedisConfig", description: "Config of memory-redis: one memory shared by every process on the same url and key prefix." });
 
 export type MemoryRedisOptions = z.infer<typeof memoryRedisConfigSchema>;
+
+/** The config as written in amplifier.config.json (every field optional). */
+export type MemoryRedisConfig = z.input<typeof memoryRedisConfigSchema>;

@@ -1,4 +1,5 @@
-import type { BlobStore, StoreDriver, StoreDriverSource } from "@amplifier-ts/contracts";
+import type { BlobStore, StoreDriver } from "@amplifier-ts/contracts";
+import type { StoreDriverSource } from "@amplifier-ts/stores";
 import type { BlobStoreConfig } from "./blob-store-types.js";
 import { blobStores } from "./blob-store-types.js";
 

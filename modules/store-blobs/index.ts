@@ -2,7 +2,8 @@
 // file stores, and the module that offers one as the "blobs" capability.
 import { resolve } from "node:path";
 import type { ConfigLocationCapability, CoordinatorContract, ModuleMeta } from "@amplifier-ts/contracts";
-import { BLOBS_CAPABILITY, CONFIG_LOCATION_CAPABILITY, mountStoreCapability, type BlobStore } from "@amplifier-ts/contracts";
+import { BLOBS_CAPABILITY, CONFIG_LOCATION_CAPABILITY, type BlobStore } from "@amplifier-ts/contracts";
+import { mountStoreCapability } from "@amplifier-ts/stores";
 import { storeBlobsConfigSchema, type BlobStoreConfig } from "./blob-store-types.js";
 import { loadBlobStore } from "./create-blob-store.js";
 import { DEFAULT_BLOB_PATH } from "./file-blob-store.js";

@@ -1,4 +1,5 @@
-import type { GraphStore, StoreDriver, StoreDriverSource } from "@amplifier-ts/contracts";
+import type { GraphStore, StoreDriver } from "@amplifier-ts/contracts";
+import type { StoreDriverSource } from "@amplifier-ts/stores";
 import { graphStores, type GraphStoreConfig } from "./graph-store-types.js";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

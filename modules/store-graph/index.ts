@@ -1,7 +1,8 @@
 // @amplifier-ts/module-store-graph: graph stores (contracts/GRAPH.md) — the factory, the in-memory store
 // and the module that offers one as the "graph" capability.
 import type { CoordinatorContract, GraphStore, ModuleMeta } from "@amplifier-ts/contracts";
-import { GRAPH_CAPABILITY, mountStoreCapability } from "@amplifier-ts/contracts";
+import { GRAPH_CAPABILITY } from "@amplifier-ts/contracts";
+import { mountStoreCapability } from "@amplifier-ts/stores";
 import { loadGraphStore } from "./create-graph-store.js";
 import { storeGraphConfigSchema, type GraphStoreConfig } from "./graph-store-types.js";
 

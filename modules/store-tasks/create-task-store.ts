@@ -1,4 +1,5 @@
-import type { TaskStore, StoreDriver, StoreDriverSource } from "@amplifier-ts/contracts";
+import type { TaskStore, StoreDriver } from "@amplifier-ts/contracts";
+import type { StoreDriverSource } from "@amplifier-ts/stores";
 import { taskStores, type TaskStoreConfig } from "./task-store-types.js";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -1,7 +1,8 @@
 // @amplifier-ts/module-store-tasks: task stores (contracts/TASKS.md) — the factory, the in-memory store
 // and the module that offers one as the "tasks" capability.
 import type { CoordinatorContract, ModuleMeta, TaskStore } from "@amplifier-ts/contracts";
-import { mountStoreCapability, TASKS_CAPABILITY } from "@amplifier-ts/contracts";
+import { TASKS_CAPABILITY } from "@amplifier-ts/contracts";
+import { mountStoreCapability } from "@amplifier-ts/stores";
 import { loadTaskStore } from "./create-task-store.js";
 import { storeTasksConfigSchema, type TaskStoreConfig } from "./task-store-types.js";
 

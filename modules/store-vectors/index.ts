@@ -2,7 +2,8 @@
 // capability — InMemoryVectorStore from @amplifier-ts/search, or PgVectorStore from
 // @amplifier-ts/vector-store-postgres (imported only when the config names postgres).
 import type { CoordinatorContract, Embedder, ModuleMeta, VectorStore } from "@amplifier-ts/contracts";
-import { EMBEDDER_CAPABILITY, mountStoreCapability, VECTORS_CAPABILITY, type StoreDriverSource } from "@amplifier-ts/contracts";
+import { EMBEDDER_CAPABILITY, VECTORS_CAPABILITY } from "@amplifier-ts/contracts";
+import { mountStoreCapability, type StoreDriverSource } from "@amplifier-ts/stores";
 import { storeVectorsConfigSchema, vectorStores, type VectorStoreConfig } from "./vector-store-types.js";
 
 export { vectorStores, VECTOR_STORE_KIND, BUILT_IN_VECTOR_STORES, memoryVectorStore, storeVectorsConfigSchema, storeVectorsEditorSchema, type VectorStoreConfig, type StoreVectorsConfig, type MemoryVectorStoreConfig, type PostgresVectorStoreConfig } from "./vector-store-types.js";

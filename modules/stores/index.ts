@@ -34,3 +34,5 @@ export { assertAttachmentName, assertAttachmentText } from "./attachment-argumen
 export { WriteQueue } from "./write-queue.js";
 export { lazyMessagesFrom, isUnparsed, type LazyRecord, type RecordSource } from "./lazy-message.js";
 export { decodeFacts, encodeFacts, FACTS_LENGTH } from "./message-facts-codec.js";
+export { mountStoreCapability } from "./mount-store-capability.js";
+export { importStoreDriver, storeDriverMissing, type StoreDriverSource } from "./store-driver-source.js";

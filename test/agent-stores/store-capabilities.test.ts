@@ -8,7 +8,6 @@ import { createSession } from "../../src/session/index.js";
 import {
   BLOBS_CAPABILITY,
   GRAPH_CAPABILITY,
-  importStoreDriver,
   isAmplifierError,
   requireStore,
   storeOf,
@@ -17,6 +16,7 @@ import {
   type BlobStore,
   type TaskStore,
 } from "../../contracts/index.js";
+import { importStoreDriver } from "../../modules/stores/index.js";
 import { crashLeftoverName } from "./blob-temp-support.js";
 import { createBlobStore as createBlobWithoutDrivers, loadBlobStore } from "../../modules/store-blobs/index.js";
 import { createGraphStore as createGraphWithoutDrivers } from "../../modules/store-graph/index.js";

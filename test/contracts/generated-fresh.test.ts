@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -78,16 +78,28 @@ describe("generated contract types", () => {
 
   it("a new schema, including one in a subfolder, gets its file and an index entry", () => {
     const root = scratchRoot();
+    mkdirSync(join(root, "contracts/schemas/tools"), { recursive: true });
+    writeFileSync(
+      join(root, "contracts/schemas/tools/echo-tool.schema.json"),
+      JSON.stringify({ $schema: "http://json-schema.org/draft-07/schema#", title: "EchoToolInput", type: "object", properties: { prefix: { type: "string" } }, additionalProperties: false }),
+    );
+    const check = run("--check", "--root", root);
+    expect(check.status).toBe(1);
+    expect(check.out).toContain("contracts/generated/tools/echo-tool.ts  (missing)");
+    expect(check.out).toContain("contracts/generated/index.ts  (differs from its schema)");
+    expect(run("--root", root).status).toBe(0);
+    expect(readFileSync(join(root, "contracts/generated/index.ts"), "utf8")).toContain('export type { EchoToolInput } from "./tools/echo-tool.js";');
+  });
+
+  it("the module schema copies under contracts/schemas/modules/ get no types (module options are typed by their modules)", () => {
+    const root = scratchRoot();
     writeFileSync(
       join(root, "contracts/schemas/modules/echo-tool.config.schema.json"),
       JSON.stringify({ $schema: "http://json-schema.org/draft-07/schema#", title: "EchoToolConfig", type: "object", properties: { prefix: { type: "string" } }, additionalProperties: false }),
     );
     const check = run("--check", "--root", root);
-    expect(check.status).toBe(1);
-    expect(check.out).toContain("contracts/generated/modules/echo-tool.config.ts  (missing)");
-    expect(check.out).toContain("contracts/generated/index.ts  (differs from its schema)");
-    expect(run("--root", root).status).toBe(0);
-    expect(readFileSync(join(root, "contracts/generated/index.ts"), "utf8")).toContain('export type { EchoToolConfig } from "./modules/echo-tool.config.js";');
+    expect(check.status, check.out).toBe(0);
+    expect(readFileSync(join(REPO, "contracts/generated/index.ts"), "utf8")).not.toContain("./modules/");
   });
 
   it("a generated file whose schema is gone is stale and deleted; a hand-written file is left alone", () => {
