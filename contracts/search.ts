@@ -1,5 +1,5 @@
 /**
- * Search over a context's stored history, embedders and vector stores (issue 7).
+ * Search over a context's stored history, embedders and vector stores.
  *
  * API in one screen:
  *
@@ -19,7 +19,7 @@
  *   Tool calls (name + arguments) and tool results are searchable.
  * - With an `Embedder` configured, the lexical ranking and a vector ranking (cosine over a
  *   `VectorStore`) are fused by reciprocal rank fusion; `score` is then the fused score.
- * - `VectorStore` is the agents/context seed's store: collections, `add` (insert-if-absent),
+ * - `VectorStore`: collections, `add` (insert-if-absent),
  *   `upsert` (insert-or-replace), `query` by vector (cosine, best first), metadata filters,
  *   `delete`. A document without an embedding is embedded by the store's embedder; without an
  *   embedder that is a typed error (INVALID_ARGUMENT naming the document). Conformance suite:
@@ -169,7 +169,7 @@ export interface VectorWriteOptions {
 }
 
 /**
- * The vector store contract (agents/context seed). Collections are independent namespaces,
+ * The vector store contract. Collections are independent namespaces,
  * created on first write. Query vectors must have the stored dimension (else INVALID_ARGUMENT).
  */
 export interface VectorStore {

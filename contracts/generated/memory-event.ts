@@ -20,7 +20,7 @@ export type _Schema0 =
     };
 
 /**
- * A memory event as JSON (the KAOS seed's MemoryEvent.to_dict()).
+ * A memory event as JSON: the interchange shape, snake_case keys and an ISO-8601 timestamp.
  */
 export interface MemoryEventJson {
   event_id: string;

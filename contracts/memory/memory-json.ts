@@ -5,7 +5,7 @@ import type { MemoryEvent as MemoryEventShape, MemoryEventType, MemorySession as
 import { memoryErrors } from "./memory-errors.js";
 import { memoryEventJsonSchema, memorySessionJsonSchema } from "./memory-schemas.js";
 
-/** The seed's MemoryEvent.to_dict() shape (generated from memoryEventJsonSchema; toJSON always writes metadata). */
+/** An event's JSON interchange shape, snake_case keys (generated from memoryEventJsonSchema; toJSON always writes metadata). */
 export type { MemoryEventJson };
 
 /** A session as JSON, with its events. */
@@ -37,7 +37,7 @@ export type MemoryEvent<T extends MemoryEventType = MemoryEventType> = MemoryEve
 /** A session with its events (memory.ts); the value of the same name holds its JSON conversions. */
 export type MemorySession = MemorySessionShape;
 
-/** MemoryEvent.toJSON / fromJSON and MemorySession.toJSON / fromJSON: the seed's to_dict / from_dict. */
+/** MemoryEvent.toJSON / fromJSON and MemorySession.toJSON / fromJSON: to and from the JSON interchange shape. */
 export const MemoryEvent = {
   toJSON(event: MemoryEventShape): MemoryEventJson & { metadata: Record<string, unknown> } {
     return eventToJson(event);

@@ -7,7 +7,7 @@ import { z } from "zod";
  *
  * | schema | describes |
  * |---|---|
- * | memoryEventJsonSchema | an event as JSON: the seed's to_dict shape (snake_case keys, ISO-8601 timestamp) |
+ * | memoryEventJsonSchema | an event as JSON: the interchange shape (snake_case keys, ISO-8601 timestamp) |
  * | memorySessionJsonSchema | a session as JSON, with its events |
  * | MEMORY_ID_PATTERN | a session id: 1-128 of [A-Za-z0-9._-], not starting with a dot |
  */
@@ -25,7 +25,7 @@ export const memoryEventJsonSchema = z
     content: jsonValue,
     metadata: z.record(z.string(), jsonValue).optional().meta({ description: "Additional context (JSON object); {} when absent" }),
   })
-  .meta({ id: "MemoryEventJson", title: "MemoryEventJson", description: "A memory event as JSON (the KAOS seed's MemoryEvent.to_dict())." });
+  .meta({ id: "MemoryEventJson", title: "MemoryEventJson", description: "A memory event as JSON: the interchange shape, snake_case keys and an ISO-8601 timestamp." });
 
 export const memorySessionJsonSchema = z
   .strictObject({

@@ -1,6 +1,6 @@
 /**
  * The memory contract (version 1): what an agent did, per session, as a typed event log —
- * camelCase of the KAOS memory seed (contracts/MEMORY.md). A memory module mounts at the
+ * camelCase names over a snake_case JSON interchange form (contracts/MEMORY.md). A memory module mounts at the
  * `memory` mount point and offers itself as the coordinator capability "memory"
  * (MEMORY_CAPABILITY); the conformance suite is `describeMemoryContract` in @amplifier-ts/testing.
  *
@@ -21,7 +21,7 @@
  */
 
 /**
- * Event type → content type. The seed's seven types are built in; others are allowed (their
+ * Event type → content type. Seven types are built in; others are allowed (their
  * content is `unknown`) and are typed by augmentation, like hook events:
  *
  * ```ts
@@ -69,7 +69,7 @@ export interface MemorySession {
 export interface MemoryStats {
   totalSessions: number;
   totalEvents: number;
-  /** totalEvents / totalSessions rounded down (the seed: 1337 events in 42 sessions → 31); 0 without sessions. */
+  /** totalEvents / totalSessions rounded down (1337 events in 42 sessions → 31); 0 without sessions. */
   avgEventsPerSession: number;
 }
 
@@ -141,7 +141,7 @@ export interface Memory {
 /** Name of the coordinator capability a mounted memory module offers. */
 export const MEMORY_CAPABILITY = "memory";
 
-/** Messages of delegation context a child session inherits (the seed's MEMORY_CONTEXT_LIMIT). */
+/** Messages of delegation context a child session inherits (env MEMORY_CONTEXT_LIMIT). */
 export const DEFAULT_MEMORY_CONTEXT_LIMIT = 6;
 export const DEFAULT_MAX_SESSIONS = 1000;
 export const DEFAULT_MAX_EVENTS_PER_SESSION = 500;

@@ -1,11 +1,11 @@
 /**
- * Who is running: the agents/context seed's four ContextVars (current_thread_id,
- * current_agent_id, current_agent_label, current_parent_agent_id) as one value. The kernel keeps
+ * Who is running: the conversation, the agent, its label and the agent that delegated to it, as
+ * one value. The kernel keeps
  * it in an AsyncLocalStorage (`runWithAgentContext` / `currentAgentContext` in @amplifier-ts/core),
  * set by the orchestrator's run so tools deep in the call stack read it without being passed it.
  */
 export interface AgentContext {
-  /** The conversation (the seed's thread id). */
+  /** The conversation (a thread id elsewhere). */
   conversationId: string;
   /** Which agent's board, blobs and history. */
   agentId: string;

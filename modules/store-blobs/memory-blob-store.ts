@@ -9,7 +9,7 @@ export interface MemoryBlobStoreOptions {
 }
 
 /**
- * The seed's InMemoryFileStore: a map from key to (bytes, content type). Bytes are copied in and
+ * Blobs in this process: a map from key to (bytes, content type). Bytes are copied in and
  * out, so a caller that edits its array afterwards changes nothing stored. presignUrl is
  * `memory://<key>`, which callers recognise and answer with download(). Nothing survives the process.
  */

@@ -5,7 +5,7 @@ import { checkEntityId, checkNeighborOptions, checkNewEntity, checkNewRelationsh
 const MODULE = "store-graph/memory";
 
 /**
- * The seed's InMemoryGraphStore: entities and relationships in two maps, plus an adjacency index
+ * A graph in this process: entities and relationships in two maps, plus an adjacency index
  * (entity id → ids of the relationships touching it) so a walk visits each relationship of a
  * reached entity once instead of scanning them all per hop. getNeighbors is a breadth-first walk
  * over undirected edges, up to `depth` hops. Not Cypher-capable (isCypherCapable → false).

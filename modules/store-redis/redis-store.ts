@@ -29,7 +29,7 @@ class ReplicaAckError extends Error {
 }
 
 /**
- * A HistoryStore in Redis: hot, shared, fast recent turns (the seeds' Redis HistoryProvider), on
+ * A HistoryStore in Redis: hot, shared, fast recent turns, on
  * one server or a Redis Cluster.
  *
  * | concern | how |

@@ -12,9 +12,8 @@ interface StoredList {
 }
 
 /**
- * The seed's TaskStore: per-agent boards keyed by (conversationId, agentId), in this process.
- * Every change to a list runs under that list's lock (a promise chain per list id, the seed's
- * asyncio.Lock), one at a time in call order, so a read-modify-write such as incrementRetry is
+ * Task boards in this process: one per agent, keyed by (conversationId, agentId).
+ * Every change to a list runs under that list's lock (a promise chain per list id), one at a time in call order, so a read-modify-write such as incrementRetry is
  * never interleaved with another on the same list — also when a caller's own code (or a future
  * change here) awaits between the read and the write. Different lists do not wait for each other.
  * Values are copied out: a caller editing what it got changes nothing stored.

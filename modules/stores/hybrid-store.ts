@@ -26,7 +26,7 @@ export interface HybridStoreOptions {
 
 /**
  * A HistoryStore over two: a HOT one for recent turns (Redis) and a COLD one that is the record
- * (PostgreSQL) — the core contexts seed's hybrid, as a store.
+ * (PostgreSQL), as one store.
  *
  * | operation | cold (record) | hot (cache) |
  * |---|---|---|

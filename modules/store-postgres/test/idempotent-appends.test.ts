@@ -1,7 +1,7 @@
 /**
- * PostgreSQL: appends idempotent by message id (migration 5) and unknown outcomes (issue 25,
- * item 4). A proxy in front of the machine's PostgreSQL swallows the answer to the append's
- * INSERT and then refuses every connection — the statement committed, the store cannot learn it.
+ * PostgreSQL: appends idempotent by message id (migration 5) and unknown outcomes. A proxy in
+ * front of the machine's PostgreSQL swallows the answer to the append's INSERT and then refuses
+ * every connection — the statement committed, the store cannot learn it.
  */
 import { describe, expect, it } from "vitest";
 import type { Message } from "../../../contracts/generated/message.js";

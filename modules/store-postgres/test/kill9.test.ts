@@ -6,7 +6,7 @@ import { startWriter } from "../../../test/stores/support.js";
 import { bundlePostgresWriter, dropSchemas, PG_URL, testSchemaName } from "../../../test/stores/postgres-support.js";
 
 /**
- * kill -9 of a writer mid-stream (issue 6): a child process appends numbered messages to one
+ * kill -9 of a writer mid-stream: a child process appends numbered messages to one
  * session, printing "ack <seq>" after each append resolves; it is SIGKILLed after a random delay,
  * again and again. After every kill the session holds exactly 0..m-1 in order (no gap, no
  * duplicate) with m above every acknowledged seq; the next child continues from m.

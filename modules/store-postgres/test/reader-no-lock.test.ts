@@ -1,8 +1,8 @@
 /**
  * A PostgreSQL store whose tables are already at the current version takes nothing exclusive to
  * read: the migration's advisory lock (held here by another connection, as a store migrating in
- * another process would) does not stand in the way of a reader — the Inspector, `sessions show`
- * (issue 24, item 7). Before, every store's first use ran the migration under that lock.
+ * another process would) does not stand in the way of a reader — the Inspector, `sessions show`.
+ * Only a store that has a migration to run takes that lock.
  */
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";

@@ -6,7 +6,7 @@ import { PG_URL } from "../../../test/stores/postgres-support.js";
 import { findPrivatePostgres, startPrivatePostgres, type PrivatePostgres } from "../../../test/stores/private-postgres.js";
 
 /**
- * Server restart in the middle of a stream (issue 6). A fault test (runs alone,
+ * Server restart in the middle of a stream. A fault test (runs alone,
  * vitest.faults.config.ts). The server is a private PostgreSQL made for this test (initdb in a temp
  * folder, its own port: private-postgres.ts) — the machine's own server is never stopped or
  * restarted. One writer appends numbered messages without pause; after some have been

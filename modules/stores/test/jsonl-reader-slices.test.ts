@@ -1,7 +1,7 @@
 /**
  * The JSONL reader runs in servers' threads (the Inspector, `serve --sessions`): indexing a large
  * session and parsing it are cut into slices, with a turn of the event loop between them, so a
- * request beside a large read waits a slice, not the whole parse (issue 24 item 4). Asserted on
+ * request beside a large read waits a slice, not the whole parse. Asserted on
  * structure — the reader's own count of turns given, and another task running in between — never
  * on milliseconds.
  */
