@@ -29,11 +29,15 @@ export function linksOf(doc: string, text: string): Link[] {
   return links;
 }
 
-/** GitHub's heading anchors: lower case, punctuation dropped, spaces to hyphens; repeats get -1, -2 … */
+/**
+ * GitHub's heading anchors: lower case, punctuation dropped, spaces to hyphens; repeats get -1, -2 …
+ * — and the HTML anchors a generated file sets (`<a id="scenario-replay"></a>`, outside code).
+ */
 export function anchorsOf(text: string): Set<string> {
   const anchors = new Set<string>();
   const seen = new Map<string, number>();
   for (const line of parseMarkdown(text).outside) {
+    for (const html of line.matchAll(/<a\s+(?:name|id)="([^"]+)"/g)) anchors.add(html[1]!.toLowerCase());
     const heading = /^ {0,3}#{1,6}\s+(.*?)(?:\s+#+)?\s*$/.exec(line);
     if (!heading) continue;
     const plain = heading[1]!.replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1").replace(/[`*_~]/g, (c) => (c === "_" ? "_" : ""));
@@ -87,11 +91,12 @@ describe("the links of the shipped docs", () => {
 
   it("the check bites: a missing file, a missing heading and a link out of the repository are reported; code is not prose", () => {
     const files: Record<string, string> = {
-      "docs/GUIDE.md": "# Guide\n\n## Set up `createSession()`\n\n## Set up `createSession()`\n",
+      "docs/GUIDE.md": "# Guide\n\n## Set up `createSession()`\n\n## Set up `createSession()`\n\n<a id=\"table-1\"></a>\n\n```html\n<a id=\"in-code\"></a>\n```\n",
       "docs/SPEC.md": [
         "See [the guide](GUIDE.md#set-up-createsession), [again](GUIDE.md#set-up-createsession-1),",
         "[the site](https://example.com/missing) and [this](#spec).",
         "[gone](GONE.md) and [no heading](GUIDE.md#install) and [out](../../elsewhere.md)",
+        "[a table](GUIDE.md#table-1) but [code](GUIDE.md#in-code)",
         "`[not a link](NOPE.md)`",
         "```md",
         "[nor this](NOPE.md)",
@@ -109,7 +114,8 @@ describe("the links of the shipped docs", () => {
       "3 GONE.md: no such file or folder (docs/GONE.md)",
       "3 GUIDE.md#install: docs/GUIDE.md has no heading #install",
       "3 ../../elsewhere.md leaves the repository",
-      "8 ./MISSING.md: no such file or folder (docs/MISSING.md)",
+      "4 GUIDE.md#in-code: docs/GUIDE.md has no heading #in-code",
+      "9 ./MISSING.md: no such file or folder (docs/MISSING.md)",
     ]);
   });
 });
