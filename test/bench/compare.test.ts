@@ -60,6 +60,7 @@ describe("labelKey", () => {
   it("drops measured values a label carries in parentheses, keeps the rest", () => {
     expect(labelKey("turn median at N=10,000 (includes one fsync; disk floor 0.343 ms)")).toBe("turn median at N=10,000");
     expect(labelKey("flatness t(10,000)/t(1,000) of medians")).toBe("flatness t(10,000)/t(1,000) of medians");
+    expect(labelKey("p99 / median, worst size (N=1,000): seed")).toBe("p99 / median, worst size: seed");
     expect(labelKey("resume 100,000 chat messages, 29.0 MB (median of 5)")).toBe("resume 100,000 chat messages, 29.0 MB (median of 5)");
   });
 });

@@ -95,10 +95,10 @@ export function verdict(baseline: readonly number[], head: readonly number[], di
 
 /**
  * A check's label without the measured values some labels carry in parentheses ("(… disk floor
- * 0.343 ms)"), so repeats match; "(median of 5)" or "t(10,000)" stay.
+ * 0.343 ms)", "worst size (N=1,000)"), so repeats match; "(median of 5)" or "t(10,000)" stay.
  */
 export function labelKey(label: string): string {
-  return label.replace(/\s*\([^()]*\d(?:\.\d+)?\s*(?:ms|µs|s|MB|GB|KB|%)(?![\w])[^()]*\)/g, "");
+  return label.replace(/\s*\([^()]*\d(?:\.\d+)?\s*(?:ms|µs|s|MB|GB|KB|%)(?![\w])[^()]*\)/g, "").replace(/worst size \(N=[\d,]+\)/, "worst size");
 }
 
 /** Checks of one scenario, one list per repeat and side, matched by label (labelKey). */
