@@ -61,7 +61,7 @@ export { DEFAULT_AGENT_ID, AGENT_ID_PATTERN } from "./agent-scope.js";
 export { decodeWindowSegment, encodeWindowSegment, windowSegmentName, WINDOW_RECORD_VERSION, WINDOW_SEGMENT_SIZE, type ToolRecord, type WindowRecord, type WindowRun, type WindowRunDecision } from "./window-record.js";
 export type * from "./module.js";
 export type * from "./provider.js";
-export { providerErrors, providerErrorFrom, type ProviderErrorCode, type ProviderCallSite } from "./provider-errors.js";
+export { providerErrors, type ProviderErrorCode, type ProviderCallSite } from "./provider-errors.js";
 export type * from "./tokenizer.js";
 export type * from "./tool.js";
 export { type CompactionContext, type CompactionStrategy, type ExplainDecision, type ExplainRecorder, type Summarizer } from "./compaction-strategy.js";

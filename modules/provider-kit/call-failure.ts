@@ -1,4 +1,5 @@
-import { isAmplifierError, providerErrorFrom, providerErrors, type AmplifierError, type ProviderCallSite } from "@amplifier-ts/contracts";
+import { isAmplifierError, providerErrors, type AmplifierError, type ProviderCallSite } from "@amplifier-ts/contracts";
+import { providerErrorFrom } from "./provider-error-from.js";
 import type { CallWatch } from "./call-watch.js";
 
 /** What runProviderCall knows about a failed call besides what was thrown. */

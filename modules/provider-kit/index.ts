@@ -3,3 +3,4 @@
 export { runProviderCall, type ApiAnswer, type ApiCall, type ProviderCallOptions } from "./provider-call.js";
 export { watchedFetch, type CallTimeouts, type TimeoutPhase } from "./call-watch.js";
 export { usageReport, checkUsage, type UsageReport, type UsageProblem } from "./usage-report.js";
+export { providerErrorFrom } from "./provider-error-from.js";
