@@ -27,6 +27,8 @@ import { build } from "esbuild";
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const SCHEMA_BASE = "https://amplifier-ts.dev/schemas/modules/";
 const BANNER = "by `npm run schemas` in its package (tools/emit-module-schemas.mjs) — do not edit.";
+/** Where the copies at the modules' old schema paths live. */
+const ALIAS_DIR = "contracts/schemas/modules";
 
 /** Every package folder (repository-relative) whose package.json lists schemas. */
 export async function packagesWithSchemas(root = ROOT) {
@@ -115,8 +117,24 @@ if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(
   const args = process.argv.slice(2);
   const check = args.includes("--check");
   const folders = args.filter((a) => a !== "--check").map((folder) => toPosix(relative(ROOT, resolve(folder))));
-  const { files } = await emitModuleSchemas(ROOT, folders.length === 0 ? undefined : folders);
+  const { files, aliases } = await emitModuleSchemas(ROOT, folders.length === 0 ? undefined : folders);
   const stale = [];
+  // Over every package: a copy under contracts/schemas/modules/ that no package lists any more is stale too
+  // (deleted on write when it carries this tool's banner, so a hand-written file is never removed).
+  if (folders.length === 0) {
+    const copies = await readdir(join(ROOT, ALIAS_DIR)).catch(() => []);
+    for (const name of copies.filter((n) => n.endsWith(".schema.json")).sort()) {
+      const file = `${ALIAS_DIR}/${name}`;
+      if (aliases.has(file)) continue;
+      const text = await readFile(join(ROOT, file), "utf8");
+      if (!text.includes(BANNER)) continue;
+      stale.push(file);
+      if (!check) {
+        await rm(join(ROOT, file));
+        console.log(`deleted ${file} (no package lists it)`);
+      }
+    }
+  }
   for (const [file, text] of files) {
     const current = await readFile(join(ROOT, file), "utf8").catch(() => undefined);
     if (current === text) continue;
@@ -128,7 +146,7 @@ if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(
     }
   }
   if (check && stale.length > 0) {
-    console.error(`stale module schema(s); run \`npm run schemas\` in the package:\n${stale.map((f) => `  ${f}`).join("\n")}`);
+    console.error(`stale module schema(s); run \`npm run contracts\` (or \`npm run schemas\` in the package):\n${stale.map((f) => `  ${f}`).join("\n")}`);
     process.exit(1);
   }
   if (stale.length === 0) console.log(`module schemas up to date (${files.size} files).`);
