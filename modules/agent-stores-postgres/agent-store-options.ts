@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_BLOB_BYTES } from "@amplifier-ts/contracts";
+import { maxBlobBytesOption } from "@amplifier-ts/stores";
 import { z } from "zod";
 
 /**
@@ -14,14 +14,8 @@ export const postgresConnectionFields = {
   poolSize: z.number().int().min(1).max(1000).optional().meta({ description: "Connections of this store's own pool. Default 10." }),
 };
 
-/** Largest blob accepted; shared with store-blobs' memory and file stores. */
-export const maxBlobBytesOption = z
-  .number()
-  .int()
-  .min(1)
-  .max(2 ** 31 - 1)
-  .optional()
-  .meta({ description: `Largest blob accepted, in bytes; a larger upload is STORE/BLOB_TOO_LARGE and writes nothing. Default ${DEFAULT_MAX_BLOB_BYTES} (64 MiB).` });
+/** Largest blob accepted: the option every blob store type shares. */
+export { maxBlobBytesOption };
 
 export const postgresBlobStoreOptionsSchema = z.strictObject({
   ...postgresConnectionFields,

@@ -4,19 +4,11 @@
  * type with `blobStores.register(defineStore<BlobStore>()({ type, description, options, create }))`
  * or `{ type, package, export }`.
  */
-import { DEFAULT_MAX_BLOB_BYTES, type BlobStore } from "@amplifier-ts/contracts";
-import { defineStore, editorConfigSchema, registryConfigSchema, StoreRegistry, type StoreEntry, type StoreKind } from "@amplifier-ts/stores";
+import type { BlobStore } from "@amplifier-ts/contracts";
+import { defineStore, defineStoreKind, maxBlobBytesOption as maxBlobBytes } from "@amplifier-ts/stores";
 import { z } from "zod";
 import { FileBlobStore } from "./file-blob-store.js";
 import { MemoryBlobStore } from "./memory-blob-store.js";
-
-const maxBlobBytes = z
-  .number()
-  .int()
-  .min(1)
-  .max(2 ** 31 - 1)
-  .optional()
-  .meta({ description: `Largest blob accepted, in bytes; a larger upload is STORE/BLOB_TOO_LARGE and writes nothing. Default ${DEFAULT_MAX_BLOB_BYTES} (64 MiB).` });
 
 export const memoryBlobStore = defineStore<BlobStore>()({
   type: "memory",
@@ -42,26 +34,27 @@ export const fileBlobStore = defineStore<BlobStore>()({
   create: (options) => new FileBlobStore(options),
 });
 
-export const BUILT_IN_BLOB_STORES: readonly StoreEntry<BlobStore>[] = Object.freeze([
-  memoryBlobStore,
-  fileBlobStore,
-  { type: "postgres", package: "@amplifier-ts/agent-stores-postgres", export: "postgresBlobStore" },
-]);
+const blobKind = defineStoreKind<BlobStore>({
+  noun: "blob store",
+  module: "store-blobs",
+  exports: ["blobStore"],
+  builtIns: [
+    memoryBlobStore,
+    fileBlobStore,
+    { type: "postgres", package: "@amplifier-ts/agent-stores-postgres", export: "postgresBlobStore" },
+  ],
+  config: { id: "StoreBlobsConfig", description: 'Config of store-blobs (the "blobs" capability) and of createBlobStore(). See contracts/BLOBS.md.' },
+  editorTitles: { memory: "MemoryBlobStoreConfig", file: "FileBlobStoreConfig", postgres: "PostgresBlobStoreConfig" },
+});
 
-export const BLOB_STORE_KIND: StoreKind = Object.freeze({ noun: "blob store", module: "store-blobs", path: "config", exports: Object.freeze(["blobStore"]) });
-
+export const BUILT_IN_BLOB_STORES = blobKind.builtIns;
+export const BLOB_STORE_KIND = blobKind.kind;
 /** The blob store types createBlobStore and the store-blobs module know. */
-export const blobStores = new StoreRegistry<BlobStore>(BLOB_STORE_KIND, BUILT_IN_BLOB_STORES);
-
-const META = { id: "StoreBlobsConfig", title: "StoreBlobsConfig", description: 'Config of store-blobs (the "blobs" capability) and of createBlobStore(). See contracts/BLOBS.md.' };
-
-/** store-blobs' config: a registered type and, once its definition is loaded, its options. */
-export const storeBlobsConfigSchema = registryConfigSchema(blobStores, META);
-
+export const blobStores = blobKind.registry;
+/** store-blobs's config: a registered type and, once its definition is loaded, its options. */
+export const storeBlobsConfigSchema = blobKind.configSchema;
 /** The config for editors, from every built-in type (`packages`: the driver packages, bundled by the emitter): modules/store-blobs/schemas/. */
-export function storeBlobsEditorSchema(packages: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {}) {
-  return editorConfigSchema(blobStores, { memory: "MemoryBlobStoreConfig", file: "FileBlobStoreConfig", postgres: "PostgresBlobStoreConfig" }, META, packages);
-}
+export const storeBlobsEditorSchema = blobKind.editorSchema;
 
 /** `{ type, …options }` of a blob store: memory, file, postgres or a registered type. */
 export type BlobStoreConfig =

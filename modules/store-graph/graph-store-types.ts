@@ -5,7 +5,7 @@
  * or `{ type, package, export }`.
  */
 import type { GraphStore } from "@amplifier-ts/contracts";
-import { defineStore, editorConfigSchema, registryConfigSchema, StoreRegistry, type StoreEntry, type StoreKind } from "@amplifier-ts/stores";
+import { defineStore, defineStoreKind } from "@amplifier-ts/stores";
 import { z } from "zod";
 import { MemoryGraphStore } from "./memory-graph-store.js";
 
@@ -16,25 +16,26 @@ export const memoryGraphStore = defineStore<GraphStore>()({
   create: () => new MemoryGraphStore(),
 });
 
-export const BUILT_IN_GRAPH_STORES: readonly StoreEntry<GraphStore>[] = Object.freeze([
-  memoryGraphStore,
-  { type: "postgres", package: "@amplifier-ts/agent-stores-postgres", export: "postgresGraphStore" },
-]);
+const graphKind = defineStoreKind<GraphStore>({
+  noun: "graph store",
+  module: "store-graph",
+  exports: ["graphStore"],
+  builtIns: [
+    memoryGraphStore,
+    { type: "postgres", package: "@amplifier-ts/agent-stores-postgres", export: "postgresGraphStore" },
+  ],
+  config: { id: "StoreGraphConfig", description: 'Config of store-graph (the "graph" capability) and of createGraphStore(). See contracts/GRAPH.md.' },
+  editorTitles: { memory: "MemoryGraphStoreConfig", postgres: "PostgresGraphStoreConfig" },
+});
 
-export const GRAPH_STORE_KIND: StoreKind = Object.freeze({ noun: "graph store", module: "store-graph", path: "config", exports: Object.freeze(["graphStore"]) });
-
+export const BUILT_IN_GRAPH_STORES = graphKind.builtIns;
+export const GRAPH_STORE_KIND = graphKind.kind;
 /** The graph store types createGraphStore and the store-graph module know. */
-export const graphStores = new StoreRegistry<GraphStore>(GRAPH_STORE_KIND, BUILT_IN_GRAPH_STORES);
-
-const META = { id: "StoreGraphConfig", title: "StoreGraphConfig", description: 'Config of store-graph (the "graph" capability) and of createGraphStore(). See contracts/GRAPH.md.' };
-
+export const graphStores = graphKind.registry;
 /** store-graph's config: a registered type and, once its definition is loaded, its options. */
-export const storeGraphConfigSchema = registryConfigSchema(graphStores, META);
-
+export const storeGraphConfigSchema = graphKind.configSchema;
 /** The config for editors, from every built-in type (`packages`: the driver packages, bundled by the emitter): modules/store-graph/schemas/. */
-export function storeGraphEditorSchema(packages: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {}) {
-  return editorConfigSchema(graphStores, { memory: "MemoryGraphStoreConfig", postgres: "PostgresGraphStoreConfig" }, META, packages);
-}
+export const storeGraphEditorSchema = graphKind.editorSchema;
 
 /** `{ type, …options }` of a graph store: memory, postgres or a registered type. */
 export type GraphStoreConfig = { type: "memory" } | { type: string; [option: string]: unknown };

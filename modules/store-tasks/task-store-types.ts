@@ -5,7 +5,7 @@
  * or `{ type, package, export }`.
  */
 import type { TaskStore } from "@amplifier-ts/contracts";
-import { defineStore, editorConfigSchema, registryConfigSchema, StoreRegistry, type StoreEntry, type StoreKind } from "@amplifier-ts/stores";
+import { defineStore, defineStoreKind } from "@amplifier-ts/stores";
 import { z } from "zod";
 import { MemoryTaskStore } from "./memory-task-store.js";
 
@@ -16,25 +16,26 @@ export const memoryTaskStore = defineStore<TaskStore>()({
   create: () => new MemoryTaskStore(),
 });
 
-export const BUILT_IN_TASK_STORES: readonly StoreEntry<TaskStore>[] = Object.freeze([
-  memoryTaskStore,
-  { type: "postgres", package: "@amplifier-ts/agent-stores-postgres", export: "postgresTaskStore" },
-]);
+const taskKind = defineStoreKind<TaskStore>({
+  noun: "task store",
+  module: "store-tasks",
+  exports: ["taskStore"],
+  builtIns: [
+    memoryTaskStore,
+    { type: "postgres", package: "@amplifier-ts/agent-stores-postgres", export: "postgresTaskStore" },
+  ],
+  config: { id: "StoreTasksConfig", description: 'Config of store-tasks (the "tasks" capability) and of createTaskStore(). See contracts/TASKS.md.' },
+  editorTitles: { memory: "MemoryTaskStoreConfig", postgres: "PostgresTaskStoreConfig" },
+});
 
-export const TASK_STORE_KIND: StoreKind = Object.freeze({ noun: "task store", module: "store-tasks", path: "config", exports: Object.freeze(["taskStore"]) });
-
+export const BUILT_IN_TASK_STORES = taskKind.builtIns;
+export const TASK_STORE_KIND = taskKind.kind;
 /** The task store types createTaskStore and the store-tasks module know. */
-export const taskStores = new StoreRegistry<TaskStore>(TASK_STORE_KIND, BUILT_IN_TASK_STORES);
-
-const META = { id: "StoreTasksConfig", title: "StoreTasksConfig", description: 'Config of store-tasks (the "tasks" capability) and of createTaskStore(). See contracts/TASKS.md.' };
-
+export const taskStores = taskKind.registry;
 /** store-tasks's config: a registered type and, once its definition is loaded, its options. */
-export const storeTasksConfigSchema = registryConfigSchema(taskStores, META);
-
+export const storeTasksConfigSchema = taskKind.configSchema;
 /** The config for editors, from every built-in type (`packages`: the driver packages, bundled by the emitter): modules/store-tasks/schemas/. */
-export function storeTasksEditorSchema(packages: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {}) {
-  return editorConfigSchema(taskStores, { memory: "MemoryTaskStoreConfig", postgres: "PostgresTaskStoreConfig" }, META, packages);
-}
+export const storeTasksEditorSchema = taskKind.editorSchema;
 
 /** `{ type, …options }` of a task store: memory, postgres or a registered type. */
 export type TaskStoreConfig = { type: "memory" } | { type: string; [option: string]: unknown };

@@ -5,7 +5,7 @@
  */
 import type { Embedder, VectorStore } from "@amplifier-ts/contracts";
 import { InMemoryVectorStore } from "@amplifier-ts/search";
-import { defineStore, editorConfigSchema, registryConfigSchema, StoreRegistry, type StoreEntry, type StoreKind } from "@amplifier-ts/stores";
+import { defineStore, defineStoreKind } from "@amplifier-ts/stores";
 import { z } from "zod";
 
 export const memoryVectorStore = defineStore<VectorStore>()({
@@ -18,29 +18,26 @@ export const memoryVectorStore = defineStore<VectorStore>()({
   },
 });
 
-export const BUILT_IN_VECTOR_STORES: readonly StoreEntry<VectorStore>[] = Object.freeze([
-  memoryVectorStore,
-  { type: "postgres", package: "@amplifier-ts/vector-store-postgres", export: "postgresVectorStore" },
-]);
+const vectorKind = defineStoreKind<VectorStore>({
+  noun: "vector store",
+  module: "store-vectors",
+  exports: ["vectorStore"],
+  builtIns: [
+    memoryVectorStore,
+    { type: "postgres", package: "@amplifier-ts/vector-store-postgres", export: "postgresVectorStore" },
+  ],
+  config: { id: "StoreVectorsConfig", description: 'Config of store-vectors (the "vectors" capability). Documents without an embedding are embedded by the "embedder" capability when one is registered.' },
+  editorTitles: { memory: "MemoryVectorStoreConfig", postgres: "PostgresVectorStoreConfig" },
+});
 
-export const VECTOR_STORE_KIND: StoreKind = Object.freeze({ noun: "vector store", module: "store-vectors", path: "config", exports: Object.freeze(["vectorStore"]) });
-
+export const BUILT_IN_VECTOR_STORES = vectorKind.builtIns;
+export const VECTOR_STORE_KIND = vectorKind.kind;
 /** The vector store types loadVectorStore and the store-vectors module know. */
-export const vectorStores = new StoreRegistry<VectorStore>(VECTOR_STORE_KIND, BUILT_IN_VECTOR_STORES);
-
-const META = {
-  id: "StoreVectorsConfig",
-  title: "StoreVectorsConfig",
-  description: 'Config of store-vectors (the "vectors" capability). Documents without an embedding are embedded by the "embedder" capability when one is registered.',
-};
-
-/** store-vectors' config: a registered type and, once its definition is loaded, its options. */
-export const storeVectorsConfigSchema = registryConfigSchema(vectorStores, META);
-
+export const vectorStores = vectorKind.registry;
+/** store-vectors's config: a registered type and, once its definition is loaded, its options. */
+export const storeVectorsConfigSchema = vectorKind.configSchema;
 /** The config for editors, from every built-in type (`packages`: the driver packages, bundled by the emitter): modules/store-vectors/schemas/. */
-export function storeVectorsEditorSchema(packages: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {}) {
-  return editorConfigSchema(vectorStores, { memory: "MemoryVectorStoreConfig", postgres: "PostgresVectorStoreConfig" }, META, packages);
-}
+export const storeVectorsEditorSchema = vectorKind.editorSchema;
 
 /** `{ type, …options }` of a vector store: memory, postgres or a registered type. */
 export type VectorStoreConfig = { type: "memory" } | { type: "postgres"; url?: string; schema?: string; table?: string } | { type: string; [option: string]: unknown };

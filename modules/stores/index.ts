@@ -15,6 +15,8 @@ export {
 export type { RetryPolicy } from "./retry-policy.js";
 export { HistoryStoreRegistry, HISTORY_STORE_KIND, type HistoryStoreBuildOptions } from "./history-store-registry.js";
 export { registryConfigSchema, editorConfigSchema } from "./store-config-schema.js";
+export { defineStoreKind, type StoreKindSpec, type StoreKindFace, type BundledPackages } from "./store-kind.js";
+export { maxBlobBytesOption } from "./blob-size-option.js";
 export { StoreRegistry, type StoreBuildOptions, type StoreKind } from "./store-registry.js";
 export { defineStore, type AnyStoreDefinition, type StoreCreateDeps, type StoreDefinition, type StoreDriver, type StoreEntry, type StoreReference } from "./store-definition.js";
 export { BUILT_IN_HISTORY_STORES, builtInHistoryStores } from "./built-in-history-stores.js";
