@@ -56,19 +56,27 @@ export async function emitSchemas(root) {
   const { sources, toJSONSchema } = await import(`${pathToFileURL(outfile).href}?t=${Date.now()}`);
   const files = new Map();
   SCHEMA_SOURCES.forEach((source, i) => {
-    const emitted = tidy(toJSONSchema(sources[i]));
-    const { $schema, title, description, ...rest } = emitted;
-    const document = {
-      $schema,
-      $id: `${SCHEMA_BASE}${source.schema}.schema.json`,
-      $comment: `Generated from ${source.module} (${source.name}) ${SCHEMA_BANNER}`,
-      ...(title === undefined ? {} : { title }),
-      ...(description === undefined ? {} : { description }),
-      ...rest,
-    };
-    files.set(`contracts/schemas/${source.schema}.schema.json`, `${JSON.stringify(document, null, 2)}\n`);
+    const text = schemaDocument(toJSONSchema(sources[i]), { id: `${SCHEMA_BASE}${source.schema}.schema.json`, comment: `Generated from ${source.module} (${source.name}) ${SCHEMA_BANNER}` });
+    files.set(`contracts/schemas/${source.schema}.schema.json`, text);
   });
   return files;
+}
+
+/**
+ * One emitted JSON Schema file's text: zod's draft-07 output tidied, with `$id` and `$comment`
+ * placed after `$schema` and before the title (the contracts' and the modules' emitters share it).
+ */
+export function schemaDocument(jsonSchema, { id, comment }) {
+  const { $schema, title, description, ...rest } = tidy(jsonSchema);
+  const document = {
+    $schema,
+    $id: id,
+    $comment: comment,
+    ...(title === undefined ? {} : { title }),
+    ...(description === undefined ? {} : { description }),
+    ...rest,
+  };
+  return `${JSON.stringify(document, null, 2)}\n`;
 }
 
 /** Every bare import (zod) stays external: the contracts import nothing of ours. */

@@ -23,6 +23,7 @@ import { mkdir, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
+import { schemaDocument } from "../contracts/emit-schemas.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const SCHEMA_BASE = "https://amplifier-ts.dev/schemas/modules/";
@@ -68,16 +69,7 @@ export async function emitModuleSchemas(root = ROOT, folders) {
   await rm(outfile, { force: true });
   for (const [i, source] of sources.entries()) {
     const schema = typeof loaded[i] === "function" ? await loaded[i](packages) : loaded[i];
-    const { $schema, title, description, ...rest } = tidy(toJSONSchema(schema));
-    const document = {
-      $schema,
-      $id: `${SCHEMA_BASE}${source.name}.schema.json`,
-      $comment: `Generated from ${source.module} (${source.export}) ${BANNER}`,
-      ...(title === undefined ? {} : { title }),
-      ...(description === undefined ? {} : { description }),
-      ...rest,
-    };
-    const text = `${JSON.stringify(document, null, 2)}\n`;
+    const text = schemaDocument(toJSONSchema(schema), { id: `${SCHEMA_BASE}${source.name}.schema.json`, comment: `Generated from ${source.module} (${source.export}) ${BANNER}` });
     files.set(`${source.folder}/schemas/${source.name}.schema.json`, text);
     if (source.alias !== undefined) {
       files.set(source.alias, text);
@@ -94,20 +86,6 @@ const workspaceFromSource = {
     build.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith("@amplifier-ts/") ? undefined : { path: args.path, external: true }));
   },
 };
-
-/** See contracts/emit-schemas.mjs: what zod writes one way and JSON Schema readers expect another. */
-function tidy(node) {
-  if (Array.isArray(node)) return node.map(tidy);
-  if (node === null || typeof node !== "object") return node;
-  if (Object.keys(node).length === 1 && Array.isArray(node.allOf) && node.allOf.length === 1) return tidy(node.allOf[0]);
-  const out = {};
-  for (const [key, value] of Object.entries(node)) {
-    if (key === "propertyNames" && value !== null && typeof value === "object" && Object.keys(value).length === 1 && value.type === "string") continue;
-    if (key === "additionalProperties" && value !== null && typeof value === "object" && !Array.isArray(value) && Object.keys(value).length === 0) out[key] = true;
-    else out[key] = tidy(value);
-  }
-  return out;
-}
 
 function toPosix(path) {
   return path.split(sep).join("/");
