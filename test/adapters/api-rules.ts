@@ -106,7 +106,8 @@ export function openAIResponsesProblems(body: Json): string[] {
   input.forEach((item: unknown, i) => {
     const at = `input[${i}]`;
     if (!isObject(item)) return void problems.push(`${at}: not an object`);
-    switch (item.type) {
+    // An input message may leave `type` out (EasyInputMessage: `type?: "message"` in the API's own SDK types).
+    switch (item.type === undefined && isText(item.role) ? "message" : item.type) {
       case "message": {
         const role = item.role;
         if (role === "assistant") {

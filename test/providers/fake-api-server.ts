@@ -24,6 +24,8 @@ export interface Reply {
   toolCalls?: { id: string; name: string; arguments: Record<string, unknown> }[];
   error?: { status: number; message: string; code?: string; type?: string };
   usage?: { input: number; output: number; cacheRead?: number; cacheWrite?: number };
+  /** Responses API: the ids of the reasoning and message output items (default one recorded id each, the same for every answer). */
+  ids?: { reasoning?: string; message?: string };
 }
 
 export interface Received {
@@ -115,8 +117,8 @@ function chatChunks(body: Record<string, unknown>, r: Reply): [string | undefine
 function response(body: Record<string, unknown>, r: Reply) {
   const u = usageOf(r);
   const output: unknown[] = [];
-  if (r.thinking) output.push({ id: "rs_67ccd7eca01881908ff0b5146584e408", type: "reasoning", summary: [{ type: "summary_text", text: r.thinking }] });
-  if (r.text) output.push({ id: "msg_67ccd3acc8d48190a77525dc6de64b4104becb25c9b22301", type: "message", status: "completed", role: "assistant", content: [{ type: "output_text", text: r.text, annotations: [] }] });
+  if (r.thinking) output.push({ id: r.ids?.reasoning ?? "rs_67ccd7eca01881908ff0b5146584e408", type: "reasoning", summary: [{ type: "summary_text", text: r.thinking }] });
+  if (r.text) output.push({ id: r.ids?.message ?? "msg_67ccd3acc8d48190a77525dc6de64b4104becb25c9b22301", type: "message", status: "completed", role: "assistant", content: [{ type: "output_text", text: r.text, annotations: [] }] });
   for (const c of r.toolCalls ?? []) output.push({ id: `fc_${c.id}`, type: "function_call", status: "completed", call_id: c.id, name: c.name, arguments: JSON.stringify(c.arguments) });
   return {
     id: "resp_67ccd3a9da748190baa7f1570fe91ac604becb25c9b22301",
