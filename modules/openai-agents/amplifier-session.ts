@@ -30,7 +30,8 @@ import { windowItems } from "./window-items.js";
  * Items come back exactly as they were given (as JSON), fresh copies on every read. One
  * AmplifierSession writes a session at a time (a JSONL session is locked while open); a new
  * AmplifierSession on the same id and store continues it after the first one closed.
- * Operations run one after another in call order, also when the caller does not await them.
+ * Operations run one after another in call order, also when the caller does not await them;
+ * arguments are checked (and items copied) when the method is called, errors are rejections.
  */
 export class AmplifierSession implements Session {
   readonly sessionId: string;
@@ -71,7 +72,7 @@ export class AmplifierSession implements Session {
     return this.sessionId;
   }
 
-  getItems(limit?: number): Promise<AgentInputItem[]> {
+  async getItems(limit?: number): Promise<AgentInputItem[]> {
     checkLimit(limit);
     return this.#run(async (state) => {
       if (limit === 0) return [];
@@ -82,7 +83,7 @@ export class AmplifierSession implements Session {
     });
   }
 
-  getStoredItems(limit?: number): Promise<AgentInputItem[]> {
+  async getStoredItems(limit?: number): Promise<AgentInputItem[]> {
     checkLimit(limit);
     return this.#run(async (state) => {
       if (limit === 0) return [];
@@ -91,7 +92,7 @@ export class AmplifierSession implements Session {
     });
   }
 
-  addItems(items: AgentInputItem[]): Promise<void> {
+  async addItems(items: AgentInputItem[]): Promise<void> {
     assertStorableItems(items);
     const given = items.slice();
     return this.#run(async (state, store) => {
@@ -104,7 +105,7 @@ export class AmplifierSession implements Session {
     }, { settle: false });
   }
 
-  popItem(): Promise<AgentInputItem | undefined> {
+  async popItem(): Promise<AgentInputItem | undefined> {
     return this.#run(async (state, store) => {
       const last = state.stored.at(-1);
       if (last === undefined) return undefined;
@@ -115,7 +116,7 @@ export class AmplifierSession implements Session {
     });
   }
 
-  clearSession(): Promise<void> {
+  async clearSession(): Promise<void> {
     return this.#run(async (state, store) => {
       await store.clear(this.sessionId, this.#scope);
       this.#doubt = undefined;
