@@ -69,12 +69,13 @@ function figures(received: readonly Received[]): LoopFigures {
   };
 }
 
-const STORES: { name: string; config: () => { config: HistoryStoreConfig; cleanup: () => Promise<void> } }[] = [
+const STORES: { name: string; config: () => { config: HistoryStoreConfig | string; cleanup: () => Promise<void> } }[] = [
   {
     name: "JSONL",
     config: () => {
       const storagePath = mkdtempSync(join(tmpdir(), "amp-openai-agents-"));
-      return { config: { type: "jsonl", storagePath }, cleanup: async () => rmSync(storagePath, { recursive: true, force: true }) };
+      // A folder path, as the root README's snippet gives it ("./sessions").
+      return { config: storagePath, cleanup: async () => rmSync(storagePath, { recursive: true, force: true }) };
     },
   },
   {
