@@ -8,8 +8,8 @@ import { AmplifierSession } from "../index.js";
 import type { FakeApiServer, Received } from "../../../test/providers/fake-api-server.js";
 import { dropSchemas, PG_URL, testSchemaName } from "../../../test/stores/postgres-support.js";
 import { dropPrefixes, REDIS_URL, testKeyPrefix } from "../../../test/stores/redis-support.js";
-import { INSTRUCTIONS, lookup, startFakeModel, userTurn } from "./agent-loop.js";
-import { pairProblems, prefixShare, requestTokens, withoutItemIds } from "./request-checks.js";
+import { chatUserTurn, INSTRUCTIONS, lookup, startFakeModel, userTurn } from "./agent-loop.js";
+import { chatPairItems, pairProblems, prefixShare, requestTokens, withoutItemIds } from "./request-checks.js";
 
 /**
  * Done-when of issue 27 for the OpenAI Agents SDK: an agent of 300 turns with tool calls, run by
@@ -23,6 +23,9 @@ import { pairProblems, prefixShare, requestTokens, withoutItemIds } from "./requ
  * | under budget | counted from the request body alone with our gpt-4o counter (request-checks.ts), ≤ BUDGET |
  * | tool pairs | every call with its output, every output after its call, reasoning followed by its item |
  * | prefix | mean share of the previous request's input items the next starts with ≥ 95 %, as sent (and also with the function calls' item ids set aside, which the SDK drops when it persists a run) |
+ *
+ * The same on the Chat Completions API (JSONL), through a Runner whose OpenAIProvider does not use
+ * Responses: the session's items are the same whichever API the model speaks.
  *
  * The SDK's MemorySession on the same loop: its requests pass the budget within tens of turns
  * (it keeps everything), which is why the session fits on read.
@@ -52,19 +55,22 @@ interface LoopFigures {
 
 function figures(received: readonly Received[]): LoopFigures {
   const tokens = received.map((r) => requestTokens(r.body));
-  const inputs = received.map((r) => r.body.input as Record<string, unknown>[]);
+  // What was sent, in order (Responses: input items; Chat: messages, instructions first), and the same as pairing items.
+  const inputs = received.map((r) => (r.api === "chat" ? r.body.messages : r.body.input) as Record<string, unknown>[]);
+  const pairItems = received.map((r, i) => (r.api === "chat" ? chatPairItems(r.body) : inputs[i]!));
   const shares = inputs.slice(1).map((input, i) => prefixShare(withoutItemIds(inputs[i]!), withoutItemIds(input)));
   const raw = inputs.slice(1).map((input, i) => prefixShare(inputs[i]!, input));
-  const firstCut = inputs.findIndex((input) => !JSON.stringify(input[0]).includes("turn 0:"));
+  const firstCut = inputs.findIndex((input) => !JSON.stringify(input.find((item) => item.role === "user")).includes("turn 0:"));
   return {
     requests: received.length,
     problems: received.flatMap((r) => r.problems),
     maxTokens: Math.max(...tokens),
     overBudget: tokens.filter((t) => t > BUDGET).length,
-    pairProblems: inputs.flatMap((input, i) => pairProblems(input).map((p) => `request ${i}: ${p}`)),
+    pairProblems: pairItems.flatMap((input, i) => pairProblems(input).map((p) => `request ${i}: ${p}`)),
     prefixMean: mean(shares),
     prefixMeanRaw: mean(raw),
-    cuts: shares.filter((s) => s === 0).length,
+    // A pair where the window's start moved (Chat keeps the instructions first, so its share is not 0 there).
+    cuts: shares.filter((s) => s < 0.5).length,
     firstCutTurn: firstCut < 0 ? undefined : turnOfRequest(inputs[firstCut]!),
   };
 }
@@ -94,7 +100,7 @@ const STORES: { name: string; config: () => { config: HistoryStoreConfig | strin
   },
 ];
 
-describe("OpenAI Agents SDK run() with an AmplifierSession: 300 turns with tool calls against the fake Responses API", () => {
+describe("OpenAI Agents SDK run() with an AmplifierSession: 300 turns with tool calls against the fake OpenAI API", () => {
   let memoryItems: AgentInputItem[] = [];
 
   it("the SDK's MemorySession on the same loop passes the budget (it keeps every item)", async () => {
@@ -154,6 +160,28 @@ describe("OpenAI Agents SDK run() with an AmplifierSession: 300 turns with tool 
       }
     }, 600_000);
   }
+
+  it("Chat Completions (a Runner whose provider does not use Responses), JSONL: the same checks over 300 turns", async () => {
+    const storagePath = mkdtempSync(join(tmpdir(), "amp-openai-agents-chat-"));
+    const from = server.received.length;
+    try {
+      const session = new AmplifierSession({ sessionId: "agent-chat", store: storagePath, model: "gpt-4o", budget: BUDGET, turnReserve: TURN_RESERVE, instructions: INSTRUCTIONS, tools: [lookup] });
+      for (let k = 0; k < TURNS; k++) await chatUserTurn(k, session);
+      await session.close();
+      const received = server.received.slice(from);
+      expect(received.every((r) => r.api === "chat")).toBe(true);
+      const f = figures(received);
+      console.log(`Chat/JSONL: ${JSON.stringify({ ...f, pairProblems: f.pairProblems.length, problems: f.problems.length })}`);
+      expect(f.requests).toBeGreaterThanOrEqual(2 * TURNS);
+      expect(f.problems).toEqual([]);
+      expect(f.overBudget).toBe(0);
+      expect(f.pairProblems).toEqual([]);
+      expect(f.firstCutTurn).toBeDefined();
+      expect(f.prefixMeanRaw).toBeGreaterThanOrEqual(0.95);
+    } finally {
+      rmSync(storagePath, { recursive: true, force: true });
+    }
+  }, 600_000);
 });
 
 function mean(values: readonly number[]): number {

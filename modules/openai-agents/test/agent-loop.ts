@@ -1,6 +1,6 @@
 import OpenAI from "openai";
 import { z } from "zod";
-import { Agent, run, setDefaultOpenAIClient, setOpenAIAPI, setTracingDisabled, tool, type Session } from "@openai/agents";
+import { Agent, OpenAIProvider, Runner, run, setDefaultOpenAIClient, setOpenAIAPI, setTracingDisabled, tool, type Session } from "@openai/agents";
 import { API_KEY, startFakeApiServer, type FakeApiServer, type Reply } from "../../../test/providers/fake-api-server.js";
 
 /**
@@ -26,10 +26,28 @@ export const agent = new Agent({ name: "researcher", instructions: INSTRUCTIONS,
 /** One fake server for a test file: the SDK's default client is process-wide, and its default provider keeps the first one. */
 export async function startFakeModel(): Promise<FakeApiServer> {
   setTracingDisabled(true);
-  const server = await startFakeApiServer((api, body) => (api === "responses" ? scriptedReply(body) : { error: { status: 404, message: "this model speaks the Responses API only" } }));
-  setDefaultOpenAIClient(new OpenAI({ apiKey: API_KEY, baseURL: `${server.url}/v1`, maxRetries: 0 }));
+  const server = await startFakeApiServer((api, body) => (api === "responses" ? scriptedReply(body) : api === "chat" ? scriptedChatReply(body) : { error: { status: 404, message: "no Anthropic here" } }));
+  const client = new OpenAI({ apiKey: API_KEY, baseURL: `${server.url}/v1`, maxRetries: 0 });
+  setDefaultOpenAIClient(client);
   setOpenAIAPI("responses");
+  chatRunner = new Runner({ modelProvider: new OpenAIProvider({ openAIClient: client, useResponses: false }), tracingDisabled: true });
   return server;
+}
+
+let chatRunner: Runner | undefined;
+
+/** User turn `k` on the Chat Completions API (a Runner whose provider does not use Responses). */
+export async function chatUserTurn(k: number, session: Session): Promise<string | undefined> {
+  const result = await chatRunner!.run(agent, `turn ${k}: what do we know about ${topicOf(k)}?`, { session });
+  return result.finalOutput;
+}
+
+function scriptedChatReply(body: Record<string, unknown>): Reply {
+  const messages = body.messages as Record<string, unknown>[];
+  const k = turnOf(messages);
+  if (messages.at(-1)?.role === "tool") return { text: `About ${topicOf(k)}: the passages agree on the main points (turn ${k}). Ask for more detail if needed.` };
+  const calls = k % 3 === 0 ? 2 : 1;
+  return { toolCalls: Array.from({ length: calls }, (_, c) => ({ id: `call_${k}_${c}`, name: "lookup", arguments: { topic: `${topicOf(k)} ${c === 0 ? "overview" : "history"}` } })) };
 }
 
 /** User turn `k` with `session`, as a user's code runs it. */

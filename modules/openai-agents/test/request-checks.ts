@@ -19,6 +19,7 @@ type Json = Record<string, unknown>;
 const counter = getTokenCounter("gpt-4o");
 
 export function requestTokens(body: Json): number {
+  if (Array.isArray(body.messages)) return chatRequestTokens(body);
   const messages: Message[] = [];
   if (typeof body.instructions === "string") messages.push({ role: "system", content: body.instructions });
   for (const item of (body.input as Json[]) ?? []) messages.push(itemAsMessage(item));
@@ -27,6 +28,22 @@ export function requestTokens(body: Json): number {
     function: { name: String(t.name), ...(typeof t.description === "string" ? { description: t.description } : {}), ...(t.parameters ? { parameters: t.parameters as Record<string, unknown> } : {}) },
   }));
   return counter.countRequest(messages, tools);
+}
+
+/** A Chat Completions body: its messages are already our shape (role, content, tool_calls, tool_call_id); tools are { type, function }. */
+function chatRequestTokens(body: Json): number {
+  const messages = (body.messages as Json[]).map((m) => {
+    const content = typeof m.content === "string" ? m.content : Array.isArray(m.content) ? (m.content as Json[]).map((p) => String(p.text ?? JSON.stringify(p))).join("\n") : null;
+    return { role: m.role, content, ...(m.tool_calls ? { tool_calls: m.tool_calls } : {}), ...(m.tool_call_id ? { tool_call_id: m.tool_call_id } : {}) } as Message;
+  });
+  return counter.countRequest(messages, (body.tools as ToolDefinition[] | undefined) ?? []);
+}
+
+/** The Chat Completions messages as pairing items: a call per tool_calls entry, an output per tool message. */
+export function chatPairItems(body: Json): Json[] {
+  return (body.messages as Json[]).flatMap((m): Json[] =>
+    m.role === "tool" ? [{ type: "function_call_output", call_id: m.tool_call_id }] : Array.isArray(m.tool_calls) ? (m.tool_calls as Json[]).map((c) => ({ type: "function_call", call_id: c.id })) : [m],
+  );
 }
 
 function itemAsMessage(item: Json): Message {
