@@ -9,14 +9,15 @@ import { sessionError } from "./session-errors.js";
  * |---|---|---|
  * | `user` | `{ role: "user" }` | a user turn (a cut point) |
  * | `system` | `{ role: "system" }` | a turn note: conversation, kept in stored order with its turn |
- * | `assistant` | `{ role: "assistant" }`, `reasoning`, `hosted_tool_call`, `compaction`, `unknown`, a call without a call id | part of the model's answer; consecutive ones form one assistant message |
+ * | `assistant` | `{ role: "assistant" }`, `reasoning`, `hosted_tool_call`, `unknown`, a call without a call id | part of the model's answer; consecutive ones form one assistant message |
+ * | `compaction` | `{ type: "compaction" }` | the summary of everything before it: the Runner sends the history from the latest one on, so the window does too, and keeps it first |
  * | `call` | a type of CALL_TYPES with a `callId` (`call_id` on tool search) | a tool call of that answer |
  * | `result` | a type of RESULT_TYPES with a call id | the result of the call with that id |
  *
  * A reasoning item belongs to the answer it precedes, so it is never separated from the calls
  * and text after it; a call and its results are one unit of the window (never split).
  */
-export type ItemKind = "user" | "system" | "assistant" | "call" | "result";
+export type ItemKind = "user" | "system" | "assistant" | "call" | "result" | "compaction";
 
 /** Each call item type and the type of its result. */
 export const CALL_TYPES: Readonly<Record<string, string>> = Object.freeze({
@@ -40,6 +41,7 @@ export function kindOf(item: AgentInputItem): ItemKind {
     if (record.role === "system") return "system";
     return "assistant";
   }
+  if (type === "compaction") return "compaction";
   if (typeof type !== "string") return "assistant";
   if (callIdOf(item) === undefined) return "assistant";
   if (type in CALL_TYPES) return "call";

@@ -25,6 +25,7 @@ import { windowItems } from "./window-items.js";
  * | `addItems(items)` | appends, idempotent: a retry after a failure stores each item once | `appendMany` |
  * | `popItem()` | removes and returns the newest item | `replace` |
  * | `clearSession()` | removes every item | `clear` |
+ * | `replaceHistoryWithCompaction(items)` | the history becomes `items`, atomically (the Runner's compaction) | `replace` |
  * | `close()` | lets the store go (closes it when the session built it); idempotent | `closeSession` / `close` |
  *
  * Items come back exactly as they were given (as JSON), fresh copies on every read. One
@@ -76,7 +77,7 @@ export class AmplifierSession implements Session {
     checkLimit(limit);
     return this.#run(async (state) => {
       if (limit === 0) return [];
-      const { messages, report } = state.fitter.fit(state.view.messages);
+      const { messages, report } = state.fitter.fit(state.view.fitted);
       this.#lastReport = report;
       const items = windowItems(messages, state.view);
       return structuredClone(limit === undefined ? items : items.slice(-limit));
@@ -121,6 +122,23 @@ export class AmplifierSession implements Session {
       await store.clear(this.sessionId, this.#scope);
       this.#doubt = undefined;
       this.#reset(state, []);
+    }, { settle: false });
+  }
+
+  /**
+   * The Runner's replacement of the history by a compaction item and its kept suffix (the SDK calls
+   * it when a run produced a `compaction` item): one atomic `replace`, so a failure leaves the old
+   * history whole — without it the SDK clears the session, adds the items, and on failure restores
+   * what `getItems()` returned, which here is the window, not the history.
+   */
+  async replaceHistoryWithCompaction(items: AgentInputItem[]): Promise<void> {
+    assertStorableItems(items);
+    const given = items.slice();
+    return this.#run(async (state, store) => {
+      const messages = storedMessages(given, undefined);
+      await store.replace(this.sessionId, messages, this.#scope);
+      this.#doubt = undefined;
+      this.#reset(state, messages);
     }, { settle: false });
   }
 

@@ -16,6 +16,7 @@ import { argumentsOf, contentBlocksOf, outputTextOf } from "./item-text.js";
  * | system | `system` with `metadata.scope: "turn"` (conversation, cut with its turn, order kept) |
  * | reasoning, assistant message, hosted call, … then calls | one `assistant`: thinking + text blocks, `tool_calls` |
  * | a result | `tool` with `tool_call_id` |
+ * | compaction | `system` (an instruction: kept, first); `fitted` starts at the latest one, as the Runner does (`trimToLatestCompaction`) |
  *
  * Appending is O(new items): only the last answer can grow, and only its message is rebuilt.
  * Each message's `metadata.id` is `g<first item index>`, so a window copy (a truncated result)
@@ -33,6 +34,8 @@ export class ItemMessages {
   readonly #rangeOf = new Map<string, ItemRange>();
   /** The last message is an answer that further assistant/call items extend. */
   #openAnswer = false;
+  /** Position of the message of the latest compaction item (0 when there is none). */
+  #from = 0;
 
   constructor(items: readonly AgentInputItem[] = []) {
     this.append(items);
@@ -51,8 +54,14 @@ export class ItemMessages {
         }
         this.#openAnswer = true;
       } else this.#openAnswer = false;
+      if (kind === "compaction") this.#from = this.#ranges.length;
       this.#set(this.#ranges.length, { start: index, end: index + 1 });
     }
+  }
+
+  /** The messages the model is sent from: all of them, or from the latest compaction item on. */
+  get fitted(): readonly Message[] {
+    return this.#from === 0 ? this.messages : this.messages.slice(this.#from);
   }
 
   /** The items a message of `messages` (or a window copy of one, by its id) stands for. */
@@ -91,6 +100,8 @@ function messageOf(items: readonly AgentInputItem[], id: string): Message {
       return { role: "user", content: nonEmpty(contentBlocksOf(first)), metadata };
     case "system":
       return { role: "system", content: nonEmpty(contentBlocksOf(first)), metadata: { ...metadata, scope: "turn" } };
+    case "compaction":
+      return { role: "system", content: nonEmpty(contentBlocksOf(first)), metadata };
     case "result": {
       const name = (first as { name?: unknown }).name;
       return { role: "tool", tool_call_id: callIdOf(first)!, name: typeof name === "string" && name !== "" ? name : String((first as { type?: unknown }).type), content: outputTextOf(first), metadata };

@@ -78,6 +78,23 @@ describe("AmplifierSession keeps items exactly", () => {
     expect(await store.count("s1")).toBe(0);
   });
 
+  it("replaceHistoryWithCompaction makes the history the given items in one write; the window starts at the latest compaction item, kept first", async () => {
+    const store = new MemoryStore();
+    const session = sessionOn(store);
+    await session.addItems([...turn(0), ...turn(1)]);
+    const compacted: AgentInputItem[] = [{ type: "compaction", encrypted_content: "opaque" } as AgentInputItem, ...turn(1)];
+    await session.replaceHistoryWithCompaction(compacted);
+    expect(await session.getStoredItems()).toEqual(compacted);
+    expect(await store.count("s1")).toBe(compacted.length);
+    await session.addItems(turn(2));
+    expect(await sessionOn(store).getItems()).toEqual([...compacted, ...turn(2)]);
+    // A later compaction item: the window starts at it, as the Runner's input does; the history keeps all.
+    const later = { type: "compaction", encrypted_content: "opaque 2" } as AgentInputItem;
+    await session.addItems([later, ...turn(3)]);
+    expect(await session.getItems()).toEqual([later, ...turn(3)]);
+    expect(await session.getStoredItems()).toEqual([...compacted, ...turn(2), later, ...turn(3)]);
+  });
+
   it("keeps call order when calls are not awaited", async () => {
     const session = sessionOn(new MemoryStore());
     await Promise.all([0, 1, 2, 3].map((k) => session.addItems(turn(k))));
