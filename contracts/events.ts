@@ -48,7 +48,11 @@ export interface StandardEvents {
   "orchestrator:complete": { orchestrator?: string; turns?: number; status?: "completed" | "cancelled" | "failed"; response?: string };
 
   // --- provider calls --------------------------------------------------------------------
-  "provider:request": { provider: string; model?: string; messages: Message[]; tools?: ToolDefinition[]; tokens?: number };
+  /**
+   * One call is about to be sent: the window, its tools, and (when the emitter knows them) its
+   * counted size, the cap on the answer's tokens and whether it streams.
+   */
+  "provider:request": { provider: string; model?: string; messages: Message[]; tools?: ToolDefinition[]; tokens?: number; maxOutputTokens?: number; stream?: boolean };
   /** The answer of one call; `usage` is what the API billed (input with cache read / write, output — see BilledUsage). */
   "provider:response": {
     provider: string;

@@ -52,7 +52,7 @@ export interface ProviderCallOptions {
  * | step                                   | on the bus                                             |
  * |----------------------------------------|--------------------------------------------------------|
  * | request checked (INVALID_ARGUMENT)     |                                                        |
- * | before the API call                    | `provider:request` { provider, model, messages, tools } |
+ * | before the API call                    | `provider:request` { provider, model, messages, tools, maxOutputTokens, stream } |
  * | each streamed delta (when streaming)   | the request's onDelta, live                            |
  * | the call answered (when it streamed)   | `content_block:delta` / `thinking:delta` per delta, in order |
  * | the answer: exactly one assistant message, else PROVIDER/INVALID_RESPONSE | (then, after any usage_invalid) `provider:response` { message, usage, durationMs, stopReason } |
@@ -95,7 +95,7 @@ export async function runProviderCall(request: ChatRequest, options: ProviderCal
         }
       : {}),
   };
-  await hooks?.emit("provider:request", { provider: site.provider, model, messages: request.messages, ...(request.tools ? { tools: request.tools } : {}) });
+  await hooks?.emit("provider:request", { provider: site.provider, model, messages: request.messages, ...(request.tools ? { tools: request.tools } : {}), ...(options.maxOutputTokens === undefined ? {} : { maxOutputTokens: options.maxOutputTokens }), stream: streaming });
   const started = performance.now();
   let answer: ApiAnswer;
   try {

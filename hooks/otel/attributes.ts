@@ -1,0 +1,90 @@
+/**
+ * The attribute names this module writes, in one table.
+ *
+ * `gen_ai.*` and `error.type` are the OpenTelemetry semantic conventions' own names (GenAI, moved
+ * from @opentelemetry/semantic-conventions' incubating entry to open-telemetry/semantic-conventions-genai):
+ * copied here, as the OpenTelemetry JS docs advise for incubating names, and checked against the
+ * published package in test/semantic-conventions.test.ts. The conventions have no names for a
+ * context window's decisions (compaction, includes, token calibration, storage health): those are
+ * `amplifier.*`.
+ */
+export const GEN_AI = {
+  OPERATION_NAME: "gen_ai.operation.name",
+  PROVIDER_NAME: "gen_ai.provider.name",
+  CONVERSATION_ID: "gen_ai.conversation.id",
+  AGENT_NAME: "gen_ai.agent.name",
+  REQUEST_MODEL: "gen_ai.request.model",
+  REQUEST_MAX_TOKENS: "gen_ai.request.max_tokens",
+  REQUEST_STREAM: "gen_ai.request.stream",
+  RESPONSE_MODEL: "gen_ai.response.model",
+  RESPONSE_FINISH_REASONS: "gen_ai.response.finish_reasons",
+  USAGE_INPUT_TOKENS: "gen_ai.usage.input_tokens",
+  USAGE_OUTPUT_TOKENS: "gen_ai.usage.output_tokens",
+  USAGE_CACHE_READ_INPUT_TOKENS: "gen_ai.usage.cache_read.input_tokens",
+  USAGE_CACHE_CREATION_INPUT_TOKENS: "gen_ai.usage.cache_creation.input_tokens",
+  TOOL_NAME: "gen_ai.tool.name",
+  TOOL_CALL_ID: "gen_ai.tool.call.id",
+  TOOL_TYPE: "gen_ai.tool.type",
+  TOOL_CALL_ARGUMENTS: "gen_ai.tool.call.arguments",
+  TOOL_CALL_RESULT: "gen_ai.tool.call.result",
+} as const;
+
+/** `gen_ai.operation.name` values used here (the conventions' well-known values). */
+export const GEN_AI_OPERATION = {
+  CHAT: "chat",
+  INVOKE_AGENT: "invoke_agent",
+  EXECUTE_TOOL: "execute_tool",
+} as const;
+
+/** The stable general attribute for a failed operation's kind. */
+export const ERROR_TYPE = "error.type";
+
+/**
+ * `amplifier.*`: what the conventions have no name for.
+ *
+ * | attribute | on | from |
+ * |---|---|---|
+ * | `amplifier.provider.api` | chat span | the API the provider module called (`openai-chat`, `openai-responses`, `anthropic`) |
+ * | `amplifier.request.messages`, `amplifier.request.tools` | chat span | how many messages / tool definitions the window sent |
+ * | `amplifier.request.tokens` | chat span | the window's counted size, when the emitter knows it |
+ * | `amplifier.error.retryable` | chat span | provider:error's `retryable` |
+ * | `amplifier.context.*` | compaction span | context:pre_compact / post_compact (below) |
+ * | `amplifier.include.*`, `amplifier.calibration.*`, `amplifier.storage.*`, `amplifier.strategy.*`, `amplifier.summary.*`, `amplifier.orphan.*`, `amplifier.usage_invalid.*` | span events | the context:* event's fields |
+ * | `amplifier.span.abandoned` | any span | the span was ended without its closing event (bound reached, teardown) |
+ */
+export const AMPLIFIER = {
+  PROVIDER_API: "amplifier.provider.api",
+  REQUEST_MESSAGES: "amplifier.request.messages",
+  REQUEST_TOOLS: "amplifier.request.tools",
+  REQUEST_TOKENS: "amplifier.request.tokens",
+  ERROR_RETRYABLE: "amplifier.error.retryable",
+  SPAN_ABANDONED: "amplifier.span.abandoned",
+  // The window's decision (context:pre_compact, then context:post_compact).
+  CONTEXT_BUDGET: "amplifier.context.budget",
+  CONTEXT_MESSAGES_BEFORE: "amplifier.context.messages_before",
+  CONTEXT_TOKENS_BEFORE: "amplifier.context.tokens_before",
+  CONTEXT_MESSAGES_AFTER: "amplifier.context.messages_after",
+  CONTEXT_TOKENS_AFTER: "amplifier.context.tokens_after",
+  CONTEXT_REMOVED: "amplifier.context.removed",
+  CONTEXT_TRUNCATED: "amplifier.context.truncated",
+  CONTEXT_SUMMARIZED: "amplifier.context.summarized",
+  CONTEXT_STRATEGIES: "amplifier.context.strategies",
+  CONTEXT_DURATION_MS: "amplifier.context.duration_ms",
+  CONTEXT_REPAIRED_SYNTHETIC_RESULTS: "amplifier.context.repaired.synthetic_results",
+  CONTEXT_REPAIRED_ORPHANS_DROPPED: "amplifier.context.repaired.orphans_dropped",
+  CONTEXT_REPAIRED_PLACEHOLDER: "amplifier.context.repaired.placeholder",
+} as const;
+
+/** Span names that are not `{operation} {target}` GenAI spans. */
+export const SPAN = {
+  SESSION: "amplifier.session",
+  COMPACT: "amplifier.context.compact",
+} as const;
+
+/** What `gen_ai.provider.name` says for the APIs the provider modules call; any other name is passed as given. */
+export const PROVIDER_NAMES: Readonly<Record<string, string>> = Object.freeze({
+  "openai-chat": "openai",
+  "openai-responses": "openai",
+  openai: "openai",
+  anthropic: "anthropic",
+});

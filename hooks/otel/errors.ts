@@ -1,0 +1,7 @@
+import { defineErrorCodes } from "@amplifier-ts/contracts";
+
+/** The module's error codes (contracts/ERRORS.md, section "OpenTelemetry"). */
+export const otelErrors = defineErrorCodes("OTEL", {
+  API_MISSING: "The OpenTelemetry API (@opentelemetry/api) is not installed, and no tracer was given",
+  INVALID_TRACER: "The tracer given is not an OpenTelemetry Tracer",
+});
