@@ -27,6 +27,8 @@ export const GEN_AI = {
   TOOL_TYPE: "gen_ai.tool.type",
   TOOL_CALL_ARGUMENTS: "gen_ai.tool.call.arguments",
   TOOL_CALL_RESULT: "gen_ai.tool.call.result",
+  INPUT_MESSAGES: "gen_ai.input.messages",
+  OUTPUT_MESSAGES: "gen_ai.output.messages",
 } as const;
 
 /** `gen_ai.operation.name` values used here (the conventions' well-known values). */

@@ -2,6 +2,7 @@
 import type { CoordinatorContract, ModuleMeta, Unregister } from "@amplifier-ts/contracts";
 import { instrumentSession } from "./instrument-session.js";
 import { otelConfigSchema, type OtelConfig } from "./otel-config.js";
+import { requireOtelApi } from "./otel-api.js";
 import { OTEL_MODULE_VERSION } from "./tracer-check.js";
 
 export { AMPLIFIER, ERROR_TYPE, GEN_AI, GEN_AI_OPERATION, PROVIDER_NAMES, SPAN } from "./attributes.js";
@@ -26,6 +27,7 @@ export const meta: ModuleMeta = {
  * @opentelemetry/api installed: OTEL/API_MISSING here, at mount. The returned teardown runs at cleanup.
  */
 export function mount(coordinator: CoordinatorContract, config: OtelConfig = {}): Unregister {
+  requireOtelApi("mount()");
   const { conversationId, ...options } = otelConfigSchema.parse(config ?? {});
   return instrumentSession({ coordinator }, { ...options, ...(conversationId === undefined ? {} : { conversationId }) });
 }

@@ -65,8 +65,8 @@ class BusTracer {
   readonly #turns: { key: string; span: Span }[] = [];
   readonly #calls: OpenCall[] = [];
   readonly #tools = new Map<string, Span>();
-  /** The last call answered, still open until the response's handlers ran (its calibration). */
-  #answered: Span | undefined;
+  /** The last call answered, still open until the response's handlers ran (its calibration); `end` is the response's time. */
+  #answered: { span: Span; end: number } | undefined;
   #preCompact: AmplifierEvents["context:pre_compact"] | undefined;
 
   constructor(api: OtelApi, tracer: Tracer, options: OtelHooksOptions) {
@@ -134,7 +134,7 @@ class BusTracer {
         attributes: this.#common({
           [GEN_AI.OPERATION_NAME]: GEN_AI_OPERATION.INVOKE_AGENT,
           ...(agent ? { [GEN_AI.AGENT_NAME]: agent } : {}),
-          ...(this.#options.captureContent ? { "gen_ai.input.messages": JSON.stringify([{ role: "user", parts: [{ type: "text", content: p.prompt }] }]) } : {}),
+          ...(this.#options.captureContent ? { [GEN_AI.INPUT_MESSAGES]: JSON.stringify([{ role: "user", parts: [{ type: "text", content: p.prompt }] }]) } : {}),
         }),
       },
       this.#sessionContext(),
@@ -148,7 +148,7 @@ class BusTracer {
     const index = findLastIndex(this.#turns, (t) => t.key === key);
     if (index < 0) return;
     const { span } = this.#turns.splice(index, 1)[0]!;
-    if (this.#options.captureContent) span.setAttribute("gen_ai.output.messages", JSON.stringify([{ role: "assistant", parts: [{ type: "text", content: p.response }], finish_reason: "stop" }]));
+    if (this.#options.captureContent) span.setAttribute(GEN_AI.OUTPUT_MESSAGES, JSON.stringify([{ role: "assistant", parts: [{ type: "text", content: p.response }], finish_reason: "stop" }]));
     span.end();
   }
 
@@ -186,12 +186,10 @@ class BusTracer {
     span.setAttributes(attributes);
     // Ended after this response's handlers (the calibration they emit lands on it), at this time.
     this.#flushAnswered();
-    this.#answered = span;
-    const end = now();
+    const answered = { span, end: now() };
+    this.#answered = answered;
     setImmediate(() => {
-      if (this.#answered !== span) return;
-      this.#answered = undefined;
-      span.end(end);
+      if (this.#answered === answered) this.#flushAnswered();
     });
   }
 
@@ -275,7 +273,7 @@ class BusTracer {
   }
 
   #eventTarget(event: ContextEventName): Span | undefined {
-    if (event === "context:calibration") return this.#answered ?? this.#calls.at(-1)?.span ?? this.#turns.at(-1)?.span ?? this.#session;
+    if (event === "context:calibration") return this.#answered?.span ?? this.#calls.at(-1)?.span ?? this.#turns.at(-1)?.span ?? this.#session;
     return this.#calls.at(-1)?.span ?? this.#turns.at(-1)?.span ?? this.#session;
   }
 
@@ -287,9 +285,9 @@ class BusTracer {
   }
 
   #flushAnswered(): void {
-    const span = this.#answered;
+    const answered = this.#answered;
     this.#answered = undefined;
-    span?.end();
+    answered?.span.end(answered.end);
   }
 
   #fail(span: Span, type: string, message: string, error?: Error): void {

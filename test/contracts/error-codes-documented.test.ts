@@ -24,6 +24,7 @@ const BUILT_IN_MODULES = [
   "../../modules/summarizers/index.js",
   "../../modules/vector-store-postgres/index.js",
   "../../modules/window/index.js",
+  "../../hooks/otel/index.js",
 ];
 const ERRORS_MD = new URL("../../contracts/ERRORS.md", import.meta.url);
 

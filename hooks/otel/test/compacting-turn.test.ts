@@ -5,7 +5,7 @@ import { forEachContentPart, type Message, type ToolCallPart } from "../../../co
 import { createSession } from "../../../src/session/index.js";
 import { runTool, startTurn } from "../../../src/turn/index.js";
 import { API_KEY, startFakeApiServer, type FakeApiServer, type Reply } from "../../../test/providers/fake-api-server.js";
-import { instrumentSession } from "../index.js";
+import { GEN_AI, instrumentSession } from "../index.js";
 
 /**
  * A compacting turn through a real session: context-simple, provider-openai against the local
@@ -158,6 +158,9 @@ describe("a compacting turn as OpenTelemetry spans (GenAI semantic conventions)"
     expect(parentOf(tool!)?.spanId).toBe(turn!.spanContext().spanId);
     expect(tool!.attributes["gen_ai.tool.call.arguments"]).toBeUndefined(); // content only with captureContent
     expect(spans.every((s) => s.attributes["amplifier.span.abandoned"] === undefined)).toBe(true);
+    // Every gen_ai.* name written is one of the conventions' (test/semantic-conventions.test.ts checks the table).
+    const written = new Set(spans.flatMap((s) => Object.keys(s.attributes)).filter((k) => k.startsWith("gen_ai.")));
+    expect([...written].filter((k) => !(Object.values(GEN_AI) as string[]).includes(k))).toEqual([]);
   });
 
   it("an erroring provider call: status error, error.type the provider error's code, the turn left open is ended as abandoned", async () => {

@@ -1,0 +1,167 @@
+import { diag, DiagLogLevel, trace, type Tracer } from "@opentelemetry/api";
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { isAmplifierError } from "../../../contracts/index.js";
+import { HookBus } from "../../../core/hooks/index.js";
+import { createSession } from "../../../src/session/index.js";
+import { startTurn } from "../../../src/turn/index.js";
+import { otelHooks } from "../index.js";
+
+const exporter = new InMemorySpanExporter();
+const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+const tracer = provider.getTracer("otel-hooks.test");
+beforeEach(() => exporter.reset());
+afterAll(() => trace.disable());
+
+const spans = () => exporter.getFinishedSpans();
+const request = { provider: "anthropic", model: "claude-sonnet-4", messages: [{ role: "user" as const, content: "hi" }] };
+const answer = { role: "assistant" as const, content: "hello" };
+
+describe("the otel module, mounted by name", () => {
+  it('"hooks": [{ "module": "otel" }] writes to the global tracer provider: the turn, the hook\'s injection as its event, content only when asked', async () => {
+    trace.setGlobalTracerProvider(provider);
+    const session = await createSession({
+      session: { context: { module: "context-simple", config: {} } },
+      hooks: [{ module: "otel", config: { agentName: "ops", captureContent: true } }],
+    });
+    session.coordinator.hooks.register("prompt:submit", () => ({ action: "inject_context", context_injection: "Today is Saturday.", ephemeral: true }), { name: "clock" });
+    const turn = await startTurn(session.coordinator, "What day is it?");
+    await turn.complete("Saturday.");
+    await session.close();
+    const [span, ...rest] = spans();
+    expect(rest).toEqual([]);
+    expect(span!.name).toBe("invoke_agent ops");
+    expect(span!.instrumentationScope.name).toBe("@amplifier-ts/module-otel");
+    expect(span!.attributes["gen_ai.conversation.id"]).toBe(session.coordinator.sessionId);
+    expect(JSON.parse(span!.attributes["gen_ai.input.messages"] as string)).toEqual([{ role: "user", parts: [{ type: "text", content: "What day is it?" }] }]);
+    expect(JSON.parse(span!.attributes["gen_ai.output.messages"] as string)).toEqual([{ role: "assistant", parts: [{ type: "text", content: "Saturday." }], finish_reason: "stop" }]);
+    const include = span!.events.find((e) => e.name === "amplifier.context.include");
+    expect(include?.attributes).toEqual({
+      "amplifier.include.source": "hook",
+      "amplifier.include.ephemeral": true,
+      "amplifier.include.role": "system",
+      "amplifier.include.hook": "clock",
+      "amplifier.include.event": "prompt:submit",
+      "amplifier.include.content_length": 18,
+      "amplifier.include.content": "Today is Saturday.",
+    });
+  });
+
+  it("a config field the module does not know is refused when the session mounts it", async () => {
+    const failure = await createSession({ session: { context: { module: "context-simple", config: {} } }, hooks: [{ module: "otel", config: { sampleRatio: 0.5 } }] }).catch((e: unknown) => e);
+    expect(isAmplifierError(failure)).toBe(true);
+    expect(String((failure as Error).message)).toMatch(/sampleRatio/);
+  });
+});
+
+describe("otelHooks on a bus", () => {
+  it("without an open span, a storage event is a span of its own (error.type for a fallback)", async () => {
+    const hooks = new HookBus();
+    const stop = otelHooks(hooks, { tracer, conversationId: "s-1" });
+    await hooks.emit("context:storage_fallback", { reason: "EACCES: permission denied", store: "jsonl", storagePath: "/srv/sessions" });
+    await hooks.emit("context:storage_recovered", { sessionId: "s-1", store: "jsonl", skippedLines: 1, skippedBytes: 42 });
+    stop();
+    expect(spans().map((s) => [s.name, s.attributes])).toEqual([
+      ["amplifier.context.storage_fallback", { "gen_ai.conversation.id": "s-1", "amplifier.storage.reason": "EACCES: permission denied", "amplifier.storage.store": "jsonl", "amplifier.storage.path": "/srv/sessions", "error.type": "storage_fallback" }],
+      ["amplifier.context.storage_recovered", { "gen_ai.conversation.id": "s-1", "amplifier.storage.store": "jsonl", "amplifier.storage.skipped_lines": 1, "amplifier.storage.skipped_bytes": 42 }],
+    ]);
+  });
+
+  it("with sessionSpan, turns are children of the session span; a failed session:end sets its status", async () => {
+    const hooks = new HookBus();
+    const stop = otelHooks(hooks, { tracer, sessionSpan: true });
+    await hooks.emit("session:start", { sessionId: "s-2" });
+    await hooks.emit("prompt:submit", { prompt: "go", runId: "r1" });
+    await hooks.emit("prompt:complete", { response: "done", runId: "r1" });
+    await hooks.emit("session:end", { sessionId: "s-2", status: "failed", error: new TypeError("boom") });
+    stop();
+    const [turn, session] = spans();
+    expect(session!.name).toBe("amplifier.session");
+    expect(session!.attributes["gen_ai.conversation.id"]).toBe("s-2");
+    expect(session!.status.code).toBe(2);
+    expect(session!.attributes["error.type"]).toBe("TypeError");
+    expect(turn!.name).toBe("invoke_agent");
+    expect(turn!.parentSpanContext?.spanId).toBe(session!.spanContext().spanId);
+  });
+
+  it("calls of two providers in flight pair with their own answers; usage_invalid is an event of its call", async () => {
+    const hooks = new HookBus();
+    const stop = otelHooks(hooks, { tracer });
+    await hooks.emit("provider:request", { ...request, maxOutputTokens: 1024, stream: true });
+    await hooks.emit("provider:request", { provider: "openai-responses", model: "gpt-4.1", messages: request.messages });
+    await hooks.emit("provider:usage_invalid", { provider: "openai-responses", model: "gpt-4.1", field: "usage.input_tokens", given: -1, expected: "a non-negative safe integer" });
+    await hooks.emit("provider:response", { provider: "openai-responses", model: "gpt-4.1-2025-04-14", message: answer, stopReason: "completed" });
+    await hooks.emit("provider:response", { provider: "anthropic", model: "claude-sonnet-4-20250514", message: answer, stopReason: "end_turn", usage: { inputTokens: 120, outputTokens: 7, cacheWriteTokens: 100 } });
+    await new Promise((resolve) => setImmediate(resolve));
+    stop();
+    const byName = Object.fromEntries(spans().map((s) => [s.name, s]));
+    expect(byName["chat claude-sonnet-4"]!.attributes).toMatchObject({
+      "gen_ai.provider.name": "anthropic",
+      "gen_ai.request.max_tokens": 1024,
+      "gen_ai.request.stream": true,
+      "gen_ai.response.model": "claude-sonnet-4-20250514",
+      "gen_ai.response.finish_reasons": ["end_turn"],
+      "gen_ai.usage.input_tokens": 120,
+      "gen_ai.usage.output_tokens": 7,
+      "gen_ai.usage.cache_creation.input_tokens": 100,
+    });
+    const responses = byName["chat gpt-4.1"]!;
+    expect(responses.attributes).toMatchObject({ "gen_ai.provider.name": "openai", "amplifier.provider.api": "openai-responses", "gen_ai.response.model": "gpt-4.1-2025-04-14" });
+    expect(responses.events.map((e) => [e.name, e.attributes])).toEqual([["amplifier.provider.usage_invalid", { "amplifier.usage_invalid.field": "usage.input_tokens", "amplifier.usage_invalid.given": "-1", "amplifier.usage_invalid.expected": "a non-negative safe integer" }]]);
+  });
+
+  it("a tool that throws: execute_tool with status error and error.type; a result marked isError too", async () => {
+    const hooks = new HookBus();
+    const stop = otelHooks(hooks, { tracer, captureContent: true });
+    await hooks.emit("tool:pre", { tool: "read_file", callId: "c1", input: { path: "a" } });
+    await hooks.emit("tool:pre", { tool: "grep", callId: "c2", input: { pattern: "x" } });
+    await hooks.emit("tool:error", { tool: "read_file", callId: "c1", input: { path: "a" }, error: Object.assign(new Error("ENOENT: no such file"), { code: "ENOENT" }) });
+    await hooks.emit("tool:post", { tool: "grep", callId: "c2", input: { pattern: "x" }, result: { output: "bad pattern", isError: true } });
+    stop();
+    const [read, grep] = spans();
+    expect(read!.attributes).toMatchObject({ "gen_ai.tool.name": "read_file", "gen_ai.tool.call.id": "c1", "error.type": "ENOENT", "gen_ai.tool.call.arguments": '{"path":"a"}' });
+    expect(read!.status).toEqual({ code: 2, message: "ENOENT: no such file" });
+    expect(grep!.attributes).toMatchObject({ "error.type": "tool_error", "gen_ai.tool.call.result": '{"output":"bad pattern","isError":true}' });
+    expect(grep!.status.code).toBe(2);
+  });
+
+  it("memory is bounded by the spans open at once: past maxOpenSpans the oldest is ended as abandoned, the rest at teardown", async () => {
+    const hooks = new HookBus();
+    const stop = otelHooks(hooks, { tracer, maxOpenSpans: 8 });
+    for (let i = 0; i < 100; i++) await hooks.emit("tool:pre", { tool: "t", callId: `c${i}`, input: {} });
+    expect(spans()).toHaveLength(92);
+    expect(spans()[0]!.attributes["gen_ai.tool.call.id"]).toBe("c0");
+    stop();
+    expect(spans()).toHaveLength(100);
+    expect(spans().every((s) => s.attributes["amplifier.span.abandoned"] === true)).toBe(true);
+    await hooks.emit("tool:pre", { tool: "t", callId: "after", input: {} });
+    expect(hooks.hasListeners?.("tool:pre")).toBe(false);
+  });
+
+  it("never throws into the bus: a broken tracer is reported on the OpenTelemetry diag logger, the emit goes on", async () => {
+    const warnings: unknown[][] = [];
+    diag.setLogger({ error: () => {}, warn: (...args: unknown[]) => void warnings.push(args), info: () => {}, debug: () => {}, verbose: () => {} }, DiagLogLevel.WARN);
+    const broken = { startSpan: () => { throw new Error("exporter gone"); }, startActiveSpan: () => { throw new Error("exporter gone"); } } as unknown as Tracer;
+    const hooks = new HookBus();
+    const hookErrors: unknown[] = [];
+    hooks.on("hook:error", (e) => void hookErrors.push(e));
+    const stop = otelHooks(hooks, { tracer: broken });
+    const result = await hooks.emit("provider:request", request);
+    stop();
+    diag.disable();
+    expect(result.action).toBe("continue");
+    expect(hookErrors).toEqual([]);
+    expect(String(warnings[0]?.[0])).toContain("provider:request not traced");
+  });
+
+  it("a tracer that is not one: OTEL/INVALID_TRACER naming what is expected", () => {
+    let thrown: unknown;
+    try {
+      otelHooks(new HookBus(), { tracer: {} as Tracer });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(isAmplifierError(thrown, "OTEL/INVALID_TRACER")).toBe(true);
+    expect((thrown as { expected?: string }).expected).toMatch(/OpenTelemetry Tracer/);
+  });
+});
