@@ -234,6 +234,7 @@ class BusTracer {
     const pre = this.#preCompact;
     this.#preCompact = undefined;
     const attributes: Attributes = this.#common({
+      ...(pre ? { [AMPLIFIER.CONTEXT_BUDGET]: pre.budget, [AMPLIFIER.CONTEXT_TOKENS_BEFORE]: pre.tokens, [AMPLIFIER.CONTEXT_MESSAGES_BEFORE]: pre.messageCount } : {}),
       [AMPLIFIER.CONTEXT_MESSAGES_AFTER]: post.messageCount,
       [AMPLIFIER.CONTEXT_TOKENS_AFTER]: post.tokens,
       [AMPLIFIER.CONTEXT_REMOVED]: post.removed,
@@ -242,15 +243,11 @@ class BusTracer {
       [AMPLIFIER.CONTEXT_STRATEGIES]: [...post.strategies],
       [AMPLIFIER.CONTEXT_DURATION_MS]: post.durationMs,
     });
-    if (pre) {
-      attributes[AMPLIFIER.CONTEXT_MESSAGES_BEFORE] = pre.messageCount;
-      attributes[AMPLIFIER.CONTEXT_TOKENS_BEFORE] = pre.tokens;
-      attributes[AMPLIFIER.CONTEXT_BUDGET] = pre.budget;
-    }
-    if (post.repaired) {
-      attributes[AMPLIFIER.CONTEXT_REPAIRED_SYNTHETIC_RESULTS] = post.repaired.syntheticResults;
-      attributes[AMPLIFIER.CONTEXT_REPAIRED_ORPHANS_DROPPED] = post.repaired.orphansDropped;
-      attributes[AMPLIFIER.CONTEXT_REPAIRED_PLACEHOLDER] = post.repaired.placeholder;
+    const repaired = post.repaired;
+    if (repaired && (repaired.syntheticResults > 0 || repaired.orphansDropped > 0 || repaired.placeholder)) {
+      attributes[AMPLIFIER.CONTEXT_REPAIRED_SYNTHETIC_RESULTS] = repaired.syntheticResults;
+      attributes[AMPLIFIER.CONTEXT_REPAIRED_ORPHANS_DROPPED] = repaired.orphansDropped;
+      attributes[AMPLIFIER.CONTEXT_REPAIRED_PLACEHOLDER] = repaired.placeholder;
     }
     const end = now();
     const start = end - (Number.isFinite(post.durationMs) && post.durationMs > 0 ? post.durationMs : 0);
