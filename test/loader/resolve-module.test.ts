@@ -99,7 +99,7 @@ describe("resolveModule", () => {
 
   it("not a name at all: MODULE_NOT_FOUND listing the three kinds of reference", async () => {
     const error = await rejection(() => resolveModule("Not A Name", CONFIGS, undefined, BUILTIN_MODULE_NAMES), "MODULE_NOT_FOUND");
-    expect(error.expected).toMatch(/^a built-in name \(context-simple, context-persistent, memory-local, memory-null, memory-postgres, memory-redis, memory-recorder, provider-openai, provider-anthropic, store-blobs, store-graph, store-tasks, store-vectors\), a relative path .* or an installed npm package name$/);
+    expect(error.expected).toMatch(/^a built-in name \(context-simple, context-persistent, memory-local, memory-null, memory-postgres, memory-redis, memory-recorder, otel, provider-openai, provider-anthropic, store-blobs, store-graph, store-tasks, store-vectors\), a relative path .* or an installed npm package name$/);
   });
 });
 
