@@ -10,7 +10,7 @@ import { ItemMessages } from "./item-messages.js";
 import { MODULE, sessionError } from "./session-errors.js";
 import { resolveSessionOptions, type AmplifierSessionOptions, type ResolvedSessionOptions } from "./session-options.js";
 import { idOf, itemOf, storedMessages } from "./stored-items.js";
-import { windowItems } from "./window-items.js";
+import { newestItems, windowItems } from "./window-items.js";
 
 /**
  * A Session of the OpenAI Agents SDK (@openai/agents-core `Session`) kept in an amplifier-ts
@@ -20,7 +20,7 @@ import { windowItems } from "./window-items.js";
  *
  * | method | does | store calls |
  * |---|---|---|
- * | `getItems(limit?)` | the fitted window's items, stored order (`limit`: its last `limit`) | none after the first read |
+ * | `getItems(limit?)` | the fitted window's items, stored order (`limit`: at most its newest `limit`, from a message start: no result without its call) | none after the first read |
  * | `getStoredItems(limit?)` | the whole stored history (its last `limit`), unfitted | none after the first read |
  * | `addItems(items)` | appends, idempotent: a retry after a failure stores each item once | `appendMany` |
  * | `popItem()` | removes and returns the newest item | `replace` |
@@ -80,7 +80,7 @@ export class AmplifierSession implements Session {
       const { messages, report } = state.fitter.fit(state.view.fitted);
       this.#lastReport = report;
       const items = windowItems(messages, state.view);
-      return structuredClone(limit === undefined ? items : items.slice(-limit));
+      return structuredClone(limit === undefined ? items : newestItems(items, limit));
     });
   }
 

@@ -1,7 +1,7 @@
 import type { AgentInputItem } from "@openai/agents-core";
 import type { Message } from "@amplifier-ts/contracts";
 import { windowMarkOf } from "@amplifier-ts/window";
-import { callIdOf } from "./agent-items.js";
+import { callIdOf, kindOf } from "./agent-items.js";
 import type { ItemMessages } from "./item-messages.js";
 import { textOf } from "./item-text.js";
 
@@ -47,4 +47,23 @@ function truncated(item: AgentInputItem, message: Message): AgentInputItem {
 function textOfMessage(message: Message): string {
   const content = message.content;
   return typeof content === "string" ? content : content === null ? "" : textOf(content);
+}
+
+/**
+ * The newest `limit` items at most, starting where a message starts: never a result without its
+ * call, nor calls or reasoning cut from the start of their answer (so fewer than `limit` when the
+ * limit falls inside an answer and its results).
+ */
+export function newestItems(items: readonly AgentInputItem[], limit: number): AgentInputItem[] {
+  let start = Math.max(0, items.length - limit);
+  while (start > 0 && start < items.length && !startsMessage(items, start)) start++;
+  return items.slice(start);
+}
+
+function startsMessage(items: readonly AgentInputItem[], index: number): boolean {
+  const kind = kindOf(items[index]!);
+  if (kind === "result") return false;
+  if (kind !== "assistant" && kind !== "call") return true;
+  const previous = kindOf(items[index - 1]!);
+  return previous !== "assistant" && previous !== "call";
 }

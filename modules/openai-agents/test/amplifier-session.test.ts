@@ -59,7 +59,12 @@ describe("AmplifierSession keeps items exactly", () => {
   it("getItems(limit) and getStoredItems(limit) return the newest `limit` items, in order", async () => {
     const session = sessionOn(new MemoryStore());
     await session.addItems([...turn(0), ...turn(1)]);
-    expect(await session.getItems(2)).toEqual(turn(1).slice(-2));
+    // turn(1): question, reasoning, call, result, answer. A limit that falls on the result or on the
+    // call (after its reasoning) starts at the next message: the answer.
+    expect(await session.getItems(2)).toEqual(turn(1).slice(-1));
+    expect(await session.getItems(3)).toEqual(turn(1).slice(-1));
+    expect(await session.getItems(turn(1).length - 1)).toEqual(turn(1).slice(1));
+    expect(await session.getItems(turn(1).length)).toEqual(turn(1));
     expect(await session.getStoredItems(3)).toEqual(turn(1).slice(-3));
     expect(await session.getItems(0)).toEqual([]);
     await expect(session.getItems(-1)).rejects.toMatchObject({ code: "INVALID_ARGUMENT", details: { path: "limit" } });
