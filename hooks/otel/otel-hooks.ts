@@ -4,6 +4,7 @@ import { AMPLIFIER, ERROR_TYPE, GEN_AI, GEN_AI_OPERATION, PROVIDER_NAMES, SPAN }
 import { checkTracer, OTEL_MODULE_VERSION, TRACER_NAME } from "./tracer-check.js";
 import { requireOtelApi, type OtelApi } from "./otel-api.js";
 import { contextEventAttributes, CONTEXT_EVENTS, type ContextEventName } from "./context-events.js";
+import { genAiMessages, genAiOutput } from "./genai-messages.js";
 
 export interface OtelHooksOptions {
   /** The tracer to write to. Default: the global API's, `trace.getTracer(tracerName)` (whatever the SDK registered). */
@@ -166,6 +167,7 @@ class BusTracer {
     if (typeof request.maxOutputTokens === "number") attributes[GEN_AI.REQUEST_MAX_TOKENS] = request.maxOutputTokens;
     if (typeof request.stream === "boolean") attributes[GEN_AI.REQUEST_STREAM] = request.stream;
     if (typeof p.tokens === "number") attributes[AMPLIFIER.REQUEST_TOKENS] = p.tokens;
+    if (this.#options.captureContent && Array.isArray(p.messages)) attributes[GEN_AI.INPUT_MESSAGES] = json(genAiMessages(p.messages));
     const name = p.model === undefined ? GEN_AI_OPERATION.CHAT : `${GEN_AI_OPERATION.CHAT} ${p.model}`;
     const span = this.#tracer.startSpan(name, { kind: this.#api.SpanKind.CLIENT, attributes }, this.#turnContext());
     this.#calls.push({ provider: p.provider, span });
@@ -183,6 +185,7 @@ class BusTracer {
     if (usage?.outputTokens !== undefined) attributes[GEN_AI.USAGE_OUTPUT_TOKENS] = usage.outputTokens;
     if (usage?.cacheReadTokens !== undefined) attributes[GEN_AI.USAGE_CACHE_READ_INPUT_TOKENS] = usage.cacheReadTokens;
     if (usage?.cacheWriteTokens !== undefined) attributes[GEN_AI.USAGE_CACHE_CREATION_INPUT_TOKENS] = usage.cacheWriteTokens;
+    if (this.#options.captureContent && p.message !== undefined) attributes[GEN_AI.OUTPUT_MESSAGES] = json(genAiOutput(p.message, p.stopReason));
     span.setAttributes(attributes);
     // Ended after this response's handlers (the calibration they emit lands on it), at this time.
     this.#flushAnswered();

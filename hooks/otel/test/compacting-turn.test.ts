@@ -156,7 +156,9 @@ describe("a compacting turn as OpenTelemetry spans (GenAI semantic conventions)"
     const [tool] = named(spans, "execute_tool read_file");
     expect(tool?.attributes).toMatchObject({ "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "read_file", "gen_ai.tool.call.id": "call_1", "gen_ai.tool.type": "function" });
     expect(parentOf(tool!)?.spanId).toBe(turn!.spanContext().spanId);
-    expect(tool!.attributes["gen_ai.tool.call.arguments"]).toBeUndefined(); // content only with captureContent
+    // Content only with captureContent.
+    expect(tool!.attributes["gen_ai.tool.call.arguments"]).toBeUndefined();
+    expect(chats.map((c) => c.attributes["gen_ai.input.messages"] ?? c.attributes["gen_ai.output.messages"])).toEqual([undefined, undefined]);
     expect(spans.every((s) => s.attributes["amplifier.span.abandoned"] === undefined)).toBe(true);
     // Every gen_ai.* name written is one of the conventions' (test/semantic-conventions.test.ts checks the table).
     const written = new Set(spans.flatMap((s) => Object.keys(s.attributes)).filter((k) => k.startsWith("gen_ai.")));

@@ -1,7 +1,7 @@
 import { diag, DiagLogLevel, trace, type Tracer } from "@opentelemetry/api";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { isAmplifierError } from "../../../contracts/index.js";
+import { isAmplifierError, type Message } from "../../../contracts/index.js";
 import { HookBus } from "../../../core/hooks/index.js";
 import { createSession } from "../../../src/session/index.js";
 import { startTurn } from "../../../src/turn/index.js";
@@ -108,6 +108,35 @@ describe("otelHooks on a bus", () => {
     const responses = byName["chat gpt-4.1"]!;
     expect(responses.attributes).toMatchObject({ "gen_ai.provider.name": "openai", "amplifier.provider.api": "openai-responses", "gen_ai.response.model": "gpt-4.1-2025-04-14" });
     expect(responses.events.map((e) => [e.name, e.attributes])).toEqual([["amplifier.provider.usage_invalid", { "amplifier.usage_invalid.field": "usage.input_tokens", "amplifier.usage_invalid.given": "-1", "amplifier.usage_invalid.expected": "a non-negative safe integer" }]]);
+  });
+
+  it("with captureContent, the window sent and the answer are on the call, in the conventions' message shape", async () => {
+    const hooks = new HookBus();
+    const stop = otelHooks(hooks, { tracer, captureContent: true });
+    const window: Message[] = [
+      { role: "developer", content: "Be brief." },
+      { role: "user", content: "Summary of turns 1-40: the build was fixed.", metadata: { id: "s1", timestamp: "2026-11-28T00:00:00.000Z", summary: { covers: ["m1", "m2"] } } },
+      { role: "user", content: [{ type: "text", text: "What is in it?" }, { type: "image_url", image_url: { url: "https://example.com/a.png" } }, { type: "image", source: { type: "base64", media_type: "image/png", data: "iVBORw0KGgo=" } }] },
+      { role: "assistant", content: "", tool_calls: [{ id: "call_1", type: "function", function: { name: "read_file", arguments: '{"path":"a.txt"}' } }] },
+      { role: "tool", tool_call_id: "call_1", content: "hello" },
+      { role: "assistant", content: [{ type: "thinking", thinking: "Now grep.", signature: "sig" }, { type: "tool_use", id: "toolu_2", name: "grep", input: { pattern: "x" } }] },
+      { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_2", content: [{ type: "text", text: "no match" }] }] },
+    ];
+    await hooks.emit("provider:request", { provider: "openai-chat", model: "gpt-4o", messages: window });
+    await hooks.emit("provider:response", { provider: "openai-chat", model: "gpt-4o", message: { role: "assistant", content: "It says hello." }, stopReason: "stop" });
+    await new Promise((resolve) => setImmediate(resolve));
+    stop();
+    const [chat] = spans();
+    expect(JSON.parse(chat!.attributes["gen_ai.input.messages"] as string)).toEqual([
+      { role: "system", parts: [{ type: "text", content: "Be brief." }] },
+      { role: "user", parts: [{ type: "compaction", content: "Summary of turns 1-40: the build was fixed." }] },
+      { role: "user", parts: [{ type: "text", content: "What is in it?" }, { type: "uri", modality: "image", uri: "https://example.com/a.png" }, { type: "image", omitted: "inline data" }] },
+      { role: "assistant", parts: [{ type: "tool_call", id: "call_1", name: "read_file", arguments: { path: "a.txt" } }] },
+      { role: "tool", parts: [{ type: "tool_call_response", id: "call_1", response: "hello" }] },
+      { role: "assistant", parts: [{ type: "reasoning", content: "Now grep." }, { type: "tool_call", id: "toolu_2", name: "grep", arguments: { pattern: "x" } }] },
+      { role: "user", parts: [{ type: "tool_call_response", id: "toolu_2", response: "no match" }] },
+    ]);
+    expect(JSON.parse(chat!.attributes["gen_ai.output.messages"] as string)).toEqual([{ role: "assistant", parts: [{ type: "text", content: "It says hello." }], finish_reason: "stop" }]);
   });
 
   it("a tool that throws: execute_tool with status error and error.type; a result marked isError too", async () => {
