@@ -3,6 +3,7 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { isAmplifierError, type Message } from "../../../contracts/index.js";
 import { HookBus } from "../../../core/hooks/index.js";
+import { HistoryContextManager } from "../../../modules/context-manager/history-context-manager.js";
 import { createSession } from "../../../src/session/index.js";
 import { startTurn } from "../../../src/turn/index.js";
 import { otelHooks } from "../index.js";
@@ -64,6 +65,31 @@ describe("otelHooks on a bus", () => {
     expect(spans().map((s) => [s.name, s.attributes])).toEqual([
       ["amplifier.context.storage_fallback", { "gen_ai.conversation.id": "s-1", "amplifier.storage.reason": "EACCES: permission denied", "amplifier.storage.store": "jsonl", "amplifier.storage.path": "/srv/sessions", "error.type": "storage_fallback" }],
       ["amplifier.context.storage_recovered", { "gen_ai.conversation.id": "s-1", "amplifier.storage.store": "jsonl", "amplifier.storage.skipped_lines": 1, "amplifier.storage.skipped_bytes": 42 }],
+    ]);
+  });
+
+  it("a window that only repaired a crash mid-tool: the compaction span says so; a failed strategy is an event of the turn", async () => {
+    const hooks = new HookBus();
+    const stop = otelHooks(hooks, { tracer });
+    const context = new HistoryContextManager({ moduleName: "context-simple", options: {}, hooks });
+    await context.addMessage({ role: "user", content: "list files" });
+    await context.addMessage({ role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "ls", arguments: "{}" } }] });
+    await hooks.emit("prompt:submit", { prompt: "go on" });
+    await context.getMessagesForRequest(10_000);
+    await hooks.emit("context:strategy_failed", { strategy: "summarize", index: 0, error: "summarizer down", code: "SUMMARIZER_TIMEOUT" });
+    await hooks.emit("prompt:complete", { response: "ok" });
+    stop();
+    const [compaction, turn] = spans();
+    expect(compaction!.name).toBe("amplifier.context.compact");
+    expect(compaction!.parentSpanContext?.spanId).toBe(turn!.spanContext().spanId);
+    expect(compaction!.attributes).toMatchObject({
+      "amplifier.context.removed": 0,
+      "amplifier.context.repaired.synthetic_results": 1,
+      "amplifier.context.repaired.orphans_dropped": 0,
+      "amplifier.context.repaired.placeholder": false,
+    });
+    expect(turn!.events.map((e) => [e.name, e.attributes])).toEqual([
+      ["amplifier.context.strategy_failed", { "amplifier.strategy.name": "summarize", "amplifier.strategy.index": 0, "amplifier.strategy.error": "summarizer down", "error.type": "SUMMARIZER_TIMEOUT" }],
     ]);
   });
 
@@ -152,6 +178,34 @@ describe("otelHooks on a bus", () => {
     expect(read!.status).toEqual({ code: 2, message: "ENOENT: no such file" });
     expect(grep!.attributes).toMatchObject({ "error.type": "tool_error", "gen_ai.tool.call.result": '{"output":"bad pattern","isError":true}' });
     expect(grep!.status.code).toBe(2);
+  });
+
+  it("300 turns of calls and tools: every span closed by its own event, each under its own turn, nothing abandoned", async () => {
+    const hooks = new HookBus();
+    const stop = otelHooks(hooks, { tracer, maxOpenSpans: 4, captureContent: true });
+    for (let t = 0; t < 300; t++) {
+      await hooks.emit("prompt:submit", { prompt: `turn ${t}` });
+      for (let step = 0; step < 2; step++) {
+        await hooks.emit("provider:request", request);
+        await hooks.emit("provider:response", { ...request, message: answer, usage: { inputTokens: t, outputTokens: step } });
+        await hooks.emit("tool:pre", { tool: "t", callId: `c${t}.${step}`, input: {} });
+        await hooks.emit("tool:post", { tool: "t", callId: `c${t}.${step}`, input: {}, result: { output: "ok" } });
+      }
+      await hooks.emit("prompt:complete", { response: "done" });
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+    stop();
+    const all = spans();
+    expect(all).toHaveLength(300 * 5);
+    expect(all.filter((s) => s.attributes["amplifier.span.abandoned"] !== undefined)).toEqual([]);
+    const turns = new Map(all.filter((s) => s.name === "invoke_agent").map((s) => [s.spanContext().spanId, s]));
+    expect(turns.size).toBe(300);
+    for (const span of all.filter((s) => s.name !== "invoke_agent")) {
+      const turn = turns.get(span.parentSpanContext?.spanId ?? "");
+      expect(turn, span.name).toBeDefined();
+      const t = span.name.startsWith("chat") ? span.attributes["gen_ai.usage.input_tokens"] : Number(String(span.attributes["gen_ai.tool.call.id"]).slice(1).split(".")[0]);
+      expect(JSON.parse(turn!.attributes["gen_ai.input.messages"] as string)[0].parts[0].content).toBe(`turn ${t}`);
+    }
   });
 
   it("memory is bounded by the spans open at once: past maxOpenSpans the oldest is ended as abandoned, the rest at teardown", async () => {
