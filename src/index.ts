@@ -50,3 +50,7 @@ export { createSession } from "./session/index.js";
 export { runTool, startTurn, type StartTurnOptions, type Turn } from "./turn/index.js";
 export { countTokens, getTokenCounter, TOKENS_CAPABILITY } from "@amplifier-ts/tokens";
 export { analyzeSession, runReplay } from "./replay.js";
+// Drop-in for the frameworks' own loops (README "Drop-in for your framework"): the window engine
+// over an OpenAI / Anthropic / AI SDK / LangChain message array, returned in the same shape.
+export { fitWindow, createWindowFitter } from "@amplifier-ts/window";
+export type { FitOptions, FitCallOptions, FitResult, FitReport, FitItemDecision, FitItemAction, WindowFormat, WindowFitter } from "@amplifier-ts/window";

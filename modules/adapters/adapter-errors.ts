@@ -14,7 +14,7 @@ export const adapterErrors = defineErrorCodes("ADAPTER", {
   UNSUPPORTED_CONTENT: "The target API cannot carry this content where it stands",
 });
 
-export type AdapterName = "openai-chat" | "openai-responses" | "anthropic" | "ai-sdk";
+export type AdapterName = "openai-chat" | "openai-responses" | "anthropic" | "ai-sdk" | "langchain";
 export type AdapterErrorCode = keyof typeof adapterErrors.codes;
 
 export interface AdapterErrorDetails {

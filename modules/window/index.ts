@@ -24,3 +24,10 @@ export type { Member, UnitKind } from "./history-index.js";
 export { hasTurnContent, idOf, isTurnNote, resultIdsOf, type CallRef, type ToolStyle } from "./message-shape.js";
 export { interruptedResults, omittedHistoryMessage, stripResultBlocks, type StrippedMessage } from "./repair.js";
 export { promptPart, resultParts, truncateParts, type PartCap, type TextPart } from "./truncate-message.js";
+// Drop-in for other frameworks' message arrays (README.md, "fitWindow").
+export { fitWindow } from "./fit-window.js";
+export { createWindowFitter, type WindowFitter, type FitResult, type FitCallOptions } from "./window-fitter.js";
+export type { FitOptions } from "./fit-options.js";
+export type { FitReport, FitItemDecision, FitItemAction } from "./fit-report.js";
+export { WINDOW_FORMATS, type WindowFormat } from "./fit-formats.js";
+export { fitErrors } from "./fit-errors.js";

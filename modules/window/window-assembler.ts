@@ -34,6 +34,7 @@ import { decideCut, type CutDecision } from "./cut-policy.js";
 import { HistoryIndex } from "./history-index.js";
 import { climbLadder, needsPlaceholder, type StickyDrop, type WindowPlan } from "./ladder.js";
 import { TokenLedger, type WindowCounter } from "./token-ledger.js";
+import { SharedWindow } from "./shared-window.js";
 import { buildWindow, placeholderMessage } from "./window-builder.js";
 import type { WindowReport } from "./window-report.js";
 
@@ -53,6 +54,12 @@ export interface AssembleOptions {
   explain?: boolean | undefined;
   /** The ladder caps tool results no lower than this before dropping units (default min(512, ⌊budget/64⌋), ≥ 1). */
   minResultTokens?: number | undefined;
+  /**
+   * The window's messages are the stored objects themselves, not copies, and the window is extended
+   * from the last one while its plan keeps its shape: O(new units) a call (shared-window.ts). For
+   * callers that do not hand the messages out as they are (fitWindow); they must not mutate them.
+   */
+  shared?: boolean | undefined;
 }
 
 export interface AssembledWindow {
@@ -71,6 +78,8 @@ export class WindowAssembler {
   /** The previous window's cut (unit index), for hysteresis; undefined while nothing is cut. */
   #previousCut: number | undefined;
   #sticky: StickyDrop | undefined;
+  /** The last `shared` window, extended by the next (shared-window.ts). */
+  #shared = new SharedWindow();
 
   constructor(messages: readonly Message[] = []) {
     this.reset(messages);
@@ -103,6 +112,7 @@ export class WindowAssembler {
     if (position >= this.#index.length) return;
     this.#index.truncate(position);
     for (const ledger of this.#ledgers.values()) ledger.afterTruncate();
+    this.#shared.forget();
     if (this.#previousCut !== undefined && this.#previousCut >= this.#index.units.length) this.#previousCut = undefined;
     this.#sticky = undefined;
   }
@@ -119,8 +129,10 @@ export class WindowAssembler {
   /** Replace the whole history (setMessages, clearRun, resume). Forgets counts and the cut. */
   reset(messages: readonly Message[]): void {
     this.#index = new HistoryIndex();
+    this.#shared = new SharedWindow();
     this.#index.onUnitChanged = (u) => {
       for (const ledger of this.#ledgers.values()) ledger.invalidateFrom(u);
+      this.#shared.changed(u);
     };
     this.#ledgers = new Map();
     this.#previousCut = undefined;
@@ -201,7 +213,12 @@ export class WindowAssembler {
     this.#previousCut = reason === "fits" ? undefined : cut;
     this.#sticky = plan.sticky;
 
-    const built = buildWindow({ index, ledger, plan, cut, extraMessages, explain });
+    const shared = options.shared === true;
+    const built =
+      shared && !explain && extraMessages.length === 0 && plan.prompt < 0 && plan.replacements.size === 0
+        ? { ...this.#shared.build(index, plan, cut), truncated: 0, sentTruncated: [] as number[], decisions: undefined }
+        : buildWindow({ index, ledger, plan, cut, extraMessages, explain, copy: !shared });
+    const storedKept = built.sentStored.length;
     const historyTokens = this.#historyTokens(ledger, instructionTokens, criticalTokens, counter.replyPriming + toolTokens);
     const cutMessage = index.units[cut]?.firstStored;
     const orphanResults = index.orphansFrom(cutMessage ?? index.length);
@@ -211,7 +228,7 @@ export class WindowAssembler {
       historyTokensExact: historyTokens.exact,
       windowMessages: built.messages.length,
       windowTokens: plan.tokens,
-      removed: index.length - built.storedKept,
+      removed: index.length - storedKept,
       truncated: built.truncated,
       repaired: {
         syntheticResults: built.interruptedCalls.length,

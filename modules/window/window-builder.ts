@@ -45,6 +45,8 @@ export interface BuildInput {
   readonly cut: number;
   readonly extraMessages: readonly Message[];
   readonly explain: boolean;
+  /** Shallow copies (the default), or the messages themselves (`assemble({ shared: true })`, shared-window.ts). */
+  readonly copy?: boolean;
 }
 
 export function placeholderMessage(): Message {
@@ -53,6 +55,7 @@ export function placeholderMessage(): Message {
 
 export function buildWindow(input: BuildInput): BuiltWindow {
   const { index, plan, cut } = input;
+  const copy = input.copy === false ? (m: Message) => m : shallowCopy;
   const out: Message[] = [];
   let storedKept = 0;
   let truncated = 0;
@@ -61,16 +64,16 @@ export function buildWindow(input: BuildInput): BuiltWindow {
   const sentStored: number[] = [...index.instructions];
   const sentTruncated: number[] = [];
 
-  for (const i of index.instructions) out.push(shallowCopy(index.stored[i]!));
+  for (const i of index.instructions) out.push(copy(index.stored[i]!));
   storedKept += index.instructions.length;
-  if (plan.placeholder) out.push(shallowCopy(PLACEHOLDER));
+  if (plan.placeholder) out.push(copy(PLACEHOLDER));
   const emit = (u: number) => {
     const unit = index.units[u]!;
     for (const member of unit.emitted()) {
       const replaced = plan.replacements.get(member.message);
       const sent = replaced ?? member.message;
       if (firstKeptId === undefined && u >= cut && !member.synthetic) firstKeptId = idOf(sent);
-      out.push(shallowCopy(sent));
+      out.push(copy(sent));
       if (member.synthetic) interruptedCalls.push(...resultIdsOf(sent));
       else {
         storedKept++;
@@ -83,7 +86,7 @@ export function buildWindow(input: BuildInput): BuiltWindow {
     }
   };
   forEachKeptUnit(index, plan, emit);
-  for (const extra of input.extraMessages) out.push(shallowCopy(extra));
+  for (const extra of input.extraMessages) out.push(copy(extra));
   const built = { messages: out, storedKept, truncated, interruptedCalls, firstKeptId, sentStored, sentTruncated };
   return input.explain ? { ...built, decisions: explainDecisions(input) } : built;
 }

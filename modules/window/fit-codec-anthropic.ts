@@ -1,0 +1,53 @@
+/**
+ * Anthropic Messages (`{ system?, messages }`, or the `messages` array with the `system` option):
+ * one message, one stored message, block for block (fromAnthropic). The top-level `system` is read
+ * as instructions (kept first, counted) and given back as it was. A message the window changes (a
+ * truncated `tool_result`, orphan results removed) is the caller's message with its content
+ * rebuilt from the caller's blocks: unchanged blocks are the caller's objects, a truncated
+ * `tool_result` is the block with its `content` replaced. A made-up result is a user message of
+ * `tool_result` blocks with `is_error: true`.
+ */
+import { fromAnthropic, toAnthropic, type AnthropicBlock, type AnthropicMessage } from "@amplifier-ts/adapters";
+import type { ContentBlock, Message } from "@amplifier-ts/contracts";
+import { cachedRead, type FormatCodec, type Group, type ReadGroup, type SentPart } from "./fit-codec.js";
+
+export function anthropicCodec(): FormatCodec {
+  const cache = new WeakMap<object, readonly Message[]>();
+  return {
+    format: "anthropic",
+    read(items, index): ReadGroup {
+      return { count: 1, messages: cachedRead(cache, items, index, (item) => fromAnthropic([item as AnthropicMessage])) };
+    },
+    rewrite(items, group: Group, sent: readonly SentPart[]) {
+      const item = items[group.first] as AnthropicMessage;
+      const stored = group.messages[0]!;
+      const message = sent[0]!.message;
+      if (typeof message.content === "string" || message.content === null || typeof item.content === "string" || !Array.isArray(stored.content)) {
+        return [{ ...item, content: message.content ?? "" }];
+      }
+      const original = item.content as AnthropicBlock[];
+      const storedBlocks = stored.content;
+      const blocks = message.content.map((block: ContentBlock): AnthropicBlock => {
+        const same = storedBlocks.indexOf(block);
+        if (same >= 0) return original[same]!;
+        if (block.type === "tool_result") {
+          const at = storedBlocks.findIndex((b) => b.type === "tool_result" && b.tool_use_id === block.tool_use_id);
+          if (at >= 0) return { ...(original[at] as Extract<AnthropicBlock, { type: "tool_result" }>), content: block.content as string };
+        }
+        return blockOf(block);
+      });
+      return [{ ...item, content: blocks }];
+    },
+    create(message) {
+      if (message.role === "user" && Array.isArray(message.content)) return [{ role: "user", content: message.content.map(blockOf) }];
+      return toAnthropic([{ role: message.role, content: message.content, ...(message.tool_calls ? { tool_calls: message.tool_calls } : {}) }]).messages;
+    },
+  };
+}
+
+/** A stored user-side block as an Anthropic block (the stored vocabulary is Anthropic's here). */
+function blockOf(block: ContentBlock): AnthropicBlock {
+  if (block.type === "tool_result") return { type: "tool_result", tool_use_id: block.tool_use_id, ...(block.content === undefined ? {} : { content: block.content as string }), ...(block.is_error ? { is_error: true } : {}) };
+  if (block.type === "text") return { type: "text", text: block.text };
+  return toAnthropic([{ role: "user", content: [block] }]).messages[0]!.content[0] as AnthropicBlock;
+}

@@ -1,0 +1,53 @@
+/**
+ * LangChain.js messages (`BaseMessage[]`), read by duck typing (fromLangChainMessage of
+ * @amplifier-ts/adapters; window imports no LangChain package). One message, one stored message.
+ *
+ * New messages are built with the constructor of a message of the same type in the input
+ * (`item.constructor`), so they are real HumanMessage / ToolMessage instances of the caller's own
+ * @langchain/core: a truncated ToolMessage keeps its id, name, tool_call_id, status, artifact and
+ * kwargs, with the truncated text as content. When the input holds no message of that type (a
+ * synthetic ToolMessage for an interrupted call in a history without any), the new message is a
+ * message-like plain object (`{ role: "tool", tool_call_id, name, content }`,
+ * `{ role: "user", content }`) that LangChain's chat models coerce (coerceMessageLikeToMessage).
+ */
+import { fromLangChainMessage, langChainTypeOf, toLangChainMessage, type LangChainMessageLike } from "@amplifier-ts/adapters";
+import type { Message } from "@amplifier-ts/contracts";
+import { cachedRead, type FormatCodec, type Group, type ReadGroup, type SentPart } from "./fit-codec.js";
+
+type MessageClass = new (fields: Record<string, unknown>) => unknown;
+
+const TYPE_OF_ROLE: Record<Message["role"], string> = { system: "system", developer: "developer", user: "human", assistant: "ai", tool: "tool" };
+/** The constructor fields a message carries besides its content (BaseMessageFields, ToolMessageFields, AIMessageFields). */
+const FIELDS = ["id", "name", "additional_kwargs", "response_metadata", "tool_call_id", "status", "artifact", "metadata", "tool_calls", "invalid_tool_calls", "usage_metadata"] as const;
+
+export function langChainCodec(): FormatCodec {
+  const cache = new WeakMap<object, readonly Message[]>();
+  const names = new Map<string, string>();
+  const classes = new Map<string, MessageClass>();
+  return {
+    format: "langchain",
+    read(items, index): ReadGroup {
+      const item = items[index] as LangChainMessageLike;
+      const type = langChainTypeOf(item);
+      if (type !== undefined && !classes.has(type) && typeof (item as { constructor?: unknown }).constructor === "function") classes.set(type, (item as unknown as { constructor: MessageClass }).constructor);
+      const messages = cachedRead(cache, items, index, (i) => [fromLangChainMessage(i as LangChainMessageLike, index, names)]);
+      for (const call of messages[0]!.tool_calls ?? []) names.set(call.id, call.function.name);
+      return { count: 1, messages };
+    },
+    rewrite(items, group: Group, sent: readonly SentPart[]) {
+      const item = items[group.first] as Record<string, unknown>;
+      const content = toLangChainMessage(sent[0]!.message).content;
+      const fields: Record<string, unknown> = { content };
+      for (const key of FIELDS) if (item[key] !== undefined) fields[key] = item[key];
+      const Class = (item as { constructor?: MessageClass }).constructor;
+      return [typeof Class === "function" && Class !== Object ? new Class(fields) : { ...item, content }];
+    },
+    create(message) {
+      const fields = toLangChainMessage(message);
+      const Class = classes.get(TYPE_OF_ROLE[message.role]);
+      if (!Class) return [fields];
+      const { role: _role, ...rest } = fields;
+      return [new Class(rest)];
+    },
+  };
+}

@@ -1,0 +1,289 @@
+/**
+ * fitWindow in each format: the window comes back in the shape given, kept items are the caller's
+ * objects, what the engine changed or made is new and in the format, the budget holds counted
+ * independently, tool pairs are intact in the native shape; the typed errors.
+ */
+import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
+import { jsonSchema, tool } from "ai";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { isAmplifierError, type CompactionStrategy, type Message } from "@amplifier-ts/contracts";
+import { createWindowFitter, fitWindow } from "../index.js";
+import { conversation, FORMATS, itemsOf, nativeProblems, prefixShare, render, requestPoints, requestTokens, TOOLS } from "./fit-fixtures.js";
+
+function caught(fn: () => unknown): { code: string; details: Record<string, unknown>; message: string } {
+  try {
+    fn();
+  } catch (error) {
+    if (isAmplifierError(error)) return { code: error.code, details: error.details as Record<string, unknown>, message: error.message };
+    throw error;
+  }
+  throw new Error("expected a throw");
+}
+
+describe("fitWindow: every format", () => {
+  for (const format of FORMATS) {
+    it(`${format}: a history that fits comes back as the very same items`, () => {
+      const input = render(format, conversation(4));
+      const out = fitWindow(input, { model: "gpt-4o" });
+      const items = itemsOf(format, input);
+      const window = itemsOf(format, out);
+      expect(window.length).toBe(items.length);
+      window.forEach((item, i) => expect(item).toBe(items[i]));
+      if (!Array.isArray(input)) expect(out).not.toBe(input);
+    });
+
+    it(`${format}: a long history is cut to the budget; kept items are the caller's, pairs intact, valid for its API`, () => {
+      const input = render(format, conversation(120, 80));
+      const budget = 4_000;
+      const { messages: out, report } = fitWindow(input, { budget, tools: TOOLS, report: true });
+      expect(report.format).toBe(format);
+      const items = itemsOf(format, input);
+      const window = itemsOf(format, out);
+      expect(window.length).toBeLessThan(items.length);
+      expect(requestTokens(format, out, "gpt-4o", TOOLS)).toBeLessThanOrEqual(budget);
+      expect(report.tokens).toBeLessThanOrEqual(budget);
+      expect(nativeProblems(format, out)).toEqual([]);
+      // Kept items are the same objects, in the input's order; nothing else came from the input.
+      let last = -1;
+      for (const item of window) {
+        const at = items.indexOf(item);
+        expect(at).toBeGreaterThan(last);
+        last = at;
+      }
+      expect(report.kept).toBe(window.length);
+      expect(report.given).toBe(items.length);
+      expect(report.dropped).toBe(items.length - window.length);
+      expect(report.items).toHaveLength(items.length);
+      expect(report.items.filter((d) => d.action === "kept")).toHaveLength(report.kept);
+      expect(report.items.find((d) => d.action === "dropped")?.reason).toBe("before-cut");
+    });
+
+    it(`${format}: a huge tool result is truncated into a new item of the format, the caller's item untouched`, () => {
+      const c = conversation(3, 20);
+      const turns = [...c.turns];
+      const last = turns[2]!;
+      turns[2] = { ...last, steps: [{ ...last.steps[0]!, calls: [{ ...last.steps[0]!.calls[0]!, result: `${"word ".repeat(6_000)}end` }] }] };
+      const input = render(format, { ...c, turns });
+      const before = JSON.stringify(input);
+      const budget = 3_000;
+      const { messages: out, report } = fitWindow(input, { budget, report: true });
+      expect(JSON.stringify(input)).toBe(before);
+      expect(report.truncated).toBe(1);
+      expect(report.items.find((d) => d.action === "truncated")?.reason).toBe("result-cap");
+      expect(requestTokens(format, out)).toBeLessThanOrEqual(budget);
+      expect(nativeProblems(format, out)).toEqual([]);
+      const items = itemsOf(format, input);
+      const window = itemsOf(format, out);
+      const fresh = window.filter((item) => !items.includes(item));
+      expect(fresh).toHaveLength(1);
+      expect(JSON.stringify(fresh[0])).toContain("truncated");
+    });
+  }
+
+  it("langchain: a truncated ToolMessage is a ToolMessage of the caller's class with its id, name and tool_call_id", () => {
+    const input = [
+      new HumanMessage("read it"),
+      new AIMessage({ content: "", tool_calls: [{ id: "c1", name: "read_file", args: { path: "/a" }, type: "tool_call" }] }),
+      new ToolMessage({ content: "x ".repeat(8_000), tool_call_id: "c1", name: "read_file", id: "tm-1", artifact: { raw: 1 } }),
+    ];
+    const out = fitWindow(input, { budget: 1_500 });
+    expect(out[0]).toBe(input[0]);
+    expect(out[1]).toBe(input[1]);
+    const tm = out[2] as ToolMessage;
+    expect(tm).not.toBe(input[2]);
+    expect(tm).toBeInstanceOf(ToolMessage);
+    expect([tm.id, tm.name, tm.tool_call_id, tm.artifact]).toEqual(["tm-1", "read_file", "c1", { raw: 1 }]);
+    expect(String(tm.content).length).toBeLessThan(8_000);
+  });
+
+  it("ai-sdk: an interrupted call gets a tool-result part (error-text) in a new tool message; providerOptions of kept parts stay", () => {
+    const input = [
+      { role: "user" as const, content: "go" },
+      { role: "assistant" as const, content: [{ type: "tool-call" as const, toolCallId: "c1", toolName: "search", input: { q: "a" }, providerOptions: { x: { y: 1 } } }] },
+    ];
+    const out = fitWindow(input, { budget: 2_000 });
+    expect(out.slice(0, 2)).toEqual(input);
+    expect(out[0]).toBe(input[0]);
+    expect(out[1]).toBe(input[1]);
+    expect(out[2]).toMatchObject({ role: "tool", content: [{ type: "tool-result", toolCallId: "c1", toolName: "search", output: { type: "error-text" } }] });
+    expect(nativeProblems("ai-sdk", out)).toEqual([]);
+  });
+
+  it("anthropic: `system` given beside the array counts against the budget and is not returned", () => {
+    const c = conversation(30, 40);
+    const messages = itemsOf("anthropic", render("anthropic", c));
+    const system = "s ".repeat(1_500);
+    const withSystem = fitWindow(messages, { budget: 3_000, system, format: "anthropic", report: true });
+    const without = fitWindow(messages, { budget: 3_000, format: "anthropic", report: true });
+    expect(withSystem.messages.length).toBeLessThan(without.messages.length);
+    expect(requestTokens("anthropic", { system, messages: withSystem.messages })).toBeLessThanOrEqual(3_000);
+  });
+
+  it("the placeholder for omitted history is a plain user message of the format", () => {
+    const critical: Message = { role: "assistant", content: "the key fact", metadata: { critical: true } };
+    const input: Message[] = [{ role: "user", content: "first" }, critical, ...(itemsOf("amplifier", render("amplifier", conversation(40, 60))) as Message[]).slice(1)];
+    const out = fitWindow(input, { budget: 2_000 });
+    expect(out).toContain(critical);
+    expect(out[0]!.role).toBe("user");
+  });
+
+  it("tools in each framework's shape count the same", () => {
+    const input = render("openai-chat", conversation(2));
+    const shapes: unknown[] = [
+      TOOLS,
+      TOOLS.map((t) => ({ type: "function", name: t.function.name, description: t.function.description, parameters: t.function.parameters, strict: false })),
+      TOOLS.map((t) => ({ name: t.function.name, description: t.function.description, input_schema: t.function.parameters })),
+      Object.fromEntries(TOOLS.map((t) => [t.function.name, tool({ description: t.function.description!, inputSchema: jsonSchema(t.function.parameters as never) })])),
+    ];
+    const tokens = shapes.map((tools) => fitWindow(input, { budget: 50_000, tools: tools as never, report: true }).report.toolTokens);
+    expect(tokens[0]).toBeGreaterThan(0);
+    expect(new Set(tokens).size).toBe(1);
+    const zodTools = { read_file: tool({ description: "Read a file", inputSchema: z.object({ path: z.string() }) }) };
+    expect(fitWindow(input, { budget: 50_000, tools: zodTools, report: true }).report.toolTokens).toBeGreaterThan(0);
+  });
+});
+
+describe("fitWindow: errors", () => {
+  it("neither model nor budget, or an unknown model without a budget: WINDOW_FIT/NO_BUDGET", () => {
+    expect(caught(() => fitWindow([], {})).code).toBe("WINDOW_FIT/NO_BUDGET");
+    const unknown = caught(() => fitWindow([], { model: "no-such-model-xyz" }));
+    expect(unknown.code).toBe("WINDOW_FIT/NO_BUDGET");
+    expect(unknown.message).toContain("no-such-model-xyz");
+    expect(caught(() => fitWindow([], { budget: -5 })).code).toBe("INVALID_BUDGET");
+  });
+
+  it("a mixed array names the index and the formats expected", () => {
+    const input = [
+      { role: "user", content: "hi" },
+      { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "f", arguments: "{}" } }] },
+      { role: "tool", content: [{ type: "tool-result", toolCallId: "c1", toolName: "f", output: { type: "text", value: "r" } }] },
+    ];
+    const e = caught(() => fitWindow(input, { budget: 1_000 }));
+    expect(e.code).toBe("WINDOW_FIT/MIXED_FORMATS");
+    expect(e.details.index).toBe(2);
+    expect(e.details.path).toBe("messages[2]");
+    expect(String(e.details.expected)).toContain("openai-chat");
+    expect(e.message).toContain("ai-sdk");
+  });
+
+  it("an item that is no message: WINDOW_FIT/UNKNOWN_FORMAT with its index", () => {
+    const e = caught(() => fitWindow([{ role: "user", content: "a" }, 42], { budget: 1_000 }));
+    expect(e.code).toBe("WINDOW_FIT/UNKNOWN_FORMAT");
+    expect(e.details.index).toBe(1);
+    expect(caught(() => fitWindow("hello" as never, { budget: 1_000 })).code).toBe("WINDOW_FIT/UNKNOWN_FORMAT");
+  });
+
+  it("a forced format that the items do not match names the index", () => {
+    const e = caught(() => fitWindow(render("openai-chat", conversation(1)), { budget: 1_000, format: "ai-sdk" }));
+    expect(e.code).toBe("WINDOW_FIT/UNKNOWN_FORMAT");
+    expect(e.details.index).toBe(2);
+    expect(e.details.expected).toBe("a ai-sdk message");
+  });
+
+  it("fit() refuses a strategy that returns a Promise, naming fitAsync; fitAsync awaits it", async () => {
+    const input = render("openai-chat", conversation(3));
+    const later: CompactionStrategy = { name: "later", compact: async (messages) => messages };
+    const e = caught(() => fitWindow(input, { budget: 10_000, strategies: [later] }));
+    expect(e.code).toBe("WINDOW_FIT/ASYNC_STRATEGY");
+    expect(e.message).toContain("fitAsync");
+    const out = await createWindowFitter({ budget: 10_000, strategies: [later] }).fitAsync(input);
+    expect(out).toEqual(input);
+  });
+
+  it("a history whose instructions alone exceed the budget: BUDGET_TOO_SMALL with the numbers", () => {
+    const e = caught(() => fitWindow([{ role: "system", content: "word ".repeat(3_000) }, { role: "user", content: "hi" }], { budget: 500 }));
+    expect(e.code).toBe("BUDGET_TOO_SMALL");
+    expect(e.details.budget).toBe(500);
+  });
+});
+
+describe("strategies", () => {
+  it("run in order over the converted history; their new messages are written in the format", () => {
+    const input = render("ai-sdk", conversation(10, 30)) as unknown[];
+    const seen: number[] = [];
+    const summary: CompactionStrategy = {
+      name: "summary",
+      compact(messages) {
+        seen.push(messages.length);
+        const rest = messages.slice(1 + 4 * 5);
+        return [messages[0]!, { role: "user", content: "Summary of turns 0-4." }, ...rest];
+      },
+    };
+    const { messages: out, report } = fitWindow(input, { budget: 50_000, strategies: [summary], report: true });
+    expect(seen).toEqual([1 + 4 * 10]);
+    expect(out[0]).toBe(input[0]);
+    expect(out[1]).toEqual({ role: "user", content: "Summary of turns 0-4." });
+    expect(out.slice(2)).toEqual(input.slice(1 + 4 * 5));
+    expect(out[2]).toBe(input[21]);
+    expect(report.created).toBe(1);
+    expect(report.items.filter((d) => d.reason === "strategy")).toHaveLength(20);
+  });
+});
+
+describe("createWindowFitter", () => {
+  for (const format of FORMATS) {
+    it(`${format}: an agent loop's windows keep their prefix (the cut moves in large steps), under budget every call`, () => {
+      const c = conversation(80, 60);
+      const full = itemsOf(format, render(format, c));
+      const envelope = render(format, conversation(0));
+      const fitter = createWindowFitter({ budget: 6_000 });
+      let previous: unknown[] | undefined;
+      const shares: number[] = [];
+      for (const n of requestPoints(format, c)) {
+        const items = full.slice(0, n);
+        const input = Array.isArray(envelope) ? items : { ...(envelope as object), [format === "anthropic" ? "messages" : "input"]: items };
+        const out = fitter.fit(input);
+        const window = itemsOf(format, out);
+        expect(requestTokens(format, out)).toBeLessThanOrEqual(6_000);
+        expect(nativeProblems(format, out)).toEqual([]);
+        if (previous) shares.push(prefixShare(previous, window));
+        previous = window;
+      }
+      // 0.9 → 0.7 of the budget: a cut move drops ~20 % of the window, every ~15 calls here.
+      const mean = shares.reduce((a, b) => a + b, 0) / shares.length;
+      expect(mean).toBeGreaterThan(0.95);
+      expect(shares.filter((x) => x === 1).length / shares.length).toBeGreaterThan(0.85);
+      expect(fitter.format).toBe(format);
+    });
+  }
+
+  it("an edited history is re-read from the edit: a valid window with the edit, the items before it the caller's", () => {
+    const input = render("openai-chat", conversation(30, 40)) as unknown[];
+    const fitter = createWindowFitter({ budget: 3_000 });
+    const first = fitter.fit(input);
+    const edited = [...input];
+    const edit = { role: "user", content: "an edited question" };
+    edited[input.length - 4] = edit;
+    const a = fitter.fit(edited);
+    expect(a).toContain(edit);
+    expect(nativeProblems("openai-chat", a)).toEqual([]);
+    expect(requestTokens("openai-chat", a)).toBeLessThanOrEqual(3_000);
+    for (const item of a) expect(edited).toContain(item);
+    // The cut holds across the edit (hysteresis): the window starts where the last one did.
+    expect(a.slice(0, 2)).toEqual(first.slice(0, 2));
+    const shorter = input.slice(0, 40);
+    const b = fitter.fit(shorter);
+    expect(nativeProblems("openai-chat", b)).toEqual([]);
+    for (const item of b) expect(shorter).toContain(item);
+  });
+
+  it("the same objects in a new array give the same window", () => {
+    const input = render("langchain", conversation(30, 40)) as unknown[];
+    const fitter = createWindowFitter({ budget: 3_000 });
+    const a = fitter.fit(input);
+    const b = fitter.fit([...input]);
+    expect(b).toHaveLength(a.length);
+    b.forEach((item, i) => expect(item).toBe(a[i]));
+  });
+
+  it("langchain: a window given back (plain message-likes beside the classes) is read again", () => {
+    const input = [new HumanMessage("go"), new AIMessage({ content: "", tool_calls: [{ id: "c1", name: "search", args: {}, type: "tool_call" }] })];
+    const fitter = createWindowFitter({ budget: 2_000 });
+    const window = fitter.fit(input);
+    expect(window[2]).toMatchObject({ role: "tool", tool_call_id: "c1" });
+    const next = fitter.fit([...window, new HumanMessage("and now?")]);
+    expect(next).toHaveLength(4);
+    expect(nativeProblems("langchain", next)).toEqual([]);
+  });
+});
