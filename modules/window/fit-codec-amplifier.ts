@@ -6,8 +6,10 @@
 import { validateMessage, type Message } from "@amplifier-ts/contracts";
 import { cachedRead, type FormatCodec, type Group, type ReadGroup, type SentPart } from "./fit-codec.js";
 
+/** Each item's messages, by identity, shared by every fitter (fit-codec.ts, cachedRead): the same objects convert to the same messages, whose token counts are cached. */
+const cache = new WeakMap<object, readonly Message[]>();
+
 export function amplifierCodec(): FormatCodec {
-  const cache = new WeakMap<object, readonly Message[]>();
   return {
     format: "amplifier",
     read(items, index): ReadGroup {

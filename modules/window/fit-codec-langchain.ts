@@ -20,8 +20,10 @@ const TYPE_OF_ROLE: Record<Message["role"], string> = { system: "system", develo
 /** The constructor fields a message carries besides its content (BaseMessageFields, ToolMessageFields, AIMessageFields). */
 const FIELDS = ["id", "name", "additional_kwargs", "response_metadata", "tool_call_id", "status", "artifact", "metadata", "tool_calls", "invalid_tool_calls", "usage_metadata"] as const;
 
+/** Each item's messages, by identity, shared by every fitter (fit-codec.ts, cachedRead): the same objects convert to the same messages, whose token counts are cached. */
+const cache = new WeakMap<object, readonly Message[]>();
+
 export function langChainCodec(): FormatCodec {
-  const cache = new WeakMap<object, readonly Message[]>();
   const names = new Map<string, string>();
   const classes = new Map<string, MessageClass>();
   return {
@@ -30,8 +32,14 @@ export function langChainCodec(): FormatCodec {
       const item = items[index] as LangChainMessageLike;
       const type = langChainTypeOf(item);
       if (type !== undefined && !classes.has(type) && typeof (item as { constructor?: unknown }).constructor === "function") classes.set(type, (item as unknown as { constructor: MessageClass }).constructor);
-      const messages = cachedRead(cache, items, index, (i) => [fromLangChainMessage(i as LangChainMessageLike, index, names)]);
-      for (const call of messages[0]!.tool_calls ?? []) names.set(call.id, call.function.name);
+      let messages = cachedRead(cache, items, index, (i) => [fromLangChainMessage(i as LangChainMessageLike, index, names)]);
+      const message = messages[0]!;
+      // A ToolMessage without a name takes its call's (as a whole-array conversion names it).
+      if (message.role === "tool" && message.name === undefined && names.has(message.tool_call_id!)) {
+        messages = [{ ...message, name: names.get(message.tool_call_id!)! }];
+        cache.set(item as object, messages);
+      }
+      for (const call of message.tool_calls ?? []) names.set(call.id, call.function.name);
       return { count: 1, messages };
     },
     rewrite(items, group: Group, sent: readonly SentPart[]) {

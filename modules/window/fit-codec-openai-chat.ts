@@ -8,8 +8,10 @@ import { fromOpenAIChat, toOpenAIChat, type ChatMessage } from "@amplifier-ts/ad
 import type { ContentBlock, Message } from "@amplifier-ts/contracts";
 import { cachedRead, textOfContent, type FormatCodec, type Group, type ReadGroup, type SentPart } from "./fit-codec.js";
 
+/** Each item's messages, by identity, shared by every fitter (fit-codec.ts, cachedRead): the same objects convert to the same messages, whose token counts are cached. */
+const cache = new WeakMap<object, readonly Message[]>();
+
 export function openAIChatCodec(): FormatCodec {
-  const cache = new WeakMap<object, readonly Message[]>();
   const names = new Map<string, string>();
   return {
     format: "openai-chat",

@@ -10,8 +10,12 @@ import { fromOpenAIResponses, toOpenAIResponses, type ResponsesItem } from "@amp
 import type { Message } from "@amplifier-ts/contracts";
 import { cachedRead, relocated, textOfContent, type FormatCodec, type Group, type ReadGroup, type SentPart } from "./fit-codec.js";
 
+/** Each item's messages, by identity, shared by every fitter (fit-codec.ts, cachedRead): the same objects convert to the same messages, whose token counts are cached. */
+const cache = new WeakMap<object, readonly Message[]>();
+/** An assistant turn's message, by its first item, with the items it was read from (a hit needs the very same items). */
+const turns = new WeakMap<object, { readonly items: readonly unknown[]; readonly messages: readonly Message[] }>();
+
 export function openAIResponsesCodec(): FormatCodec {
-  const cache = new WeakMap<object, readonly Message[]>();
   const names = new Map<string, string>();
   return {
     format: "openai-responses",
@@ -19,11 +23,17 @@ export function openAIResponsesCodec(): FormatCodec {
       let end = index;
       while (end < items.length && isAssistantItem(items[end])) end++;
       if (end > index) {
-        let messages: Message[];
-        try {
-          messages = fromOpenAIResponses(items.slice(index, end) as ResponsesItem[]);
-        } catch (error) {
-          throw relocated(error, index);
+        const turn = items.slice(index, end);
+        const hit = turns.get(turn[0] as object);
+        let messages: readonly Message[];
+        if (hit && hit.items.length === turn.length && hit.items.every((item, i) => item === turn[i])) messages = hit.messages;
+        else {
+          try {
+            messages = fromOpenAIResponses(turn as ResponsesItem[]);
+          } catch (error) {
+            throw relocated(error, index);
+          }
+          turns.set(turn[0] as object, { items: turn, messages });
         }
         for (const call of messages[0]?.tool_calls ?? []) names.set(call.id, call.function.name);
         return { count: end - index, messages, open: end === items.length };

@@ -48,6 +48,11 @@ export interface FormatCodec {
   rewrite(items: readonly unknown[], group: Group, sent: readonly SentPart[]): unknown[];
   /** Items for a message the engine or a strategy made. */
   create(message: Message): unknown[];
+  /**
+   * One item for two written next to each other that the API wants as one (Anthropic: two user
+   * messages — a made-up result beside the caller's results or prompt); undefined to keep both.
+   */
+  merge?(previous: unknown, next: unknown): unknown;
 }
 
 /** An adapter error raised on a one-item slice, re-pointed at the item's index in the caller's array. */

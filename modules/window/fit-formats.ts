@@ -139,7 +139,10 @@ function partFormats(part: unknown, role: string): number {
     case "reasoning":
       return role === "assistant" ? S : 0;
     case "tool-result":
-      return role === "tool" ? S : 0;
+      // In an assistant message: a provider-executed tool's result.
+      return role === "tool" || role === "assistant" ? S : 0;
+    case "source":
+      return role === "assistant" ? S : 0;
     case "tool-approval-request":
       return role === "assistant" ? S : 0;
     case "tool-approval-response":

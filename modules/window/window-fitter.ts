@@ -352,42 +352,53 @@ class Fitter implements WindowFitter {
       entries.push({ group, sent: { part: group.messages.indexOf(stored), message, same }, message, skip: false });
     }
     const sentGroups = new Map<Group, boolean>();
+    const createdRun = last && r > 0 ? last.createdRun.slice(0, r) : [];
     let kept = 0;
     let rewritten = 0;
     let created = 0;
+    // The run written last: where it starts, whether its items are made, its group.
+    let prev = r > 0 ? { start: runStart[r - 1]!, native: nativeAt[r - 1]!, made: createdRun[r - 1]!, group: undefined as Group | undefined } : undefined;
     for (let e = 0; e < entries.length; ) {
       const { group, skip, message } = entries[e]!;
-      const at = r + e;
-      if (!group) {
-        runStart.push(at);
-        nativeAt.push(out.length);
-        if (!skip) {
-          const made = codec.create(message);
-          out.push(...made);
-          created += made.length;
+      let j = e + 1;
+      let made: unknown[];
+      let whole = false;
+      if (!group) made = skip ? [] : codec.create(message);
+      else {
+        const sent: SentPart[] = [entries[e]!.sent!];
+        while (j < entries.length && entries[j]!.group === group) sent.push(entries[j++]!.sent!);
+        whole = sent.length === group.messages.length && sent.every((part, k) => part.same && part.part === k);
+        made = whole ? (items.slice(group.first, group.first + group.count) as unknown[]) : codec.rewrite(items, group, sent);
+      }
+      let run = { start: r + e, native: out.length, made: !group && !skip, group };
+      // Two user turns in a row where the API wants one (Anthropic: a made-up result beside the
+      // caller's results or prompt): one item, and the runs are written again together.
+      if (made.length > 0 && prev && codec.merge && out.length > 0 && (run.made || prev.made)) {
+        const merged = codec.merge(out[out.length - 1], made[0]);
+        if (merged !== undefined) {
+          out[out.length - 1] = merged;
+          made = made.slice(1);
+          if (prev.group) sentGroups.set(prev.group, false);
+          whole = false;
+          run = { start: prev.start, native: prev.native, made: true, group };
         }
-        e++;
-        continue;
       }
-      const sent: SentPart[] = [];
-      let j = e;
-      while (j < entries.length && entries[j]!.group === group) {
-        runStart.push(at);
-        nativeAt.push(out.length);
-        sent.push(entries[j++]!.sent!);
+      for (let k = e; k < j; k++) {
+        runStart.push(run.start);
+        nativeAt.push(run.native);
+        createdRun.push(run.made);
       }
-      const whole = sent.length === group.messages.length && sent.every((s, part) => s.same && s.part === part);
-      sentGroups.set(group, whole);
-      if (whole) {
-        for (let i = group.first; i < group.first + group.count; i++) out.push(items[i]);
-        kept += group.count;
-      } else {
-        out.push(...codec.rewrite(items, group, sent));
-        rewritten += group.count;
+      out.push(...made);
+      if (!group) created += made.length;
+      else {
+        sentGroups.set(group, whole);
+        if (whole) kept += group.count;
+        else rewritten += group.count;
       }
+      if (!skip) prev = run;
       e = j;
     }
-    this.#last = { window: messages, out, runStart, nativeAt, sentAt };
+    this.#last = { window: messages, out, runStart, nativeAt, sentAt, createdRun };
     return { items: out.slice(), kept, rewritten, created, sentGroups };
   }
 }
@@ -410,6 +421,8 @@ interface LastWritten {
   readonly nativeAt: number[];
   /** Per window message: how many stored messages the window holds before it. */
   readonly sentAt: number[];
+  /** Per window message: its run's items are made (created, or merged with a made one). */
+  readonly createdRun: boolean[];
 }
 
 

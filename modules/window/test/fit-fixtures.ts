@@ -69,18 +69,20 @@ export function conversationArbitrary(maxTurns = 14): fc.Arbitrary<Conversation>
   const call = fc.record({
     name: fc.constantFrom("read_file", "search"),
     words: fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 1, max: 80 }) }, { weight: 1, arbitrary: fc.integer({ min: 300, max: 2_000 }) }),
+    // A crash mid-tool: the call has no result recorded (the window answers it).
+    missing: fc.integer({ min: 0, max: 99 }).map((n) => n < 6),
   });
   const step = fc.record({ words: fc.integer({ min: 0, max: 12 }), calls: fc.array(call, { minLength: 1, maxLength: 3 }) });
   const turn = fc.record({ words: fc.oneof(fc.integer({ min: 1, max: 30 }), fc.integer({ min: 200, max: 900 })), steps: fc.array(step, { maxLength: 3 }), answer: fc.integer({ min: 0, max: 40 }) });
   return fc.tuple(fc.array(turn, { minLength: 1, maxLength: maxTurns }), fc.boolean()).map(([turns, interruptedEnd]) => {
     let id = 0;
     const list: Turn[] = turns.map((t, ti) => ({
-      prompt: `q${ti} ${text(ti, t.words)}`,
+      prompt: `q${ti} ${text(ti, t.words)}`.trim(),
       steps: t.steps.map((s, si) => ({
         text: s.words ? text(ti + si, s.words) : "",
-        calls: s.calls.map((c) => ({ id: `call_${id++}`, name: c.name, args: c.name === "search" ? { q: text(id, 2) } : { path: `/f/${id}` }, result: text(id, c.words) })),
+        calls: s.calls.map((c) => ({ id: `call_${id++}`, name: c.name, args: c.name === "search" ? { q: text(id, 2) } : { path: `/f/${id}` }, result: c.missing ? undefined : text(id, c.words) })),
       })),
-      answer: `a${ti} ${text(ti + 3, t.answer)}`,
+      answer: `a${ti} ${text(ti + 3, t.answer)}`.trim(),
     }));
     if (interruptedEnd) {
       // The last turn ends in a call that has no result (a crash mid-tool): the window must add one.

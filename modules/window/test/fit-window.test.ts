@@ -110,6 +110,38 @@ describe("fitWindow: every format", () => {
     expect(nativeProblems("ai-sdk", out)).toEqual([]);
   });
 
+  it("ai-sdk: files, tool approvals and denied executions are counted (as their JSON) and sent as given", () => {
+    const pdf = Buffer.from("%PDF-1.7 a small document ".repeat(200)).toString("base64");
+    const input: unknown[] = [
+      { role: "user", content: [{ type: "text", text: "Summarise the attachment, then delete it." }, { type: "file", data: pdf, mediaType: "application/pdf", filename: "a.pdf" }] },
+      {
+        role: "assistant",
+        content: [
+          { type: "tool-call", toolCallId: "c1", toolName: "delete_file", input: { path: "a.pdf" } },
+          { type: "tool-approval-request", approvalId: "ap1", toolCallId: "c1" },
+        ],
+      },
+      {
+        role: "tool",
+        content: [
+          { type: "tool-approval-response", approvalId: "ap1", approved: false, reason: "keep it" },
+          { type: "tool-result", toolCallId: "c1", toolName: "delete_file", output: { type: "execution-denied", reason: "keep it" } },
+        ],
+      },
+      { role: "assistant", content: "I kept the file." },
+      { role: "user", content: [{ type: "file", data: new Uint8Array([137, 80, 78, 71]), mediaType: "image/png" }] },
+    ];
+    const { messages: out, report } = fitWindow(input, { budget: 20_000, report: true });
+    expect(report.format).toBe("ai-sdk");
+    out.forEach((item, i) => expect(item).toBe(input[i]));
+    expect(nativeProblems("ai-sdk", out)).toEqual([]);
+    // The document is counted: a budget below its JSON's size drops it with its turn.
+    expect(report.tokens).toBeGreaterThan(1_000);
+    const small = fitWindow(input, { budget: 2_500, report: true });
+    expect(small.messages).not.toContain(input[0]);
+    expect(small.report.tokens).toBeLessThanOrEqual(2_500);
+  });
+
   it("anthropic: `system` given beside the array counts against the budget and is not returned", () => {
     const c = conversation(30, 40);
     const messages = itemsOf("anthropic", render("anthropic", c));
@@ -219,6 +251,26 @@ describe("strategies", () => {
     expect(report.created).toBe(1);
     expect(report.items.filter((d) => d.reason === "strategy")).toHaveLength(20);
   });
+});
+
+describe("strategies in each format", () => {
+  for (const format of FORMATS) {
+    it(`${format}: a strategy's summary (a system message) is written in the format, the window valid for its API`, () => {
+      const input = render(format, conversation(12, 30));
+      const summarize: CompactionStrategy = {
+        name: "summarize",
+        compact(messages) {
+          const firstTurn = messages.findIndex((m) => m.role === "user");
+          return [...messages.slice(0, firstTurn), { role: "system", content: "Summary: the first eight turns read files." }, ...messages.slice(firstTurn + 8 * 4)];
+        },
+      };
+      const { messages: out, report } = fitWindow(input, { budget: 50_000, strategies: [summarize], report: true });
+      expect(report.created).toBe(1);
+      expect(JSON.stringify(out)).toContain("Summary: the first eight turns");
+      expect(nativeProblems(format, out)).toEqual([]);
+      expect(requestTokens(format, out)).toBeLessThanOrEqual(50_000);
+    });
+  }
 });
 
 describe("createWindowFitter", () => {
