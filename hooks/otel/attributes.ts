@@ -50,7 +50,7 @@ export const ERROR_TYPE = "error.type";
  * | `amplifier.request.messages`, `amplifier.request.tools` | chat span | how many messages / tool definitions the window sent |
  * | `amplifier.request.tokens` | chat span | the window's counted size, when the emitter knows it |
  * | `amplifier.error.retryable` | chat span | provider:error's `retryable` |
- * | `amplifier.context.*` | compaction span | context:pre_compact / post_compact (below) |
+ * | `amplifier.context.*` | compaction span, fit span | context:pre_compact / post_compact; a fit report (fit-span.ts) |
  * | `amplifier.include.*`, `amplifier.calibration.*`, `amplifier.storage.*`, `amplifier.strategy.*`, `amplifier.summary.*`, `amplifier.orphan.*`, `amplifier.usage_invalid.*` | span events | the context:* event's fields |
  * | `amplifier.span.abandoned` | any span | the span was ended without its closing event (bound reached, teardown) |
  */
@@ -72,6 +72,15 @@ export const AMPLIFIER = {
   CONTEXT_SUMMARIZED: "amplifier.context.summarized",
   CONTEXT_STRATEGIES: "amplifier.context.strategies",
   CONTEXT_DURATION_MS: "amplifier.context.duration_ms",
+  // The standalone fitter's report (recordFitSpan) adds:
+  CONTEXT_TOKENS_BEFORE_EXACT: "amplifier.context.tokens_before_exact",
+  CONTEXT_KEPT: "amplifier.context.kept",
+  CONTEXT_CREATED: "amplifier.context.created",
+  CONTEXT_COMPACTED: "amplifier.context.compacted",
+  CONTEXT_CUT_REASON: "amplifier.context.cut_reason",
+  CONTEXT_LADDER: "amplifier.context.ladder",
+  CONTEXT_FORMAT: "amplifier.context.format",
+  CONTEXT_TOOL_TOKENS: "amplifier.context.tool_tokens",
   CONTEXT_REPAIRED_SYNTHETIC_RESULTS: "amplifier.context.repaired.synthetic_results",
   CONTEXT_REPAIRED_ORPHANS_DROPPED: "amplifier.context.repaired.orphans_dropped",
   CONTEXT_REPAIRED_PLACEHOLDER: "amplifier.context.repaired.placeholder",
@@ -81,6 +90,8 @@ export const AMPLIFIER = {
 export const SPAN = {
   SESSION: "amplifier.session",
   COMPACT: "amplifier.context.compact",
+  /** A fit of the standalone window fitter (recordFitSpan). */
+  FIT: "amplifier.context.fit",
 } as const;
 
 /** What `gen_ai.provider.name` says for the APIs the provider modules call; any other name is passed as given. */

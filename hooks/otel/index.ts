@@ -8,6 +8,7 @@ import { OTEL_MODULE_VERSION } from "./tracer-check.js";
 export { AMPLIFIER, ERROR_TYPE, GEN_AI, GEN_AI_OPERATION, PROVIDER_NAMES, SPAN } from "./attributes.js";
 export { CONTEXT_EVENTS, type ContextEventName } from "./context-events.js";
 export { otelErrors } from "./errors.js";
+export { recordFitSpan, type FitSpanOptions, type FitSpanReport } from "./fit-span.js";
 export { instrumentSession } from "./instrument-session.js";
 export { otelConfigSchema, type OtelConfig } from "./otel-config.js";
 export { errorType, otelHooks, type OtelHooksOptions } from "./otel-hooks.js";

@@ -31,3 +31,8 @@ export function requireOtelApi(where: string): OtelApi {
     cause: loadedApi.missing,
   });
 }
+
+/** Reports a tracing failure on OpenTelemetry's diagnostic logger (nowhere when the API is absent). */
+export function warnNotTraced(message: string, error: unknown): void {
+  if ("api" in loadedApi) loadedApi.api.diag.warn(`@amplifier-ts/module-otel: ${message}`, error);
+}
