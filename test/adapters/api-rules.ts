@@ -81,7 +81,10 @@ export function openAIChatProblems(body: Json): string[] {
         break;
       }
       case "tool":
-        extraKeys(m, ["role", "content", "tool_call_id"], at, problems);
+        // `name` is not in the API reference for tool messages, but OpenAI's own cookbook sends it
+        // ("How to call functions with chat models") and the API accepts it; LangChain's ChatOpenAI
+        // sends every ToolMessage's tool name there.
+        extraKeys(m, ["role", "content", "tool_call_id", "name"], at, problems);
         if (!isText(m.tool_call_id) || !pending.delete(m.tool_call_id)) problems.push(`${at}: messages with role 'tool' must be a response to a preceding message with 'tool_calls' (${String(m.tool_call_id)})`);
         if (!isText(m.content) && !(Array.isArray(m.content) && m.content.every((p) => isObject(p) && p.type === "text" && isText(p.text)))) problems.push(`${at}.content: string or text parts`);
         break;

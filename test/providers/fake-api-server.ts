@@ -26,6 +26,8 @@ export interface Reply {
   usage?: { input: number; output: number; cacheRead?: number; cacheWrite?: number };
   /** Responses API: the ids of the reasoning and message output items (default one recorded id each, the same for every answer). */
   ids?: { reasoning?: string; message?: string };
+  /** The completion's / response's / message's id (default: the recorded one). Real APIs give each answer its own, and LangChain's agent state keys messages by it. */
+  id?: string;
 }
 
 export interface Received {
@@ -88,7 +90,7 @@ function chatCompletion(body: Record<string, unknown>, r: Reply) {
   const u = usageOf(r);
   const calls = (r.toolCalls ?? []).map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: JSON.stringify(c.arguments) } }));
   return {
-    id: "chatcmpl-B9MBs8CjcvOU2jLn4n570S5qMJKcT",
+    id: r.id ?? "chatcmpl-B9MBs8CjcvOU2jLn4n570S5qMJKcT",
     object: "chat.completion",
     created: 1741569952,
     model: `${String(body.model)}-2024-08-06`,
@@ -121,7 +123,7 @@ function response(body: Record<string, unknown>, r: Reply) {
   if (r.text) output.push({ id: r.ids?.message ?? "msg_67ccd3acc8d48190a77525dc6de64b4104becb25c9b22301", type: "message", status: "completed", role: "assistant", content: [{ type: "output_text", text: r.text, annotations: [] }] });
   for (const c of r.toolCalls ?? []) output.push({ id: `fc_${c.id}`, type: "function_call", status: "completed", call_id: c.id, name: c.name, arguments: JSON.stringify(c.arguments) });
   return {
-    id: "resp_67ccd3a9da748190baa7f1570fe91ac604becb25c9b22301",
+    id: r.id ?? "resp_67ccd3a9da748190baa7f1570fe91ac604becb25c9b22301",
     object: "response",
     created_at: 1741476777,
     status: "completed",
@@ -167,7 +169,7 @@ function anthropicMessage(body: Record<string, unknown>, r: Reply) {
   if (r.text) content.push({ type: "text", text: r.text });
   for (const c of r.toolCalls ?? []) content.push({ type: "tool_use", id: c.id, name: c.name, input: c.arguments });
   return {
-    id: "msg_013Zva2CMHLNnXjNJJKqJ2EF",
+    id: r.id ?? "msg_013Zva2CMHLNnXjNJJKqJ2EF",
     type: "message",
     role: "assistant",
     model: String(body.model),
