@@ -81,11 +81,14 @@ export function createLangChainFitter(options: LangChainFitOptions): LangChainFi
 
 let nextId = 0;
 
+/** The budget; and the model must be one the registry knows: its counts are exact, a guess is not. */
 function budgetOf(options: LangChainFitOptions): number {
+  const info = options.model === undefined ? undefined : getModelInfo(options.model);
+  if (options.model !== undefined && !info) {
+    throw langchainErrors.create("NO_MODEL", `the token registry does not know "${options.model}": its counts would be a guess`, { module: "langchain", path: "model", expected: "a model name the token registry knows (registerModel() from @amplifier-ts/tokens adds one)", given: options.model });
+  }
   if (options.budget !== undefined) return resolveBudget({ tokenBudget: options.budget });
-  if (options.model === undefined) throw langchainErrors.create("NO_MODEL", undefined, { path: "model", expected: "a model name the token registry knows, or a budget", given: undefined });
-  const info = getModelInfo(options.model);
-  if (!info) throw langchainErrors.create("NO_MODEL", `the token registry does not know "${options.model}"`, { path: "model", expected: "a model name the token registry knows (registerModel() adds one), or a budget", given: options.model });
+  if (!info) throw langchainErrors.create("NO_MODEL", undefined, { module: "langchain", path: "model", expected: "a model name the token registry knows, or a budget", given: undefined });
   return resolveBudget({
     model: options.model,
     modelInfo: { contextWindow: info.contextWindow, maxOutputTokens: options.maxOutputTokens ?? info.maxOutputTokens },

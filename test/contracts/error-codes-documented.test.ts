@@ -13,6 +13,7 @@ const BUILT_IN_MODULES = [
   "../../modules/context-persistent/index.js",
   "../../modules/context-simple/index.js",
   "../../modules/inspector/index.js",
+  "../../modules/langchain/index.js",
   "../../modules/openai-agents/index.js",
   "../../modules/provider-anthropic/index.js",
   "../../modules/provider-openai/index.js",
