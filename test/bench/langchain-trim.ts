@@ -35,7 +35,7 @@ interface Converted {
 
 class DeadlineExceeded extends Error {}
 
-interface LangChainRun {
+export interface LangChainRun {
   n: number;
   turns: number;
   total?: Distribution;
@@ -230,6 +230,17 @@ export async function runLangChain(ctx: BenchContext, n: number, counter: TokenC
   };
 }
 
+/** runLangChain once per run and N: the langchain and fit-window scenarios share it (same histories, same new messages). */
+export async function runLangChainMemo(ctx: BenchContext, n: number, counter: TokenCounter): Promise<LangChainRun> {
+  const key = `langchain-run:${n}`;
+  let run = ctx.memo.get(key) as LangChainRun | undefined;
+  if (!run) {
+    run = await runLangChain(ctx, n, counter);
+    ctx.memo.set(key, run);
+  }
+  return run;
+}
+
 /** How many token-counter calls `trimMessages` "last" needs: it drops the oldest message one call at a time until the rest fits. */
 function callsNeeded(lcHistory: readonly BaseMessage[], tokens: Map<string, number>, budget: number, priming: number): number {
   const counts = lcHistory.map((m) => tokens.get(m.id ?? "") ?? 0);
@@ -328,7 +339,7 @@ export const langchainScenario: Scenario = {
         ctx.memo.set(`turns:context-simple:${n}`, ours);
       }
       ctx.log(`langchain: trimMessages at N=${count(n)}`);
-      const lc = await runLangChain(ctx, n, counter);
+      const lc = await runLangChainMemo(ctx, n, counter);
       runs.push({ lc, ours });
       const lcMedian = lc.total?.median ?? lc.aborted?.estimatedMs ?? Number.NaN;
       const approx = lc.aborted ? "≈ " : "";

@@ -31,6 +31,7 @@ import { fileURLToPath } from "node:url";
 import { getHeapStatistics } from "node:v8";
 import { agentLoopScenario } from "./agent-loop-turn.js";
 import { agentMemoryChild, agentMemoryScenario } from "./agent-memory.js";
+import { fitWindowScenario } from "./fit-window.js";
 import { langchainScenario } from "./langchain-trim.js";
 import { machineInfo } from "./machine-info.js";
 import { hasGc } from "./measure.js";
@@ -50,7 +51,7 @@ import { redisStoreScenario, storesTurnScenario } from "./stores-redis.js";
 import { fleetChild, fleetScenario } from "./stores-fleet.js";
 import type { BenchContext, BenchOptions, Scenario } from "./scenario.js";
 
-export const SCENARIOS: readonly Scenario[] = [agentLoopScenario, resumeScenario, memoryScenario, langchainScenario, peersScenario, replayScenario, pipelinesScenario, recallScenario, postgresStoreScenario, redisStoreScenario, storesTurnScenario, agentMemoryScenario, fleetScenario, agentStoresScenario, recallQualityScenario];
+export const SCENARIOS: readonly Scenario[] = [agentLoopScenario, resumeScenario, memoryScenario, langchainScenario, peersScenario, fitWindowScenario, replayScenario, pipelinesScenario, recallScenario, postgresStoreScenario, redisStoreScenario, storesTurnScenario, agentMemoryScenario, fleetScenario, agentStoresScenario, recallQualityScenario];
 
 const CHILDREN: Record<string, (args: string[]) => Promise<void>> = {
   resume: resumeChild,

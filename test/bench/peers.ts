@@ -37,7 +37,7 @@ interface Peer {
   open(history: readonly Message[]): Promise<{ turn(message: Message): Promise<readonly unknown[]>; toOurs(window: readonly unknown[]): Message[] }>;
 }
 
-interface PeerRun {
+export interface PeerRun {
   peer: string;
   /** The first measured turn ran past the deadline: aborted after this many ms (a lower bound of one turn). */
   abortedMs?: number;
@@ -325,6 +325,26 @@ function runPeerIsolated(ctx: BenchContext, peer: Peer, n: number, limitMs: numb
   });
 }
 
+/**
+ * A Mastra peer's run at N, once per bench run: the peers and fit-window scenarios share it. Loads
+ * (installs on first use) test/bench/mastra; `error` says why it could not run.
+ */
+export async function mastraRunMemo(ctx: BenchContext, name: string, n: number): Promise<{ run: PeerRun; error?: undefined } | { error: string; run?: undefined }> {
+  const key = `peer-run:${name}:${n}`;
+  const memo = ctx.memo.get(key) as PeerRun | undefined;
+  if (memo) return { run: memo };
+  try {
+    const { processors } = await loadMastra(ctx.log);
+    const peer = mastraPeers(processors, ctx.options.budget).find((p) => p.name === name);
+    if (!peer) return { error: `no Mastra peer named ${name}` };
+    const run = await runPeerIsolated(ctx, peer, n, ctx.options.langchainDeadlineS * 1000 * 2);
+    ctx.memo.set(key, run);
+    return { run };
+  } catch (error) {
+    return { error: (error as Error).message };
+  }
+}
+
 export const peersScenario: Scenario = {
   id: "peers",
   data: GENERATED_HISTORY,
@@ -367,7 +387,9 @@ export const peersScenario: Scenario = {
         ctx.log(`peers: ${peer.name} at N=${count(n)}`);
         try {
           // LlamaIndex and Mastra: in a child killed at the deadline (its history set-up included).
-          const run = peer.name.startsWith("LlamaIndex") || peer.name.startsWith("Mastra") ? await runPeerIsolated(ctx, peer, n, ctx.options.langchainDeadlineS * 1000 * 2) : await runPeer(ctx, peer, n, counter);
+          const memoKey = `peer-run:${peer.name}:${n}`;
+          const run = (ctx.memo.get(memoKey) as PeerRun | undefined) ?? (peer.name.startsWith("LlamaIndex") || peer.name.startsWith("Mastra") ? await runPeerIsolated(ctx, peer, n, ctx.options.langchainDeadlineS * 1000 * 2) : await runPeer(ctx, peer, n, counter));
+          ctx.memo.set(memoKey, run);
           if (run.abortedMs !== undefined) {
             aborted.set(peer.name, run.abortedMs);
             rows.push([count(n), run.peer, "aborted", `> ${ms(run.abortedMs)}`, "—", `> ${ratio(run.abortedMs / ours.total.median, 0)}`, "—", "—", "—"]);

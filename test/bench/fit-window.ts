@@ -1,0 +1,247 @@
+/**
+ * Scenario "fit-window" (issue 27): `fitWindow` without the kernel, as a framework user calls it,
+ * beside LangChain `trimMessages` and Mastra `TokenLimiter` on the same histories and the same new
+ * messages as the agent-loop turn (historyFor / turnMessages). Target: `createWindowFitter` kept
+ * across calls costs ≤ 0.2 ms median per fit() at 10,000 messages.
+ *
+ * | row | what one turn does | timed as "fit()" |
+ * |---|---|---|
+ * | createWindowFitter, one per shape (fit-window-shapes.ts) | convert + push the new message, then `fitter.fit(messages)` on the whole (grown) array | the fit() call alone |
+ * | fitWindow one-shot (amplifier Message[]) | push, then `fitWindow(messages, options)`: no state kept, O(history) | the call |
+ * | LangChain trimMessages | langchain-trim.ts runLangChain (cached counts, the best case for LangChain) | — |
+ * | Mastra TokenLimiter | peers.ts, in a child process killed at the deadline | — |
+ *
+ * Every row's windows at model calls are mapped back to our messages and checked the same way:
+ * windowProblems (every invariant of contracts/WINDOW.md + the provider tool-pairing check), the
+ * budget counted with our gpt-4o counter. The checks run after the timed loop (O(history) each:
+ * their garbage would otherwise be collected inside a timed call).
+ */
+import type { Message } from "../../contracts/generated/message.js";
+import { getTokenCounter, type TokenCounter } from "../../modules/tokens/index.js";
+import { createWindowFitter, fitWindow } from "../../modules/window/index.js";
+import { historyFor, isModelCall, turnMessages } from "./agent-loop-turn.js";
+import { SHAPES, oursShape, type Shape } from "./fit-window-shapes.js";
+import { runLangChainMemo } from "./langchain-trim.js";
+import { count, distribution, fullGc, ms, ratio, type Distribution } from "./measure.js";
+import { mastraRunMemo, type PeerRun } from "./peers.js";
+import { GENERATED_HISTORY, check, type BenchContext, type Check, type Scenario, type ScenarioResult } from "./scenario.js";
+import { windowProblems } from "./tool-pairing.js";
+
+export const FIT_TARGET_MS = 0.2;
+const MODEL = "gpt-4o";
+
+interface FitRun {
+  who: string;
+  shape: string;
+  n: number;
+  stored: number;
+  turns: number;
+  /** The fit() call alone. */
+  fit: Distribution;
+  /** Converting and pushing the new message, then fit(): what the caller's loop pays. */
+  turn: Distribution;
+  /** The first fit() over the whole history (counts every message once). */
+  firstMs: number;
+  checked: number;
+  broken: number;
+  overBudget: number;
+  firstProblem?: string;
+  windowMessages: number;
+  windowTokens: number;
+}
+
+async function runFitter(ctx: BenchContext, shape: Shape, n: number, counter: TokenCounter, keep: boolean): Promise<FitRun> {
+  const { warmup, turns, budget } = ctx.options;
+  const history = historyFor(ctx, n);
+  const stream = turnMessages(ctx, `fit-${keep ? "kept" : "once"}-${shape.format}-${n}`);
+  const opened = shape.open(history);
+  const options = { model: MODEL, budget, format: shape.format };
+  const fitter = keep ? createWindowFitter(options) : undefined;
+  const fit = (messages: unknown[]) => (fitter ? fitter.fit(messages) : fitWindow(messages, options)) as unknown[];
+  fullGc();
+  const f0 = performance.now();
+  fit(opened.messages);
+  const firstMs = performance.now() - f0;
+  const fitTimes: number[] = [];
+  const turnTimes: number[] = [];
+  const toCheck: { at: number; window: unknown[] }[] = [];
+  const spent = performance.now() + ctx.options.langchainBudgetS * 1000;
+  for (let i = 0; i < stream.length; i++) {
+    const t0 = performance.now();
+    opened.add(stream[i]!);
+    const t1 = performance.now();
+    const window = fit(opened.messages);
+    const t2 = performance.now();
+    if (i < warmup) continue;
+    fitTimes.push(t2 - t1);
+    turnTimes.push(t2 - t0);
+    if (isModelCall(stream, i)) toCheck.push({ at: i, window });
+    // The one-shot row is O(history) per call: bounded in time like the peers (fewer turns at large N).
+    if (!keep && performance.now() > spent && fitTimes.length >= 5) break;
+  }
+  let broken = 0;
+  let overBudget = 0;
+  let firstProblem: string | undefined;
+  let last: Message[] = [];
+  for (const { at, window } of toCheck) {
+    last = opened.toOurs(window);
+    if (counter.countRequest(last) > budget) overBudget++;
+    const problems = windowProblems([...history, ...stream.slice(0, at + 1)], last, budget, counter);
+    if (problems.length) {
+      broken++;
+      firstProblem ??= `turn ${at}: ${problems[0]}`;
+    }
+  }
+  return {
+    who: keep ? "createWindowFitter (kept across calls)" : "fitWindow one-shot",
+    shape: shape.name,
+    n,
+    stored: history.length,
+    turns: fitTimes.length,
+    fit: distribution(fitTimes),
+    turn: distribution(turnTimes),
+    firstMs,
+    checked: toCheck.length,
+    broken,
+    overBudget,
+    ...(firstProblem === undefined ? {} : { firstProblem }),
+    windowMessages: last.length,
+    windowTokens: counter.countRequest(last),
+  };
+}
+
+export const fitWindowScenario: Scenario = {
+  id: "fit-window",
+  data: GENERATED_HISTORY,
+  title: "fitWindow as a drop-in: createWindowFitter over framework shapes beside LangChain trimMessages and Mastra TokenLimiter",
+  method:
+    "Same histories and new messages as the agent-loop turn (the system prompt + the last ≈N messages of one seeded session). " +
+    "`createWindowFitter({ model: \"gpt-4o\", budget: 128000, format })` is kept across calls, one per message shape a user holds: " +
+    "ours (amplifier Message[]), AI SDK ModelMessage[] and LangChain BaseMessage[] (converted with the converters the peers get; " +
+    "the history once, each new message inside the timed turn). One turn = convert + push the new message, then `fitter.fit(messages)` " +
+    "with the whole grown array; 'fit()' times the call alone, 'turn' adds the conversion. The first fit() over the history is timed " +
+    "apart. `fitWindow` one-shot (no state kept) is the same call without the fitter. LangChain `trimMessages` (cached counts) and " +
+    "Mastra `TokenLimiter` run as in their own scenarios. Every row's windows at model calls are mapped back to our messages and " +
+    "checked after the timed loop: every invariant of contracts/WINDOW.md, the provider tool-pairing check, and the budget counted " +
+    "with our gpt-4o counter.",
+  async run(ctx: BenchContext): Promise<ScenarioResult> {
+    const counter = getTokenCounter(MODEL);
+    const { sizes } = ctx.options;
+    const targetN = sizes.includes(10_000) ? 10_000 : sizes[sizes.length - 1]!;
+    const rows: string[][] = [];
+    const checks: Check[] = [];
+    const notes: string[] = [];
+    const runs: FitRun[] = [];
+    // tiktoken's first use in the process loads its encoder: not the first fit()'s cost.
+    counter.countMessage({ role: "user", content: "warm up the encoder" });
+    for (const n of sizes) {
+      const kept: FitRun[] = [];
+      for (const [shape, keep] of [...SHAPES.map((s) => [s, true] as const), [oursShape, false] as const]) {
+        const who = keep ? "createWindowFitter (kept across calls)" : "fitWindow one-shot";
+        ctx.log(`fit-window: ${who} over ${shape.name} at N=${count(n)}`);
+        let run: FitRun;
+        try {
+          run = await runFitter(ctx, shape, n, counter, keep);
+        } catch (error) {
+          rows.push([count(n), who, shape.name, "error", "—", "—", "—", "—", "—", "—", "—"]);
+          notes.push(`${who} over ${shape.name} at N=${count(n)} failed: ${(error as Error).message}`);
+          ctx.log(`  ERROR ${(error as Error).message}`);
+          continue;
+        }
+        if (keep) kept.push(run);
+        runs.push(run);
+        ctx.log(`  fit() median ${ms(run.fit.median)}, turn ${ms(run.turn.median)}, first fit ${ms(run.firstMs)}; broken ${run.broken} of ${run.checked}`);
+        rows.push([
+          `${count(n)} (${count(run.stored)})`,
+          run.who,
+          run.shape,
+          String(run.turns),
+          ms(run.fit.median),
+          ms(run.fit.p99),
+          ms(run.turn.median),
+          ms(run.firstMs),
+          `${run.broken} of ${run.checked}`,
+          `${run.overBudget} of ${run.checked}`,
+          `${count(run.windowTokens)} / ${run.windowMessages}`,
+        ]);
+        if (run.firstProblem) notes.push(`${run.who} over ${run.shape} at N=${count(n)}: first broken window: ${run.firstProblem}`);
+      }
+      const reference = kept[0];
+      ctx.log(`fit-window: LangChain trimMessages at N=${count(n)}`);
+      const lc = await runLangChainMemo(ctx, n, counter);
+      const lcMedian = lc.total?.median ?? lc.aborted?.estimatedMs ?? Number.NaN;
+      const approx = lc.aborted ? "≈ " : "";
+      rows.push([
+        count(n),
+        "LangChain trimMessages",
+        "LangChain BaseMessage[]",
+        lc.aborted ? `aborted at ${ms(lc.aborted.elapsedMs)}` : String(lc.turns),
+        "—",
+        lc.total ? ms(lc.total.p99) : "—",
+        `${approx}${ms(lcMedian)}`,
+        "—",
+        lc.aborted ? "—" : `${lc.invalidWindows} of ${lc.checkedWindows}`,
+        "—",
+        lc.windowTokens === undefined ? "—" : `${count(lc.windowTokens)} / ${lc.windowMessages}`,
+      ]);
+      const lcShape = kept.find((r) => r.shape.startsWith("LangChain")) ?? reference;
+      if (lcShape) checks.push(check(`N=${count(n)}: LangChain trimMessages turn / fitter turn over BaseMessage[]`, `${approx}${ratio(lcMedian / lcShape.turn.median, 0)} (${approx}${ms(lcMedian)} vs ${ms(lcShape.turn.median)})`, "report", undefined));
+      ctx.log(`fit-window: Mastra TokenLimiter at N=${count(n)}`);
+      const mastra = await mastraRunMemo(ctx, "Mastra TokenLimiter", n);
+      if (mastra.error !== undefined) {
+        rows.push([count(n), "Mastra TokenLimiter", "AI SDK 4 CoreMessage[]", "error", "—", "—", "—", "—", "—", "—", "—"]);
+        notes.push(`Mastra TokenLimiter at N=${count(n)}: ${mastra.error}`);
+      } else {
+        const m = mastra.run;
+        rows.push(mastraRow(n, m));
+        const aiShape = kept.find((r) => r.shape.startsWith("AI SDK")) ?? reference;
+        const mMedian = m.abortedMs ?? m.total.median;
+        const mApprox = m.abortedMs !== undefined ? "> " : "";
+        if (aiShape) checks.push(check(`N=${count(n)}: Mastra TokenLimiter turn / fitter turn over ModelMessage[]`, `${mApprox}${ratio(mMedian / aiShape.turn.median, 0)} (${mApprox}${ms(mMedian)} vs ${ms(aiShape.turn.median)})`, "report", undefined));
+        if (m.checked) checks.push(check(`N=${count(n)}: Mastra TokenLimiter windows breaking an invariant`, `${m.broken} of ${m.checked}`, "report", undefined));
+      }
+    }
+    for (const shape of SHAPES) {
+      const run = runs.find((r) => r.n === targetN && r.shape === shape.name && r.who.startsWith("createWindowFitter"));
+      const label = `fitWindow kept across calls ≤ ${FIT_TARGET_MS} ms median at ${count(targetN / 1000)}k: fit() over ${shape.name}`;
+      if (!run) {
+        checks.push({ ...check(label, "not measured (error, see notes)", `≤ ${FIT_TARGET_MS} ms`, false), status: "ERROR" });
+        continue;
+      }
+      checks.push(check(label, ms(run.fit.median), `≤ ${FIT_TARGET_MS} ms`, run.fit.median <= FIT_TARGET_MS));
+      checks.push(check(`N=${count(targetN)}: fitter turn over ${shape.name} (conversion + push + fit())`, ms(run.turn.median), "report", undefined));
+    }
+    for (const run of runs.filter((r) => r.n === targetN && !r.who.startsWith("createWindowFitter"))) {
+      checks.push(check(`N=${count(targetN)}: ${run.who} over ${run.shape} (no state kept)`, ms(run.fit.median), "report", undefined));
+    }
+    for (const shape of SHAPES) {
+      const mine = runs.filter((r) => r.shape === shape.name);
+      const broken = mine.reduce((s, r) => s + r.broken, 0);
+      const checked = mine.reduce((s, r) => s + r.checked, 0);
+      const label = `fitWindow over ${shape.name}: model-call windows violating an invariant (all N, kept and one-shot)`;
+      checks.push(checked === 0 ? { ...check(label, "none checked (error, see notes)", "0", false), status: "ERROR" } : check(label, `${broken} of ${checked}`, "0", broken === 0));
+    }
+    return {
+      checks,
+      tables: [
+        {
+          title: "Per-call time and windows: fitWindow / createWindowFitter per shape, LangChain trimMessages, Mastra TokenLimiter (budget 128,000, gpt-4o)",
+          columns: ["N (exact)", "who", "messages given as", "turns", "fit() median", "fit() p99", "turn median (conversion + push + call)", "first fit()", "windows breaking an invariant", "over budget (our count)", "last window tokens / msgs"],
+          rows,
+        },
+      ],
+      notes: [
+        "'fit()' is the call alone; 'turn' adds converting the new message into the shape and pushing it (what a framework loop pays with the fitter as a drop-in). LangChain and Mastra have no separate call time: their column is the turn.",
+        "The fitter's windows come back in the shape they were given (the kept items are the caller's objects); the bench maps them to our messages to check them (test/bench/fit-window-shapes.ts: a message the fitter made is marked synthetic, a changed one is marked truncated only when its text carries the truncation marker).",
+        "LangChain trimMessages: counts cached per message id (the best case), a call past the deadline aborted and extrapolated (≈), as in the langchain scenario. Mastra TokenLimiter (0.24, the last line on Node 20) counts with js-tiktoken; in a child process killed at the deadline, as in the peers scenario.",
+        ...notes,
+      ],
+      data: { runs },
+    };
+  },
+};
+
+function mastraRow(n: number, m: PeerRun): string[] {
+  if (m.abortedMs !== undefined) return [count(n), m.peer, "AI SDK 4 CoreMessage[]", "aborted", "—", "—", `> ${ms(m.abortedMs)}`, "—", "—", "—", "—"];
+  return [count(n), m.peer, "AI SDK 4 CoreMessage[]", String(m.turns), "—", ms(m.total.p99), ms(m.total.median), "—", `${m.broken} of ${m.checked}`, `${m.overBudget} of ${m.checked}`, `— / ${m.windowMessages}`];
+}
