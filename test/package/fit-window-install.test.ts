@@ -104,6 +104,7 @@ describe(`a user of fitWindow alone (npm install of ${PACKAGE}'s tarballs into a
     expect(result.sameObjects).toBe(true);
     expect(result.pairingProblems).toEqual([]);
     expect(result.tokens).toBeLessThanOrEqual(result.budget);
+    expect(result.report).toBe(true);
     // The fitter kept across calls gives the same window for the same messages.
     expect(result.fitterSame).toBe(true);
   });
@@ -116,8 +117,10 @@ interface FitResult {
   lastIsNewest: boolean;
   sameObjects: boolean;
   pairingProblems: string[];
+  /** The window counted with @amplifier-ts/tokens' gpt-4o counter (countRequest), not read from the report. */
   tokens: number;
   budget: number;
+  report: boolean;
   fitterSame: boolean;
 }
 
@@ -126,6 +129,8 @@ interface FitResult {
  * answer), fitted to 600 tokens. Prints what the test asserts, as JSON on its last line.
  */
 const FIT_SCRIPT = `import { fitWindow, createWindowFitter } from "@amplifier-ts/window";
+// Installed with it (its counter): the window is counted here independently of the fitter's report.
+import { getTokenCounter } from "@amplifier-ts/tokens";
 
 const messages = [{ role: "system", content: "You are a careful assistant." }];
 for (let i = 0; i < 10; i++) {
@@ -162,8 +167,9 @@ console.log(JSON.stringify({
   lastIsNewest: window.at(-1) === messages.at(-1),
   sameObjects: window.every((m) => messages.includes(m)),
   pairingProblems,
-  tokens: report.tokens,
+  tokens: getTokenCounter("gpt-4o").countRequest(window),
   budget,
+  report: typeof report === "object" && report !== null,
   fitterSame: once.length === again.length && once.every((m, i) => m === again[i]),
 }));
 `;
