@@ -85,7 +85,7 @@ export const aiSdkShape: Shape = {
           pieces,
           given,
           tagOf: (m) => (m.providerOptions?.[TAG] as { piece?: number } | undefined)?.piece,
-          textOf: (m) => modelText(m),
+          textOf: (m) => modelTexts(m),
           synthetic: (m) => modelAsOurs(m),
         }),
     };
@@ -118,7 +118,7 @@ export const langChainShape: Shape = {
           pieces,
           given,
           tagOf: (m) => (m.id === undefined ? undefined : byId.get(m.id)),
-          textOf: (m) => (typeof m.content === "string" ? m.content : m.content.map((b) => (b.type === "text" ? String((b as { text?: unknown }).text ?? "") : "")).join("")),
+          textOf: (m) => langChainTexts(m),
           synthetic: (m) => langChainAsOurs(m),
         }),
     };
@@ -131,7 +131,7 @@ interface MapBack<N> {
   pieces: readonly Piece[];
   given: ReadonlySet<unknown>;
   tagOf(native: N): number | undefined;
-  textOf(native: N): string;
+  textOf(native: N): NativeText;
   /** A message the fitter made, as ours (unmarked; mapBack marks it). */
   synthetic(native: N): Message[];
 }
@@ -188,22 +188,35 @@ function marked(m: Message, mark: Record<string, unknown>): Message {
   return { ...m, metadata: { ...m.metadata, window: { ...(m.metadata?.window as Record<string, unknown> | undefined), ...mark } } } as Message;
 }
 
-/** `m` with the text of the piece the fitter changed replaced by `body` (a tool result's output, or the message's text). */
-function withText(m: Message, piece: Piece, body: string): Message {
-  if (!Array.isArray(m.content)) return { ...m, content: body };
-  const ids = new Set((piece.blocks ?? m.content).flatMap((b) => (b.type === "tool_result" ? [b.tool_use_id] : [])));
-  const resultIds = [...ids];
+/**
+ * `m` with what the fitter changed in one native message: the text of each tool result it carries
+ * (by call id), else the message's text.
+ */
+function withText(m: Message, piece: Piece, body: NativeText): Message {
+  if (!Array.isArray(m.content)) return { ...m, content: body.text };
+  const mine = new Set((piece.blocks ?? m.content).flatMap((b) => (b.type === "tool_result" ? [b.tool_use_id] : [])));
+  const results = body.results ?? (mine.size === 1 ? new Map([[[...mine][0]!, body.text]]) : new Map<string, string>());
   let replaced = false;
   const content = m.content.map((b): ContentBlock => {
-    if (b.type === "tool_result" && resultIds.length === 1 && ids.has(b.tool_use_id)) {
-      replaced = true;
-      return { ...b, content: body };
-    }
-    return b;
+    const text = b.type === "tool_result" && mine.has(b.tool_use_id) ? results.get(b.tool_use_id) : undefined;
+    if (b.type !== "tool_result" || text === undefined) return b;
+    replaced = true;
+    return { ...b, content: text };
   });
   if (replaced) return { ...m, content };
-  // Not a lone result: the message's text blocks become one text block (tool_use blocks kept).
-  return { ...m, content: [{ type: "text", text: body }, ...m.content.filter((b) => b.type !== "text" && b.type !== "thinking")] };
+  // No result replaced: the message's text blocks become one text block (tool_use blocks kept).
+  return { ...m, content: [{ type: "text", text: body.text }, ...m.content.filter((b) => b.type !== "text" && b.type !== "thinking")] };
+}
+
+/** What a native message says: its text, and each tool result's text by call id when it carries results. */
+interface NativeText {
+  text: string;
+  results?: Map<string, string>;
+}
+
+function modelTexts(m: ModelMessage): NativeText {
+  if (m.role !== "tool") return { text: modelText(m) };
+  return { text: modelText(m), results: new Map(m.content.flatMap((p) => (p.type === "tool-result" ? [[p.toolCallId, outputText(p.output)] as const] : []))) };
 }
 
 function modelText(m: ModelMessage): string {
@@ -223,10 +236,25 @@ function modelAsOurs(m: ModelMessage): Message[] {
   return [{ role: m.role, content: modelText(m) } as Message];
 }
 
+function langChainText(m: BaseMessage): string {
+  return typeof m.content === "string" ? m.content : text(m.content as unknown as ContentBlock[]);
+}
+
+function langChainTexts(m: BaseMessage): NativeText {
+  const body = langChainText(m);
+  const callId = (m as { tool_call_id?: string }).tool_call_id;
+  return callId === undefined ? { text: body } : { text: body, results: new Map([[callId, body]]) };
+}
+
+/**
+ * A message the fitter made: a real LangChain message, or the message-like plain object
+ * (`{ role, content, tool_call_id? }`) it writes when the input held no message of that class.
+ */
 function langChainAsOurs(m: BaseMessage): Message[] {
-  const body = typeof m.content === "string" ? m.content : text(m.content as unknown as ContentBlock[]);
-  if (ToolMessage.isInstance(m)) return [{ role: "tool", tool_call_id: m.tool_call_id, content: body }];
-  if (AIMessage.isInstance(m)) return [{ role: "assistant", content: body }];
-  const type = m.getType();
-  return [{ role: type === "system" ? "system" : "user", content: body }];
+  const body = langChainText(m);
+  const callId = (m as { tool_call_id?: string }).tool_call_id;
+  const role = typeof m.getType === "function" ? (ToolMessage.isInstance(m) ? "tool" : AIMessage.isInstance(m) ? "assistant" : m.getType() === "system" ? "system" : "user") : (m as unknown as { role: string }).role;
+  if (role === "tool") return [{ role: "tool", tool_call_id: callId ?? "", content: body }];
+  if (role === "assistant" || role === "ai") return [{ role: "assistant", content: body }];
+  return [{ role: role === "system" ? "system" : "user", content: body }];
 }
