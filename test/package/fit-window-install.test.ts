@@ -95,6 +95,7 @@ describe(`a user of fitWindow alone (npm install of ${PACKAGE}'s tarballs into a
     const run = spawnSync(process.execPath, ["fit.mjs"], { cwd: app, encoding: "utf8", timeout: 60_000 });
     expect(run.status, `${run.stdout}${run.stderr}`).toBe(0);
     const result = JSON.parse(run.stdout.trim().split("\n").at(-1)!) as FitResult;
+    console.log(`fit.mjs: kept ${result.kept} of ${result.given} messages, ${result.tokens} tokens (gpt-4o, countRequest) of a ${result.budget}-token budget`);
     expect(result.given).toBe(42);
     // The budget forced a cut: fewer messages, the system prompt and the newest question kept.
     expect(result.kept).toBeGreaterThan(2);
