@@ -42,6 +42,13 @@ module.exports = {
       to: { path: [`${WORKSPACE}(?!contracts/)`, "^node_modules/amplifier-ts/", "^(core|hooks|testing|src|examples)/", "^modules/(?!tokens/)"] },
     },
     {
+      name: "window-stands-alone",
+      comment: "@amplifier-ts/window is the engine fitWindow users install alone (README, 'Drop-in for your framework'): it imports contracts, tokens and adapters of ours and no npm package — no server driver, no provider SDK, no framework (frameworks' messages are read by duck typing).",
+      severity: "error",
+      from: { path: "^modules/window/" },
+      to: { path: [`${WORKSPACE}(?!contracts/|tokens/|adapters/|window/)`, "^node_modules/(?!@amplifier-ts/)", "^(core|hooks|testing|src|examples)/", "^modules/(?!window/|tokens/|adapters/)"] },
+    },
+    {
       name: "testing-sits-on-contracts-and-core",
       comment: "@amplifier-ts/testing checks implementations; it depends on no module (token counting aside: the suites count windows exactly).",
       severity: "error",

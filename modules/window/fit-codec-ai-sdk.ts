@@ -79,12 +79,12 @@ const OUTPUTS = new Set(["text", "error-text", "json", "error-json", "content"])
 function countable(message: ModelMessage): ModelMessage {
   const m = message as { role: string; content: unknown };
   if (!Array.isArray(m.content)) return message;
-  const parts = m.content as { type: string; output?: { type: string; reason?: string }; mediaType?: string; data?: unknown }[];
+  const parts = m.content as { type: string; output?: { type: string; value?: unknown; reason?: string }; mediaType?: string; data?: unknown }[];
   if (m.role === "tool") {
-    if (parts.every((p) => p.type === "tool-result" && OUTPUTS.has(p.output?.type ?? ""))) return message;
+    if (parts.every((p) => p.type === "tool-result" && readable(p.output))) return message;
     const content = parts
       .filter((p) => p.type === "tool-result")
-      .map((p) => (OUTPUTS.has(p.output?.type ?? "") ? p : { ...p, output: { type: "text", value: p.output?.type === "execution-denied" ? `execution denied${p.output.reason ? `: ${p.output.reason}` : ""}` : json(p.output) } }));
+      .map((p) => (readable(p.output) ? p : { ...p, output: { type: "text", value: p.output?.type === "execution-denied" ? `execution denied${p.output.reason ? `: ${p.output.reason}` : ""}` : json(p.output) } }));
     return { ...message, content } as ModelMessage;
   }
   const known = m.role === "assistant" ? ASSISTANT_PARTS : USER_PARTS;
@@ -96,6 +96,15 @@ function countable(message: ModelMessage): ModelMessage {
   });
   return { ...message, content } as ModelMessage;
 }
+
+/** An output fromAISDK reads: text, json and their errors, and `content` of text, media and image URLs. */
+function readable(output: { type: string; value?: unknown } | undefined): boolean {
+  if (!output || !OUTPUTS.has(output.type)) return false;
+  if (output.type !== "content") return true;
+  return Array.isArray(output.value) && output.value.every((item: { type?: string }) => CONTENT_ITEMS.has(item?.type ?? ""));
+}
+
+const CONTENT_ITEMS = new Set(["text", "media", "image-url"]);
 
 /** JSON of a part, binary data as base64 (what a provider receives). */
 function json(value: unknown): string {

@@ -321,11 +321,21 @@ class Fitter implements WindowFitter {
       while (r < n && last.window[r] === messages[r]) r++;
       if (r > 0) r = last.runStart[r - 1]!;
     }
-    const out = last && r > 0 ? last.out.slice(0, last.nativeAt[r]) : [];
-    const runStart = last && r > 0 ? last.runStart.slice(0, r) : [];
-    const nativeAt = last && r > 0 ? last.nativeAt.slice(0, r) : [];
-    const sentAt = last && r > 0 ? last.sentAt.slice(0, r) : [];
-    let k = last && r > 0 ? last.sentAt[r]! : 0;
+    // The last window's arrays are this fitter's own: cut back in place to r (no copy of the prefix).
+    const reuse = last !== undefined && r > 0;
+    const out = reuse ? last.out : [];
+    const runStart = reuse ? last.runStart : [];
+    const nativeAt = reuse ? last.nativeAt : [];
+    const sentAt = reuse ? last.sentAt : [];
+    const createdRun = reuse ? last.createdRun : [];
+    let k = reuse ? sentAt[r]! : 0;
+    if (reuse) {
+      out.length = nativeAt[r]!;
+      runStart.length = r;
+      nativeAt.length = r;
+      sentAt.length = r;
+      createdRun.length = r;
+    }
 
     // Each window message from r on: the group it comes from (undefined: made by the engine or a strategy).
     const entries: Entry[] = [];
@@ -352,7 +362,6 @@ class Fitter implements WindowFitter {
       entries.push({ group, sent: { part: group.messages.indexOf(stored), message, same }, message, skip: false });
     }
     const sentGroups = new Map<Group, boolean>();
-    const createdRun = last && r > 0 ? last.createdRun.slice(0, r) : [];
     let kept = 0;
     let rewritten = 0;
     let created = 0;

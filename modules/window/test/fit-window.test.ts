@@ -128,6 +128,8 @@ describe("fitWindow: every format", () => {
           { type: "tool-result", toolCallId: "c1", toolName: "delete_file", output: { type: "execution-denied", reason: "keep it" } },
         ],
       },
+      { role: "assistant", content: [{ type: "tool-call", toolCallId: "c2", toolName: "render", input: {} }] },
+      { role: "tool", content: [{ type: "tool-result", toolCallId: "c2", toolName: "render", output: { type: "content", value: [{ type: "text", text: "rendered" }, { type: "file-data", data: pdf, mediaType: "application/pdf" }] } }] },
       { role: "assistant", content: "I kept the file." },
       { role: "user", content: [{ type: "file", data: new Uint8Array([137, 80, 78, 71]), mediaType: "image/png" }] },
     ];
