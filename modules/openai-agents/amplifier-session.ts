@@ -3,7 +3,7 @@ import type { HistoryScope, HistoryStore, Message } from "@amplifier-ts/contract
 import { createError, isAmplifierError } from "@amplifier-ts/contracts";
 import { loadHistoryStore, parseStoreUrl, type HistoryStoreConfig } from "@amplifier-ts/stores";
 import { getTokenCounter, type TokenCounter } from "@amplifier-ts/tokens";
-import type { WindowReport } from "@amplifier-ts/window";
+import type { FitReport } from "@amplifier-ts/window";
 import { assertStorableItems } from "./agent-items.js";
 import { HistoryFitter } from "./history-fitter.js";
 import { ItemMessages } from "./item-messages.js";
@@ -46,7 +46,6 @@ export class AmplifierSession implements Session {
   #doubt: Message[] | undefined;
   #queue: Promise<unknown> = Promise.resolve();
   #closed = false;
-  #lastReport: WindowReport | undefined;
 
   constructor(options: AmplifierSessionOptions) {
     this.#resolved = resolveSessionOptions(options);
@@ -63,9 +62,13 @@ export class AmplifierSession implements Session {
     return budget - turnReserve - instructionTokens;
   }
 
-  /** What the last getItems() kept and dropped, and its tokens (the window engine's report). */
-  get lastWindowReport(): WindowReport | undefined {
-    return this.#lastReport;
+  /**
+   * The report of the window getItems() returns now: its tokens and budget, and per stored message
+   * (this session's messages: an answer's items are one) whether it was kept, cut or dropped, and
+   * why. Costs O(history): for inspection, not for every turn.
+   */
+  async windowReport(): Promise<FitReport> {
+    return this.#run(async (state) => state.fitter.explain(state.view.fitted));
   }
 
   async getSessionId(): Promise<string> {
@@ -77,8 +80,7 @@ export class AmplifierSession implements Session {
     checkLimit(limit);
     return this.#run(async (state) => {
       if (limit === 0) return [];
-      const { messages, report } = state.fitter.fit(state.view.fitted);
-      this.#lastReport = report;
+      const messages = state.fitter.fit(state.view.fitted);
       const items = windowItems(messages, state.view);
       return structuredClone(limit === undefined ? items : newestItems(items, limit));
     });
@@ -195,7 +197,7 @@ export class AmplifierSession implements Session {
       }
       const stored = opened.messages;
       const view = new ItemMessages(stored.map((m, i) => itemOf(m, this.sessionId, i)));
-      const fitter = new HistoryFitter({ budget: this.historyBudget, counter: this.#counter, tools: this.#resolved.tools });
+      const fitter = new HistoryFitter({ budget: this.historyBudget, model: this.#resolved.model, tools: this.#resolved.tools });
       this.#state = { view, stored, fitter };
     }
     return { state: this.#state, store };

@@ -1,40 +1,40 @@
 import type { Message, ToolDefinition } from "@amplifier-ts/contracts";
-import { WindowAssembler, type WindowCounter, type WindowReport } from "@amplifier-ts/window";
+import { createWindowFitter, type FitReport, type WindowFitter } from "@amplifier-ts/window";
 
 /**
- * The window over the session's messages, kept across reads: the engine indexes each message
- * once and keeps the cut between reads (threshold → target hysteresis), so consecutive windows
- * share their prefix and a read costs O(new messages + window).
+ * The window over the session's messages, kept across reads: `createWindowFitter` of
+ * @amplifier-ts/window (format "amplifier": the session's own conversion of its items,
+ * item-messages.ts), which indexes each message once and keeps the cut between reads (threshold →
+ * target hysteresis), so consecutive windows share their prefix and a read costs O(new messages +
+ * window).
  *
- * `messages` is the session's list (item-messages.ts): it grows at the end, and only its last
- * message may be replaced (an answer extended by a later addItems); what is shared by reference
- * is not indexed again.
+ * `messages` is the session's list: it grows at the end, and only its last message may be replaced
+ * (an answer extended by a later addItems); what is shared by reference is not read again.
  */
 export interface HistoryFitterOptions {
   budget: number;
-  counter: WindowCounter;
+  model: string;
   tools?: readonly ToolDefinition[] | undefined;
 }
 
 export class HistoryFitter {
-  readonly #assembler = new WindowAssembler();
-  readonly #options: HistoryFitterOptions;
+  readonly #fitter: WindowFitter;
 
   constructor(options: HistoryFitterOptions) {
-    this.#options = options;
+    this.#fitter = createWindowFitter({ format: "amplifier", budget: options.budget, model: options.model, ...(options.tools?.length ? { tools: options.tools } : {}) });
   }
 
-  fit(messages: readonly Message[]): { messages: Message[]; report: WindowReport } {
-    const assembler = this.#assembler;
-    const shared = assembler.sharedPrefix(messages);
-    if (shared < assembler.length) assembler.truncate(shared);
-    for (let i = assembler.length; i < messages.length; i++) assembler.append(messages[i]!);
-    const { budget, counter, tools } = this.#options;
-    return assembler.assemble({ budget, counter, ...(tools?.length ? { tools } : {}) });
+  fit(messages: readonly Message[]): readonly Message[] {
+    return this.#fitter.fit(messages);
+  }
+
+  /** The same window with the report (what was kept, cut, dropped and why; O(history)). */
+  explain(messages: readonly Message[]): FitReport {
+    return this.#fitter.fit(messages, { report: true }).report;
   }
 
   /** Forget everything (the session was cleared or rewritten). */
-  reset(messages: readonly Message[] = []): void {
-    this.#assembler.reset(messages);
+  reset(): void {
+    this.#fitter.reset();
   }
 }

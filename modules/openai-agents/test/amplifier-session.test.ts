@@ -113,8 +113,9 @@ describe("AmplifierSession fits the window on read", () => {
       const session = sessionOn(new MemoryStore(), { budget });
       for (let k = 0; k < 40; k++) await session.addItems(turn(k, 1 + (k % 3)));
       const window = await session.getItems();
-      const report = session.lastWindowReport!;
-      expect(report.windowTokens, `budget ${budget}`).toBeLessThanOrEqual(session.historyBudget);
+      const report = await session.windowReport();
+      expect(report.tokens, `budget ${budget}`).toBeLessThanOrEqual(session.historyBudget);
+      expect(report.budget).toBe(session.historyBudget);
       expect(window.length).toBeLessThan(40 * 5);
       expect(window[0]).toMatchObject({ role: "user" });
       const all = await session.getStoredItems();
@@ -157,7 +158,7 @@ describe("AmplifierSession fits the window on read", () => {
     expect(typeof cut.output).toBe("string");
     expect((cut.output as string).length).toBeLessThan(JSON.stringify(huge[3]).length / 4);
     expect(cut.output as string).toMatch(/^result 0 /);
-    expect(session.lastWindowReport!.truncated).toBe(1);
+    expect((await session.windowReport()).truncated).toBe(1);
     expect(await session.getStoredItems()).toEqual(huge);
   });
 

@@ -70,8 +70,7 @@ describe("getItems() windows over random histories", () => {
         });
         expect(window[0]).toMatchObject({ role: "user" });
         expect(window).toContainEqual({ role: "user", content: `question ${turns.length - 1}` });
-        const report = session.lastWindowReport!;
-        expect(report.windowTokens).toBeLessThanOrEqual(session.historyBudget);
+        expect((await session.windowReport()).tokens).toBeLessThanOrEqual(session.historyBudget);
       }),
       { numRuns },
     );
