@@ -11,6 +11,7 @@ export const fitErrors = defineErrorCodes("WINDOW_FIT", {
   NO_BUDGET: "fitWindow needs a budget: a model the token registry knows, or a budget",
   ASYNC_STRATEGY: "A strategy returned a Promise to fit(); use fitAsync()",
   INVALID_OPTIONS: "An option of fitWindow is not what it expects",
+  BUSY: "fit() was called while a fitAsync() of the same fitter is running",
 });
 
 export type FitErrorCode = keyof typeof fitErrors.codes;

@@ -19,7 +19,9 @@
  * Strategies (contract instances, run in order over the converted history) feed the assembler
  * their output; it follows that output by its shared prefix, like the context modules'
  * pipeline (modules/context-manager/pipeline-window.ts). fit() runs them synchronously and refuses
- * a strategy that returns a Promise (WINDOW_FIT/ASYNC_STRATEGY); fitAsync() awaits them.
+ * a strategy that returns a Promise (WINDOW_FIT/ASYNC_STRATEGY); fitAsync() awaits them. fitAsync()
+ * calls on one fitter run one at a time, in call order; fit() while one is in flight is
+ * WINDOW_FIT/BUSY (a fitter holds one conversation's state).
  *
  * Ownership: the caller's items are read, never changed, and kept by reference until the next
  * call; the caller must not mutate an item it has given (give a new object instead — a changed
@@ -98,6 +100,9 @@ class Fitter implements WindowFitter {
   /** What the assembler holds: the converted history, or the strategies' output. */
   #source: readonly Message[] = [];
   #last: LastWritten | undefined;
+  /** fitAsync() calls run one at a time, in call order; fit() refuses to run beside them. */
+  #queue: Promise<unknown> = Promise.resolve();
+  #pending = 0;
 
   constructor(options: ResolvedFitOptions) {
     this.#options = options;
@@ -125,6 +130,12 @@ class Fitter implements WindowFitter {
   fit<T>(messages: T, options?: FitCallOptions & { report?: false | undefined }): T;
   fit<T>(messages: T, options: FitCallOptions & { report: true }): FitResult<T>;
   fit<T>(messages: T, options: FitCallOptions = {}): T | FitResult<T> {
+    if (this.#pending > 0) {
+      throw fitError("BUSY", "fit() was called while a fitAsync() of the same fitter is still running", {
+        expected: "await the fitAsync() call first, or use a fitter per conversation",
+        given: `${this.#pending} fitAsync() call(s) in flight`,
+      });
+    }
     const envelope = this.#envelope(messages);
     const changedFrom = this.#read(envelope);
     let source: readonly Message[] = this.#ours;
@@ -145,13 +156,32 @@ class Fitter implements WindowFitter {
 
   fitAsync<T>(messages: T, options?: FitCallOptions & { report?: false | undefined }): Promise<T>;
   fitAsync<T>(messages: T, options: FitCallOptions & { report: true }): Promise<FitResult<T>>;
-  async fitAsync<T>(messages: T, options: FitCallOptions = {}): Promise<T | FitResult<T>> {
+  fitAsync<T>(messages: T, options: FitCallOptions = {}): Promise<T | FitResult<T>> {
+    // One call at a time: a call reads the array into this fitter's state, so calls whose
+    // strategies await run in the order they were made.
+    const previous = this.#queue;
+    this.#pending++;
+    const run = (async () => {
+      try {
+        await previous;
+        return await this.#fitAsyncNow<T>(messages, options);
+      } finally {
+        this.#pending--;
+      }
+    })();
+    this.#queue = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+
+  async #fitAsyncNow<T>(messages: T, options: FitCallOptions): Promise<T | FitResult<T>> {
     const envelope = this.#envelope(messages);
     const changedFrom = this.#read(envelope);
     let source: readonly Message[] = this.#ours;
     if (this.#options.strategies.length > 0) {
-      // The converted history is this fitter's live array: the strategies get a snapshot, since a
-      // concurrent fit() may extend it while they await.
+      // The converted history is this fitter's live array: the strategies get a snapshot of it.
       source = [...source];
       const context = this.#context(options.signal);
       for (const strategy of this.#options.strategies) source = await strategy.compact(source, context);

@@ -225,6 +225,32 @@ describe("fitWindow: errors", () => {
     expect(out).toEqual(input);
   });
 
+  it("fitAsync calls on one fitter run in call order; fit() beside one in flight is WINDOW_FIT/BUSY", async () => {
+    const order: string[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const slow: CompactionStrategy = {
+      name: "slow",
+      async compact(messages) {
+        order.push(`start ${messages.length}`);
+        if (order.length === 1) await gate;
+        order.push(`end ${messages.length}`);
+        return messages;
+      },
+    };
+    const fitter = createWindowFitter({ budget: 10_000, strategies: [slow] });
+    const input = render("openai-chat", conversation(3)) as unknown[];
+    const first = fitter.fitAsync(input.slice(0, 5));
+    const second = fitter.fitAsync(input);
+    expect(caught(() => fitter.fit(input)).code).toBe("WINDOW_FIT/BUSY");
+    release();
+    const [a, b] = await Promise.all([first, second]);
+    expect(order).toEqual(["start 5", "end 5", `start ${input.length}`, `end ${input.length}`]);
+    expect(a).toEqual(input.slice(0, 5));
+    expect(b).toEqual(input);
+    expect(() => fitter.fit(input)).toThrow(/Promise/);
+  });
+
   it("a history whose instructions alone exceed the budget: BUDGET_TOO_SMALL with the numbers", () => {
     const e = caught(() => fitWindow([{ role: "system", content: "word ".repeat(3_000) }, { role: "user", content: "hi" }], { budget: 500 }));
     expect(e.code).toBe("BUDGET_TOO_SMALL");
