@@ -144,6 +144,27 @@ describe("fitWindow: every format", () => {
     expect(small.report.tokens).toBeLessThanOrEqual(2_500);
   });
 
+  it("openai-responses: built-in tools' items stay in their turn, sent as given; a custom tool's output is truncated like a function's", () => {
+    const input: unknown[] = [
+      { type: "message", role: "user", content: "What changed in Node 20?" },
+      { type: "web_search_call", id: "ws_1", status: "completed", action: { type: "search", query: "node 20 changes" } },
+      { type: "message", role: "assistant", id: "msg_1", status: "completed", content: [{ type: "output_text", text: "Here is what changed.", annotations: [] }] },
+      { type: "message", role: "user", content: "Run the linter." },
+      { type: "custom_tool_call", id: "ctc_1", call_id: "c1", name: "lint", input: "src/**/*.ts" },
+      { type: "custom_tool_call_output", call_id: "c1", output: "warning: unused variable\n".repeat(3_000) },
+    ];
+    const whole = fitWindow(input, { budget: 100_000, report: true });
+    expect(whole.report.format).toBe("openai-responses");
+    whole.messages.forEach((item, i) => expect(item).toBe(input[i]));
+    const { messages: out, report } = fitWindow(input, { budget: 3_000, report: true });
+    expect(report.tokens).toBeLessThanOrEqual(3_000);
+    const output = out.find((item) => (item as { type?: string }).type === "custom_tool_call_output") as { output: string; call_id: string };
+    expect(output).not.toBe(input[5]);
+    expect(output.call_id).toBe("c1");
+    expect(output.output.length).toBeLessThan((input[5] as { output: string }).output.length);
+    expect(out).toContain(input[4]);
+  });
+
   it("anthropic: `system` given beside the array counts against the budget and is not returned", () => {
     const c = conversation(30, 40);
     const messages = itemsOf("anthropic", render("anthropic", c));
