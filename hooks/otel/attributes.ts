@@ -42,6 +42,12 @@ export const GEN_AI_OPERATION = {
 export const ERROR_TYPE = "error.type";
 
 /**
+ * The general (non-GenAI) `session.id`, set beside `gen_ai.conversation.id` with the same value:
+ * Langfuse groups traces into sessions by it, and OpenInference (Phoenix) reads either.
+ */
+export const SESSION_ID = "session.id";
+
+/**
  * `amplifier.*`: what the conventions have no name for.
  *
  * | attribute | on | from |

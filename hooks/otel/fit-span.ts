@@ -1,5 +1,5 @@
 import type { Attributes, Context, Tracer } from "@opentelemetry/api";
-import { AMPLIFIER, GEN_AI, SPAN } from "./attributes.js";
+import { AMPLIFIER, GEN_AI, SESSION_ID, SPAN } from "./attributes.js";
 import { warnNotTraced } from "./otel-api.js";
 import { checkTracer } from "./tracer-check.js";
 
@@ -58,7 +58,7 @@ export function recordFitSpan(tracer: Tracer, report: FitSpanReport, options: Fi
   const checked = checkTracer(tracer, "recordFitSpan(tracer)");
   const { window } = report;
   const attributes: Attributes = {
-    ...(options.conversationId === undefined ? {} : { [GEN_AI.CONVERSATION_ID]: options.conversationId }),
+    ...(options.conversationId === undefined ? {} : { [GEN_AI.CONVERSATION_ID]: options.conversationId, [SESSION_ID]: options.conversationId }),
     [AMPLIFIER.CONTEXT_BUDGET]: report.budget,
     [AMPLIFIER.CONTEXT_TOKENS_BEFORE]: report.historyTokens,
     [AMPLIFIER.CONTEXT_TOKENS_BEFORE_EXACT]: window.historyTokensExact,

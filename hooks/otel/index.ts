@@ -5,7 +5,7 @@ import { otelConfigSchema, type OtelConfig } from "./otel-config.js";
 import { requireOtelApi } from "./otel-api.js";
 import { OTEL_MODULE_VERSION } from "./tracer-check.js";
 
-export { AMPLIFIER, ERROR_TYPE, GEN_AI, GEN_AI_OPERATION, PROVIDER_NAMES, SPAN } from "./attributes.js";
+export { AMPLIFIER, ERROR_TYPE, GEN_AI, GEN_AI_OPERATION, PROVIDER_NAMES, SESSION_ID, SPAN } from "./attributes.js";
 export { CONTEXT_EVENTS, type ContextEventName } from "./context-events.js";
 export { otelErrors } from "./errors.js";
 export { recordFitSpan, type FitSpanOptions, type FitSpanReport } from "./fit-span.js";

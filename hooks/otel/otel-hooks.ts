@@ -1,6 +1,6 @@
 import type { AmplifierEvents, HookBusContract, Unregister } from "@amplifier-ts/contracts";
 import type { Attributes, Context, Span, Tracer } from "@opentelemetry/api";
-import { AMPLIFIER, ERROR_TYPE, GEN_AI, GEN_AI_OPERATION, PROVIDER_NAMES, SPAN } from "./attributes.js";
+import { AMPLIFIER, ERROR_TYPE, GEN_AI, GEN_AI_OPERATION, PROVIDER_NAMES, SESSION_ID, SPAN } from "./attributes.js";
 import { checkTracer, OTEL_MODULE_VERSION, TRACER_NAME } from "./tracer-check.js";
 import { requireOtelApi, type OtelApi } from "./otel-api.js";
 import { contextEventAttributes, CONTEXT_EVENTS, type ContextEventName } from "./context-events.js";
@@ -112,7 +112,7 @@ class BusTracer {
   #sessionStart(p: AmplifierEvents["session:start"]): void {
     if (this.#options.sessionSpan !== true) return;
     if (this.#session) abandon(this.#session);
-    this.#session = this.#tracer.startSpan(SPAN.SESSION, { kind: this.#api.SpanKind.INTERNAL, attributes: { [GEN_AI.CONVERSATION_ID]: this.#conversationId() ?? p.sessionId } }, this.#api.context.active());
+    this.#session = this.#tracer.startSpan(SPAN.SESSION, { kind: this.#api.SpanKind.INTERNAL, attributes: { [GEN_AI.CONVERSATION_ID]: this.#conversationId() ?? p.sessionId, [SESSION_ID]: this.#conversationId() ?? p.sessionId } }, this.#api.context.active());
   }
 
   #sessionEnd(p: AmplifierEvents["session:end"]): void {
@@ -298,7 +298,7 @@ class BusTracer {
 
   #common(attributes: Attributes): Attributes {
     const id = this.#conversationId();
-    return id === undefined ? attributes : { [GEN_AI.CONVERSATION_ID]: id, ...attributes };
+    return id === undefined ? attributes : { [GEN_AI.CONVERSATION_ID]: id, [SESSION_ID]: id, ...attributes };
   }
 
   #conversationId(): string | undefined {

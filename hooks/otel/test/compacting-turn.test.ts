@@ -99,7 +99,7 @@ describe("a compacting turn as OpenTelemetry spans (GenAI semantic conventions)"
 
     const [turn, ...moreTurns] = named(spans, "invoke_agent coder");
     expect(moreTurns).toEqual([]);
-    expect(turn!.attributes).toMatchObject({ "gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": "coder", "gen_ai.conversation.id": sessionId });
+    expect(turn!.attributes).toMatchObject({ "gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": "coder", "gen_ai.conversation.id": sessionId, "session.id": sessionId });
     expect(parentOf(turn!)).toBeUndefined(); // a trace of its own
 
     const chats = named(spans, "chat gpt-4o");

@@ -63,8 +63,8 @@ describe("otelHooks on a bus", () => {
     await hooks.emit("context:storage_recovered", { sessionId: "s-1", store: "jsonl", skippedLines: 1, skippedBytes: 42 });
     stop();
     expect(spans().map((s) => [s.name, s.attributes])).toEqual([
-      ["amplifier.context.storage_fallback", { "gen_ai.conversation.id": "s-1", "amplifier.storage.reason": "EACCES: permission denied", "amplifier.storage.store": "jsonl", "amplifier.storage.path": "/srv/sessions", "error.type": "storage_fallback" }],
-      ["amplifier.context.storage_recovered", { "gen_ai.conversation.id": "s-1", "amplifier.storage.store": "jsonl", "amplifier.storage.skipped_lines": 1, "amplifier.storage.skipped_bytes": 42 }],
+      ["amplifier.context.storage_fallback", { "gen_ai.conversation.id": "s-1", "session.id": "s-1", "amplifier.storage.reason": "EACCES: permission denied", "amplifier.storage.store": "jsonl", "amplifier.storage.path": "/srv/sessions", "error.type": "storage_fallback" }],
+      ["amplifier.context.storage_recovered", { "gen_ai.conversation.id": "s-1", "session.id": "s-1", "amplifier.storage.store": "jsonl", "amplifier.storage.skipped_lines": 1, "amplifier.storage.skipped_bytes": 42 }],
     ]);
   });
 

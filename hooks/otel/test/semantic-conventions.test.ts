@@ -1,7 +1,7 @@
 import * as incubating from "@opentelemetry/semantic-conventions/incubating";
 import { ATTR_ERROR_TYPE } from "@opentelemetry/semantic-conventions";
 import { describe, expect, it } from "vitest";
-import { ERROR_TYPE, GEN_AI, GEN_AI_OPERATION, PROVIDER_NAMES } from "../index.js";
+import { ERROR_TYPE, GEN_AI, GEN_AI_OPERATION, PROVIDER_NAMES, SESSION_ID } from "../index.js";
 
 /**
  * The names copied in attributes.ts are the conventions' own, checked against the published
@@ -15,11 +15,12 @@ describe("the GenAI names are the semantic conventions' names", () => {
     expect(published[`ATTR_GEN_AI_${key}`]).toBe(name);
   });
 
-  it("operation names and provider names are well-known values; error.type is the stable attribute", () => {
+  it("operation names and provider names are well-known values; error.type is the stable attribute, session.id the general one", () => {
     for (const [key, value] of Object.entries(GEN_AI_OPERATION)) expect(published[`GEN_AI_OPERATION_NAME_VALUE_${key}`]).toBe(value);
     const providers = new Set(Object.entries(published).filter(([k]) => k.startsWith("GEN_AI_PROVIDER_NAME_VALUE_")).map(([, v]) => v));
     for (const name of new Set(Object.values(PROVIDER_NAMES))) expect(providers).toContain(name);
     expect(ERROR_TYPE).toBe(ATTR_ERROR_TYPE);
+    expect(SESSION_ID).toBe(published.ATTR_SESSION_ID);
   });
 
 });
