@@ -1,8 +1,9 @@
 /**
  * Scenario "fit-window" (issue 27): `fitWindow` without the kernel, as a framework user calls it,
  * beside LangChain `trimMessages` and Mastra `TokenLimiter` on the same histories and the same new
- * messages as the agent-loop turn (historyFor / turnMessages). Target: `createWindowFitter` kept
- * across calls costs ≤ 0.2 ms median per fit() at 10,000 messages.
+ * messages as the agent-loop turn (historyFor / turnMessages). Targets: `createWindowFitter` kept
+ * across calls costs ≤ 0.2 ms median per fit() at 10,000 messages, and that median is flat from
+ * the smallest to the largest N (≤ FLAT_RATIO: a call must cost O(new messages), not O(history)).
  *
  * | row | what one turn does | timed as "fit()" |
  * |---|---|---|
@@ -19,7 +20,7 @@
 import type { Message } from "../../contracts/generated/message.js";
 import { getTokenCounter, type TokenCounter } from "../../modules/tokens/index.js";
 import { createWindowFitter, fitWindow } from "../../modules/window/index.js";
-import { historyFor, isModelCall, turnMessages } from "./agent-loop-turn.js";
+import { FLAT_RATIO, historyFor, isModelCall, turnMessages } from "./agent-loop-turn.js";
 import { SHAPES, oursShape, type Shape } from "./fit-window-shapes.js";
 import { runLangChainMemo } from "./langchain-trim.js";
 import { count, distribution, fullGc, ms, ratio, type Distribution } from "./measure.js";
@@ -210,6 +211,17 @@ export const fitWindowScenario: Scenario = {
       }
       checks.push(check(label, ms(run.fit.median), `≤ ${FIT_TARGET_MS} ms`, run.fit.median <= FIT_TARGET_MS));
       checks.push(check(`N=${count(targetN)}: fitter turn over ${shape.name} (conversion + push + fit())`, ms(run.turn.median), "report", undefined));
+    }
+    // O(new) per call: the median fit() at the largest N within FLAT_RATIO of the smallest (as the agent-loop turn).
+    const smallest = sizes[0]!;
+    const largest = sizes[sizes.length - 1]!;
+    for (const shape of SHAPES) {
+      const kept = (n: number) => runs.find((r) => r.n === n && r.shape === shape.name && r.who.startsWith("createWindowFitter"));
+      const lo = kept(smallest);
+      const hi = kept(largest);
+      if (!lo || !hi || lo === hi) continue;
+      const r = hi.fit.median / lo.fit.median;
+      checks.push(check(`createWindowFitter over ${shape.name}: flatness t(${count(largest)})/t(${count(smallest)}) of fit() medians`, `${ratio(r)} (${ms(hi.fit.median)} vs ${ms(lo.fit.median)})`, `≤ ${FLAT_RATIO}× (flat)`, r <= FLAT_RATIO));
     }
     for (const run of runs.filter((r) => r.n === targetN && !r.who.startsWith("createWindowFitter"))) {
       checks.push(check(`N=${count(targetN)}: ${run.who} over ${run.shape} (no state kept)`, ms(run.fit.median), "report", undefined));
