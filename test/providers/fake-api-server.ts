@@ -35,6 +35,12 @@ export interface Received {
   body: Record<string, unknown>;
   /** The rules the request broke (then it was answered 400). */
   problems: string[];
+  /**
+   * Responses only, when the input held `item_reference` items (what a client sends for earlier
+   * output items while `store` is on, @ai-sdk/openai's default): the body with each reference
+   * replaced by the item the fake returned under that id — what the rules were checked on.
+   */
+  resolved?: Record<string, unknown>;
 }
 
 export interface FakeApiServer {
@@ -45,6 +51,8 @@ export interface FakeApiServer {
 
 export async function startFakeApiServer(reply: (api: Api, body: Record<string, unknown>, index: number) => Reply): Promise<FakeApiServer> {
   const received: Received[] = [];
+  // Output items answered on /v1/responses, by id: what an item_reference may point to.
+  const returnedItems = new Map<string, Record<string, unknown>>();
   const server: Server = createServer((req, res) => void handle(req, res).catch((error: unknown) => send(res, 500, { error: { message: String(error) } })));
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const api: Api | undefined = req.url === "/v1/chat/completions" ? "chat" : req.url === "/v1/responses" ? "responses" : req.url === "/v1/messages" ? "anthropic" : undefined;
@@ -53,13 +61,15 @@ export async function startFakeApiServer(reply: (api: Api, body: Record<string, 
     const key = (api === "anthropic" ? req.headers["x-api-key"] : undefined) ?? req.headers.authorization?.replace(/^Bearer /, "");
     if (key !== API_KEY) return apiError(res, api, { status: 401, message: api === "anthropic" ? "invalid x-api-key" : `Incorrect API key provided: ${String(key)}.`, type: api === "anthropic" ? "authentication_error" : "invalid_request_error", code: "invalid_api_key" });
     const body = JSON.parse(await readBody(req)) as Record<string, unknown>;
-    const problems = requestProblems(api, body);
-    received.push({ api, body, problems });
+    const { resolved, missing } = api === "responses" ? resolveItemReferences(body, returnedItems) : { resolved: body, missing: [] };
+    const problems = [...missing, ...requestProblems(api, resolved)];
+    received.push({ api, body, problems, ...(resolved !== body ? { resolved } : {}) });
     if (problems.length > 0) return apiError(res, api, { status: 400, message: problems.join("; "), type: "invalid_request_error" });
     const answer = reply(api, body, received.length - 1);
     if (answer.error) return apiError(res, api, answer.error);
     const stream = body.stream === true;
     if (api === "chat") return stream ? sse(res, chatChunks(body, answer)) : send(res, 200, chatCompletion(body, answer));
+    if (api === "responses") for (const item of response(body, answer).output as Record<string, unknown>[]) returnedItems.set(item.id as string, item);
     if (api === "responses") return stream ? sse(res, responseEvents(body, answer)) : send(res, 200, response(body, answer));
     return stream ? sse(res, anthropicEvents(body, answer)) : send(res, 200, anthropicMessage(body, answer));
   }
@@ -80,6 +90,24 @@ function requestProblems(api: Api, body: Record<string, unknown>): string[] {
   if (api === "responses") return [...model, ...openAIResponsesProblems(body)];
   const maxTokens = Number.isInteger(body.max_tokens) && (body.max_tokens as number) > 0 ? [] : ["max_tokens: Field required"];
   return [...model, ...maxTokens, ...anthropicProblems(body)];
+}
+
+/**
+ * A Responses input item `{ type: "item_reference", id }` stands for an output item the API stored
+ * (store: true): valid when the fake returned an item with that id, and checked as that item; an
+ * unknown id is refused as the API refuses it ("Item with id '…' not found.").
+ */
+function resolveItemReferences(body: Record<string, unknown>, returned: ReadonlyMap<string, Record<string, unknown>>): { resolved: Record<string, unknown>; missing: string[] } {
+  const input = body.input;
+  if (!Array.isArray(input) || !input.some((item) => (item as Record<string, unknown> | null)?.type === "item_reference")) return { resolved: body, missing: [] };
+  const missing: string[] = [];
+  const items = input.map((item: Record<string, unknown>, i) => {
+    if (item?.type !== "item_reference") return item;
+    const found = returned.get(item.id as string);
+    if (!found) missing.push(`input[${i}]: Item with id '${String(item.id)}' not found.`);
+    return found ?? item;
+  });
+  return { resolved: { ...body, input: items }, missing };
 }
 
 // --- answers, in the shapes the APIs return ----------------------------------------------------

@@ -1,5 +1,7 @@
-import { wrapLanguageModel } from "ai";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fromAISDK } from "@amplifier-ts/adapters";
+import { getTokenCounter } from "@amplifier-ts/tokens";
+import { pruneMessages, wrapLanguageModel } from "ai";
+import { beforeAll, describe, expect, it } from "vitest";
 import { startFakeApiServer, type FakeApiServer, type Received } from "../../../test/providers/fake-api-server.js";
 import { fitWindowMiddleware, fitWindowPrepareStep, type WindowEvent } from "../index.js";
 import { MODEL, provider, runAgent, scriptedReply, SYSTEM, tools, type AgentRun } from "./agent-loop.js";
@@ -125,8 +127,17 @@ describe("the same loop without the integration", () => {
     expect(firstOver).toBeGreaterThan(-1);
     expect(counts.at(-1)!).toBeGreaterThan(3 * BUDGET);
   });
-});
 
-afterAll(() => {
-  // Nothing to close: each run closed its fake server.
+  it("with the AI SDK's own pruneMessages instead, still overflows: it prunes tool calls by position and counts nothing", () => {
+    // The whole history as the SDK holds it after each turn, pruned the strongest way that keeps the turn in progress.
+    const { history } = outcomes.none.run;
+    const ends = history.flatMap((m, i) => (m.role === "user" ? [i] : [])).slice(1).concat(history.length);
+    const pruned = ends.map((end) => pruneMessages({ messages: history.slice(0, end), reasoning: "before-last-message", toolCalls: "before-last-2-messages", emptyMessages: "remove" }));
+    const counter = getTokenCounter(MODEL);
+    const counts = pruned.map((messages) => counter.countRequest([{ role: "system", content: SYSTEM }, ...fromAISDK(messages as never)]));
+    const shares = pruned.slice(1).map((m, i) => prefixShare(pruned[i]!, m));
+    const mean = shares.reduce((a, b) => a + b, 0) / shares.length;
+    console.log(`pruneMessages(toolCalls: "before-last-2-messages"): last window ${counts.at(-1)} tokens (budget ${BUDGET}, first over at turn ${counts.findIndex((c) => c > BUDGET)}); prefix kept ${(100 * mean).toFixed(2)} % between turns`);
+    expect(counts.at(-1)!).toBeGreaterThan(BUDGET);
+  });
 });

@@ -8,7 +8,9 @@
 import { createOpenAI } from "@ai-sdk/openai";
 import { generateText, stepCountIs, tool, type LanguageModel, type ModelMessage, type PrepareStepFunction } from "ai";
 import { z } from "zod";
-import { API_KEY, type Api, type Reply } from "../../../test/providers/fake-api-server.js";
+import { API_KEY } from "../../../test/providers/fake-api-server.js";
+
+export { scriptedReply } from "./scripted-model.js";
 
 export const MODEL = "gpt-4o-mini";
 export const SYSTEM = "You are a careful research agent. Use the tools, then answer in one paragraph.";
@@ -29,23 +31,6 @@ export const tools = {
   search: tool({ description: "Searches the research notes.", inputSchema: z.object({ query: z.string().describe("What to look for") }), execute: async ({ query }) => toolOutput(query, currentTurn, 0) }),
   fetch_page: tool({ description: "Fetches a page of the notes.", inputSchema: z.object({ url: z.string() }), execute: async ({ url }) => toolOutput(url, currentTurn, 1) }),
 };
-
-/** The scripted model: per turn one round of tool calls (every 4th turn two; every 3rd turn two calls in parallel), then an answer. */
-export function scriptedReply(api: Api, body: Record<string, unknown>, index: number): Reply {
-  const items = (api === "chat" ? body.messages : body.input) as Record<string, unknown>[];
-  const lastUser = items.findLastIndex((m) => m.role === "user");
-  const userText = JSON.stringify(items[lastUser]?.content ?? "");
-  const turn = Number(/question (\d+)/.exec(userText)?.[1] ?? -1);
-  const after = items.slice(lastUser + 1);
-  // Rounds so far in this turn: assistant messages with calls (Chat), runs of function_call items (Responses).
-  const rounds = api === "chat" ? after.filter((m) => m.role === "assistant" && m.tool_calls).length : after.filter((m, i) => m.type === "function_call" && after[i - 1]?.type !== "function_call").length;
-  if (rounds >= (turn % 4 === 3 ? 2 : 1)) return { text: `Answer ${turn}: the figures agree within ${turn % 11} units.` };
-  const parallel = turn % 3 === 0 ? 2 : 1;
-  return {
-    text: rounds === 0 ? "Let me look that up." : "Checking one more source.",
-    toolCalls: Array.from({ length: parallel }, (_, k) => ({ id: `call_${index}_${k}`, name: k === 0 ? "search" : "fetch_page", arguments: k === 0 ? { query: `topic ${turn}` } : { url: `https://example.org/${turn}` } })),
-  };
-}
 
 export interface AgentRun {
   /** The caller's history after the last turn (the SDK's own, never trimmed). */
