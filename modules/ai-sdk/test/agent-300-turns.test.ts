@@ -140,7 +140,7 @@ describe("the same loop without the integration", () => {
     const ours = outcomes.prepareStep.received.at(-1)!;
     const oursResults = pairsOf(ours).results.length;
     console.log(`pruneMessages(toolCalls: "before-last-2-messages"): max ${max} tokens at turn ${counts.indexOf(max)} (budget ${BUDGET}), last ${counts.at(-1)}; tool messages in the last window: ${results(pruned.at(-1)!)} (ours: ${oursResults} results in ${requestTokens(ours, MODEL)} tokens)`);
-    // Pruned, the plain text of the conversation outgrows the budget only late: with a large result from turn ~200 on (turn 219 of 300).
+    // Pruned, the conversation passes the budget only late, at a turn whose own result is large (first at turn 219, most at 272 of 300).
     if (TURNS >= 300) expect(max).toBeGreaterThan(BUDGET);
     expect(oursResults).toBeGreaterThan(5 * results(pruned.at(-1)!));
   });
