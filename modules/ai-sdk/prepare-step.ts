@@ -12,10 +12,10 @@
  * request does — give the same string here and it is counted (and never dropped).
  * `tools`: the same ToolSet as generateText's; its definitions count against the budget.
  */
+import { createWindowFitter } from "@amplifier-ts/window";
 import type { ModelMessage, ToolSet } from "ai";
 import { invalidArgument } from "./invalid-argument.js";
 import { budgetOptions, checkWindowOptions, type WindowOptions } from "./window-options.js";
-import { createWindowFitter } from "./window-fitter-shim.js";
 
 export interface PrepareStepWindowOptions extends WindowOptions {
   /** The `tools` given to generateText / streamText / the agent; counted against the budget. */
@@ -30,10 +30,10 @@ export type WindowPrepareStep = (step: { messages: ModelMessage[]; stepNumber: n
 export function fitWindowPrepareStep(options: PrepareStepWindowOptions): WindowPrepareStep {
   const path = "fitWindowPrepareStep(options)";
   checkWindowOptions(options, path);
-  if (options.model === undefined && options.budget === undefined) throw invalidArgument(path, "{ model } (a model the token registry knows) or { budget } (tokens a request may use)", options);
   if (options.system !== undefined && typeof options.system !== "string") throw invalidArgument(`${path}.system`, "the system prompt given to generateText, as a string", options.system);
   if (options.tools !== undefined && (typeof options.tools !== "object" || options.tools === null || Array.isArray(options.tools))) throw invalidArgument(`${path}.tools`, "the ToolSet given to generateText (a record of tools)", options.tools);
-  const fitter = createWindowFitter({ ...budgetOptions(options), ...(options.tools ? { tools: options.tools } : {}), format: "ai-sdk" });
+  // Without model or budget: WINDOW_FIT/NO_BUDGET, now (a guessed budget is the failure this prevents).
+  const fitter = createWindowFitter({ ...budgetOptions(options), tools: options.tools, format: "ai-sdk" });
   // One object for the whole run, so the fitter sees the same first message at every step.
   const system: ModelMessage | undefined = options.system === undefined ? undefined : { role: "system", content: options.system };
   const onReport = options.onReport;

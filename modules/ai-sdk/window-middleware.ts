@@ -12,15 +12,14 @@
  * | budget             | `budget`, or the `model`'s window, or — with neither — the wrapped model's id in the token registry; `params.maxOutputTokens` is reserved when `maxOutputTokens` is not given |
  * | tools              | `params.tools` (function and provider tools) counted; a changed tool list gets its own fitter |
  */
-import { createError } from "@amplifier-ts/contracts";
 import { getModelInfo } from "@amplifier-ts/tokens";
+import { createWindowFitter, fitErrors, type WindowFitter } from "@amplifier-ts/window";
 import { MODULE } from "./invalid-argument.js";
 import { PromptMirror } from "./prompt-mirror.js";
 import { toolDefinitions } from "./provider-tools.js";
 import type { LanguageModelMiddleware, ProviderCallOptions, WrappedModel } from "./sdk-types.js";
 import { promptFromWindow } from "./stored-to-prompt.js";
 import { budgetOptions, checkWindowOptions, type WindowOptions } from "./window-options.js";
-import { createWindowFitter, type WindowFitter } from "./window-fitter-shim.js";
 
 /** Fitters kept at once (one per model, output reserve and tool list); the least recently used goes. */
 const MAX_FITTERS = 8;
@@ -59,7 +58,7 @@ export function fitWindowMiddleware(options: WindowOptions = {}): LanguageModelM
 function registeredModel(wrapped: WrappedModel): string {
   const id = wrapped.modelId;
   if (getModelInfo(id)) return id;
-  throw createError("UNKNOWN_MODEL", `fitWindowMiddleware: the wrapped model "${id}" is not in the token registry, so its window is unknown; pass { budget } (tokens a request may use) or { model } (a registered model to count as)`, {
+  throw fitErrors.create("NO_BUDGET", `fitWindowMiddleware: the wrapped model "${id}" is not in the token registry, so its window is unknown; pass { budget } (tokens a request may use) or { model } (a registered model to count as)`, {
     module: MODULE,
     path: "fitWindowMiddleware(options)",
     expected: "{ budget } or { model }, or a wrapped model the registry knows",

@@ -12,7 +12,7 @@
  */
 import type { CompactionStrategy } from "@amplifier-ts/contracts";
 import { invalidArgument } from "./invalid-argument.js";
-import type { FitReport } from "./window-fitter-shim.js";
+import type { FitReport } from "@amplifier-ts/window";
 
 export interface WindowEvent {
   /** Which integration fitted the window. */

@@ -51,7 +51,7 @@ describe("fitWindowMiddleware: transformParams over LanguageModelV3Prompt", () =
     // the first message after the system one opens a turn (a user message), and every call keeps its result
     expect(out.prompt[1]!.role).toBe("user");
     expect(pairingProblems(out.prompt)).toEqual([]);
-    expect(events[0]!.report.windowTokens).toBeLessThanOrEqual(3_000);
+    expect(events[0]!.report.tokens).toBeLessThanOrEqual(3_000);
   });
 
   it("counts params.tools: the same prompt keeps fewer messages beside large tool definitions", async () => {
@@ -138,7 +138,7 @@ describe("fitWindowMiddleware: transformParams over LanguageModelV3Prompt", () =
     ];
     const { params, out, events } = await fit(prompt, { budget: 50_000 });
     expect(out).toBe(params);
-    expect(events[0]!.report.windowTokens).toBeGreaterThan(80); // the image and the texts are counted
+    expect(events[0]!.report.tokens).toBeGreaterThan(80); // the image and the texts are counted
 
     const mirror = new PromptMirror("t");
     const stored = mirror.mirror(prompt).messages;
@@ -167,7 +167,7 @@ describe("fitWindowMiddleware: transformParams over LanguageModelV3Prompt", () =
       () => undefined,
       (e: unknown) => e,
     );
-    expect(isAmplifierError(error, "UNKNOWN_MODEL")).toBe(true);
+    expect(isAmplifierError(error, "WINDOW_FIT/NO_BUDGET")).toBe(true);
     expect(String((error as Error).message)).toMatch(/my-local-model.*budget/);
   });
 
