@@ -1,0 +1,1 @@
+export { WindowProcessor, type WindowProcessorOptions } from "./window-processor.js";
