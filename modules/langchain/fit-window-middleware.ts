@@ -17,10 +17,10 @@
  * tools change.
  */
 import type { ToolDefinition } from "@amplifier-ts/contracts";
-import type { WindowReport } from "@amplifier-ts/window";
+import { createWindowFitter, type FitReport, type WindowFitter } from "@amplifier-ts/window";
 import type { BaseMessage } from "@langchain/core/messages";
 import { createMiddleware } from "langchain";
-import { createLangChainFitter, type LangChainFitter } from "./langchain-fitter.js";
+import { fitterOptions } from "./fitter-options.js";
 import { langchainErrors } from "./langchain-errors.js";
 import { toolDefinitionsOf, toolSetKey } from "./tool-definitions.js";
 
@@ -33,8 +33,8 @@ export interface FitWindowMiddlewareOptions {
   maxOutputTokens?: number;
   /** Tokens kept free below window − output (default 1,000). */
   safetyMargin?: number;
-  /** Called with what each model call was given: the window's report (tokens, budget, removed, truncated …). */
-  onWindow?: (report: WindowReport, info: { thread: string }) => void;
+  /** Called with what each model call was given: the fit report (tokens, budget, per message kept / truncated / dropped and why). */
+  onWindow?: (report: FitReport, info: { thread: string }) => void;
   /** Conversations whose fitter is kept (least recently used forgotten first); default 256. */
   maxThreads?: number;
 }
@@ -46,13 +46,13 @@ export function fitWindowMiddleware(options: FitWindowMiddlewareOptions = {}) {
   if (!Number.isInteger(maxThreads) || maxThreads < 1) {
     throw langchainErrors.create("UNSUPPORTED_OPTION", "maxThreads must be a positive integer", { module: "langchain", path: "maxThreads", expected: "an integer ≥ 1", given: maxThreads });
   }
-  const fitters = new Map<string, { key: string; fitter: LangChainFitter }>();
+  const fitters = new Map<string, { key: string; fitter: WindowFitter }>();
 
-  function fitterFor(thread: string, model: string | undefined, maxOutputTokens: number | undefined, tools: readonly ToolDefinition[]): LangChainFitter {
+  function fitterFor(thread: string, model: string | undefined, maxOutputTokens: number | undefined, tools: readonly ToolDefinition[]): WindowFitter {
     const key = `${model}\u0000${maxOutputTokens}\u0000${toolSetKey(tools)}`;
     const kept = fitters.get(thread);
     fitters.delete(thread);
-    const entry = kept?.key === key ? kept : { key, fitter: createLangChainFitter({ model, budget: options.budget, maxOutputTokens, safetyMargin: options.safetyMargin, tools }) };
+    const entry = kept?.key === key ? kept : { key, fitter: createWindowFitter(fitterOptions({ model, budget: options.budget, maxOutputTokens, safetyMargin: options.safetyMargin, tools })) };
     fitters.set(thread, entry);
     if (fitters.size > maxThreads) fitters.delete(fitters.keys().next().value as string);
     return entry.fitter;
@@ -72,7 +72,7 @@ export function fitWindowMiddleware(options: FitWindowMiddlewareOptions = {}) {
       // The agent sends its system message first when it has text: it is fitted with the rest (kept, first).
       const system = request.systemMessage.text === "" ? undefined : request.systemMessage;
       const input: BaseMessage[] = system ? [system, ...request.messages] : request.messages;
-      const { messages, report } = fitter.fitWithReport(input);
+      const { messages, report } = fitter.fit(input, { report: true });
       options.onWindow?.(report, { thread });
       return handler({ ...request, messages: system ? messages.filter((m) => m !== system) : messages });
     },

@@ -7,7 +7,6 @@ import { defineErrorCodes } from "@amplifier-ts/contracts";
 export const langchainErrors = defineErrorCodes("LANGCHAIN", {
   UNSUPPORTED_OPTION: "A trimMessages option this drop-in does not honour",
   NO_MODEL: "The window's budget cannot be told: no model, no budget, and the chat model names no model the registry knows",
-  UNKNOWN_MESSAGE: "A message that is not a LangChain message of a kind the drop-in converts",
 });
 
 export type LangChainErrorCode = keyof typeof langchainErrors.codes;

@@ -20,7 +20,8 @@
 import { createError } from "@amplifier-ts/contracts";
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { RunnableLambda, type Runnable } from "@langchain/core/runnables";
-import { createLangChainFitter, type LangChainFitter } from "./langchain-fitter.js";
+import { createWindowFitter, type WindowFitter } from "@amplifier-ts/window";
+import { fitterOptions } from "./fitter-options.js";
 import { langchainErrors } from "./langchain-errors.js";
 import { toolDefinitionsOf } from "./tool-definitions.js";
 
@@ -51,7 +52,7 @@ export function trimMessages(first: readonly BaseMessage[] | TrimMessagesOptions
     const messages = first as readonly BaseMessage[];
     try {
       const plan = planOf(second);
-      return Promise.resolve(plan.fitter().fit(plan.endOn(messages)));
+      return Promise.resolve(plan.fitter().fit(plan.endOn(messages) as BaseMessage[]));
     } catch (error) {
       return Promise.reject(error);
     }
@@ -59,11 +60,11 @@ export function trimMessages(first: readonly BaseMessage[] | TrimMessagesOptions
   const plan = planOf(first as TrimMessagesOptions);
   // One fitter for the chain's life: while the history only grows, a call costs O(new messages).
   const fitter = plan.fitter();
-  return RunnableLambda.from((messages: BaseMessage[]) => fitter.fit(plan.endOn(messages))).withConfig({ runName: "trimMessages" });
+  return RunnableLambda.from((messages: BaseMessage[]) => fitter.fit(plan.endOn(messages) as BaseMessage[])).withConfig({ runName: "trimMessages" });
 }
 
 interface Plan {
-  fitter(): LangChainFitter;
+  fitter(): WindowFitter;
   endOn(messages: readonly BaseMessage[]): readonly BaseMessage[];
 }
 
@@ -81,7 +82,7 @@ function planOf(options: TrimMessagesOptions | undefined): Plan {
   const tools = options.tools === undefined ? undefined : toolDefinitionsOf(options.tools);
   const endTypes = endOn === undefined ? undefined : typesOf(endOn, "endOn");
   return {
-    fitter: () => createLangChainFitter({ model, budget: maxTokens, tools }),
+    fitter: () => createWindowFitter(fitterOptions({ model, budget: maxTokens, tools })),
     endOn: (messages) => {
       if (endTypes === undefined) return messages;
       let end = messages.length;

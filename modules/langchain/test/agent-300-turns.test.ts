@@ -1,7 +1,7 @@
 import type { Message, ToolDefinition } from "@amplifier-ts/contracts";
 import { fromOpenAIChat, type ChatMessage } from "@amplifier-ts/adapters";
 import { getTokenCounter } from "@amplifier-ts/tokens";
-import { INTERRUPTED_RESULT_TEXT, type WindowReport } from "@amplifier-ts/window";
+import { INTERRUPTED_RESULT_TEXT, type FitReport } from "@amplifier-ts/window";
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { ChatOpenAI } from "@langchain/openai";
 import { createAgent, tool } from "langchain";
@@ -52,7 +52,7 @@ function scriptedReply(body: Record<string, unknown>, index: number): Reply {
 }
 
 let fake: FakeApiServer;
-const reports: WindowReport[] = [];
+const reports: FitReport[] = [];
 let history: BaseMessage[] = [];
 
 beforeAll(async () => {
@@ -114,7 +114,7 @@ describe("createAgent + fitWindowMiddleware, 300 turns with tool calls, against 
     // The window was full when it mattered: the history outgrew the budget many times over.
     expect(Math.max(...counts)).toBeGreaterThan(0.8 * BUDGET);
     // The middleware's own count is the independent one (what it fitted is what was sent).
-    expect(reports.map((r) => r.windowTokens)).toEqual(counts);
+    expect(reports.map((r) => r.tokens)).toEqual(counts);
     console.log(`requests ${counts.length}; tokens per request: max ${Math.max(...counts)}, mean ${Math.round(counts.reduce((a, b) => a + b, 0) / counts.length)} (budget ${BUDGET})`);
   });
 
@@ -145,7 +145,7 @@ describe("createAgent + fitWindowMiddleware, 300 turns with tool calls, against 
     }
     const mean = shares.reduce((a, b) => a + b, 0) / shares.length;
     const cuts = shares.filter((s) => s < 1).length;
-    console.log(`prefix kept: mean ${(100 * mean).toFixed(2)} % over ${shares.length} consecutive pairs; ${cuts} pairs below 100 % (cuts); removed at the last request: ${reports.at(-1)?.removed}`);
+    console.log(`prefix kept: mean ${(100 * mean).toFixed(2)} % over ${shares.length} consecutive pairs; ${cuts} pairs below 100 % (cuts); dropped at the last request: ${reports.at(-1)?.dropped} of ${reports.at(-1)?.given}`);
     expect(cuts).toBeGreaterThan(0);
     expect(mean).toBeGreaterThanOrEqual(0.95);
   });
