@@ -58,6 +58,7 @@ export const SESSION_ID = "session.id";
  * | `amplifier.error.retryable` | chat span | provider:error's `retryable` |
  * | `amplifier.context.*` | compaction span, fit span | context:pre_compact / post_compact; a fit report (fit-span.ts) |
  * | `amplifier.include.*`, `amplifier.calibration.*`, `amplifier.storage.*`, `amplifier.strategy.*`, `amplifier.summary.*`, `amplifier.orphan.*`, `amplifier.usage_invalid.*` | span events | the context:* event's fields |
+ * | `amplifier.turn.status` | turn span | execution:end / orchestrator:complete's status when failed or cancelled |
  * | `amplifier.span.abandoned` | any span | the span was ended without its closing event (bound reached, teardown) |
  */
 export const AMPLIFIER = {
@@ -67,6 +68,7 @@ export const AMPLIFIER = {
   REQUEST_TOKENS: "amplifier.request.tokens",
   ERROR_RETRYABLE: "amplifier.error.retryable",
   SPAN_ABANDONED: "amplifier.span.abandoned",
+  TURN_STATUS: "amplifier.turn.status",
   // The window's decision (context:pre_compact, then context:post_compact).
   CONTEXT_BUDGET: "amplifier.context.budget",
   CONTEXT_MESSAGES_BEFORE: "amplifier.context.messages_before",

@@ -16,6 +16,7 @@ import { ERROR_TYPE } from "./attributes.js";
  * | context:strategy_failed | amplifier.context.strategy_failed | amplifier.strategy.name, index, error; error.type |
  * | context:summary_failed | amplifier.context.summary_failed | amplifier.summary.strategy, summarizer, reason, dropped; error.type |
  * | context:orphan_tool_result | amplifier.context.orphan_tool_result | amplifier.orphan.role, id, call_ids, message_count |
+ * | hook:error | amplifier.hook.error | amplifier.hook.name, event, fail_closed, error (its message); error.type (HOOK_FAILED, HOOK_TIMEOUT, INVALID_HOOK_RESULT) |
  * | provider:usage_invalid | amplifier.provider.usage_invalid | amplifier.usage_invalid.field, given (JSON), expected |
  */
 type Row<K extends keyof AmplifierEvents> = (payload: AmplifierEvents[K], captureContent: boolean) => { attributes: Attributes; failure?: string };
@@ -63,6 +64,10 @@ const ROWS = {
   "context:orphan_tool_result": (p) => ({
     attributes: defined({ "amplifier.orphan.role": p.role, "amplifier.orphan.id": p.id, "amplifier.orphan.call_ids": [...p.callIds], "amplifier.orphan.message_count": p.messageCount }),
   }),
+  "hook:error": (p) => ({
+    attributes: defined({ "amplifier.hook.name": p.hook, "amplifier.hook.event": p.event, "amplifier.hook.fail_closed": p.failClosed, "amplifier.hook.error": p.error?.message, [ERROR_TYPE]: errorCode(p.error) }),
+    failure: errorCode(p.error),
+  }),
   "provider:usage_invalid": (p) => ({
     attributes: defined({ "amplifier.usage_invalid.field": p.field, "amplifier.usage_invalid.given": jsonText(p.given), "amplifier.usage_invalid.expected": p.expected }),
   }),
@@ -78,6 +83,7 @@ export type ContextEventName =
   | "context:strategy_failed"
   | "context:summary_failed"
   | "context:orphan_tool_result"
+  | "hook:error"
   | "provider:usage_invalid";
 
 export const CONTEXT_EVENTS = Object.keys(ROWS) as ContextEventName[];
@@ -112,4 +118,12 @@ function jsonText(value: unknown): string {
   } catch {
     return String(value);
   }
+}
+
+/** An error's stable code, else its class name. */
+function errorCode(error: unknown): string {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  if (typeof code === "string" && code !== "") return code;
+  const name = (error as { name?: unknown } | undefined)?.name;
+  return typeof name === "string" && name !== "" ? name : "_OTHER";
 }

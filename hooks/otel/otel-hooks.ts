@@ -34,7 +34,8 @@ export interface OtelHooksOptions {
  * | provider:request → provider:response / provider:error | `chat {model}` (client) | the open turn, else as above |
  * | tool:pre → tool:post / tool:error | `execute_tool {tool}` (internal) | the open turn |
  * | context:pre_compact + context:post_compact | `amplifier.context.compact` (internal), its duration the compaction's | the open turn |
- * | context:include, calibration, storage_*, strategy_failed, summary_failed, orphan_tool_result, provider:usage_invalid | a span event | the open call (calibration: the call it settles), else the turn, else the session; with none open, a span of its own |
+ * | execution:end / orchestrator:complete with status failed or cancelled | ends the open turn (`amplifier.turn.status`; failed: status error, error.type `turn_failed`) | |
+ * | context:include, calibration, storage_*, strategy_failed, summary_failed, orphan_tool_result, hook:error, provider:usage_invalid | a span event | the open call (calibration: the call it settles), else the turn, else the session; with none open, a span of its own |
  *
  * Observers (`hooks.on`), never handlers: a tracer cannot steer the session, sees each event
  * when it is emitted (before any handler runs) and costs the bus no await. Nothing here throws
@@ -91,6 +92,8 @@ class BusTracer {
       observe("session:end", (p) => this.#sessionEnd(p)),
       observe("prompt:submit", (p) => this.#turnStart(p)),
       observe("prompt:complete", (p) => this.#turnEnd(p)),
+      observe("execution:end", (p) => this.#turnStopped(p?.status, p?.runId)),
+      observe("orchestrator:complete", (p) => this.#turnStopped(p.status, undefined)),
       observe("provider:request", (p) => this.#callStart(p)),
       observe("provider:response", (p) => this.#callAnswered(p)),
       observe("provider:error", (p) => this.#callFailed(p)),
@@ -150,6 +153,17 @@ class BusTracer {
     if (index < 0) return;
     const { span } = this.#turns.splice(index, 1)[0]!;
     if (this.#options.captureContent) span.setAttribute(GEN_AI.OUTPUT_MESSAGES, JSON.stringify([{ role: "assistant", parts: [{ type: "text", content: p.response }], finish_reason: "stop" }]));
+    span.end();
+  }
+
+  /** A loop that failed or was cancelled never completes its prompt: the turn ends here, a failure with status error. */
+  #turnStopped(status: "completed" | "cancelled" | "failed" | undefined, runId: string | undefined): void {
+    if (status !== "failed" && status !== "cancelled") return;
+    const index = runId === undefined ? this.#turns.length - 1 : findLastIndex(this.#turns, (t) => t.key === runId);
+    if (index < 0) return;
+    const { span } = this.#turns.splice(index, 1)[0]!;
+    span.setAttribute(AMPLIFIER.TURN_STATUS, status);
+    if (status === "failed") this.#fail(span, "turn_failed", "the orchestrator reported the turn failed");
     span.end();
   }
 

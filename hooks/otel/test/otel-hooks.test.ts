@@ -110,6 +110,31 @@ describe("otelHooks on a bus", () => {
     expect(turn!.parentSpanContext?.spanId).toBe(session!.spanContext().spanId);
   });
 
+  it("a loop that failed ends its turn with status error; a hook that threw is an event of the turn", async () => {
+    const hooks = new HookBus();
+    hooks.register("tool:pre", () => {
+      throw new Error("policy service down");
+    }, { name: "policy" });
+    const stop = otelHooks(hooks, { tracer });
+    await hooks.emit("prompt:submit", { prompt: "deploy", runId: "r7" });
+    await hooks.emit("tool:pre", { tool: "deploy", callId: "c1", input: {} });
+    await hooks.emit("execution:end", { status: "failed", runId: "r7" });
+    await hooks.emit("prompt:submit", { prompt: "again", runId: "r8" });
+    await hooks.emit("orchestrator:complete", { status: "cancelled" });
+    stop();
+    const byName = spans().map((s) => [s.name, s.status.code, s.attributes["amplifier.turn.status"], s.attributes["amplifier.span.abandoned"]]);
+    expect(byName).toEqual([
+      ["invoke_agent", 2, "failed", undefined],
+      ["invoke_agent", 0, "cancelled", undefined],
+      ["execute_tool deploy", 0, undefined, true], // its tool:post never came: ended at teardown
+    ]);
+    const [failed] = spans();
+    expect(failed!.attributes["error.type"]).toBe("turn_failed");
+    expect(failed!.events.map((e) => [e.name, e.attributes])).toEqual([
+      ["amplifier.hook.error", { "amplifier.hook.name": "policy", "amplifier.hook.event": "tool:pre", "amplifier.hook.fail_closed": false, "amplifier.hook.error": expect.stringContaining("policy service down"), "error.type": "HOOK_FAILED" }],
+    ]);
+  });
+
   it("calls of two providers in flight pair with their own answers; usage_invalid is an event of its call", async () => {
     const hooks = new HookBus();
     const stop = otelHooks(hooks, { tracer });
