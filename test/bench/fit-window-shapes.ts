@@ -20,7 +20,7 @@ import type { ModelMessage } from "ai";
 import type { ContentBlock, Message } from "../../contracts/generated/message.js";
 import type { WindowFormat } from "../../modules/window/index.js";
 import { toLangChain } from "./langchain-trim.js";
-import { text, toModel, type Piece } from "./peer-messages.js";
+import { PIECE_TAG, pushAsModel, text, type Piece } from "./peer-messages.js";
 
 export interface Shape {
   readonly name: string;
@@ -36,7 +36,7 @@ export interface OpenedShape {
   toOurs(window: readonly unknown[]): Message[];
 }
 
-const TAG = "amplifierBench";
+const TAG = PIECE_TAG;
 const MARKER = /\[… \d+ chars truncated …\]/;
 
 /** Our messages themselves: the fitter's own shape (no conversion). */
@@ -66,15 +66,7 @@ export const aiSdkShape: Shape = {
     const messages: ModelMessage[] = [];
     const given = new Set<unknown>();
     const add = (m: Message) => {
-      const converted = toModel(m, names);
-      const split = converted.length > 1 && Array.isArray(m.content);
-      for (const c of converted) {
-        c.providerOptions = { [TAG]: { piece: pieces.length } };
-        const blocks = split ? (m.content as ContentBlock[]).filter((b) => (c.role === "tool") === (b.type === "tool_result")) : undefined;
-        pieces.push({ origin: m, parts: converted.length, ...(blocks ? { blocks } : {}) });
-        messages.push(c);
-        given.add(c);
-      }
+      for (const c of pushAsModel(m, names, pieces, messages)) given.add(c);
     };
     for (const m of history) add(m);
     return {

@@ -87,3 +87,22 @@ export function toModel(message: Message, names: Map<string, string>): ModelMess
   }
 }
 
+/** The providerOptions key under which a converted AI SDK message carries its piece's index. */
+export const PIECE_TAG = "amplifierBench";
+
+/**
+ * One of our messages as AI SDK ModelMessages (toModel), each tagged with its piece's index
+ * (`providerOptions[PIECE_TAG].piece`) and recorded in `pieces` (a tool message split off an
+ * Anthropic-style message keeps its result blocks), then pushed to `messages`. Returns the converted.
+ */
+export function pushAsModel(m: Message, names: Map<string, string>, pieces: Piece[], messages: ModelMessage[]): ModelMessage[] {
+  const converted = toModel(m, names);
+  const split = converted.length > 1 && Array.isArray(m.content);
+  for (const c of converted) {
+    c.providerOptions = { [PIECE_TAG]: { piece: pieces.length } };
+    const blocks = split ? (m.content as ContentBlock[]).filter((b) => (c.role === "tool") === (b.type === "tool_result")) : undefined;
+    pieces.push({ origin: m, parts: converted.length, ...(blocks ? { blocks } : {}) });
+    messages.push(c);
+  }
+  return converted;
+}

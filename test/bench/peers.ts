@@ -21,7 +21,7 @@ import { Settings } from "@llamaindex/core/global";
 import { createMemory } from "@llamaindex/core/memory";
 import { spawn } from "node:child_process";
 import { pruneMessages, type ModelMessage } from "ai";
-import type { ContentBlock, Message } from "../../contracts/generated/message.js";
+import type { Message } from "../../contracts/generated/message.js";
 import { getTokenCounter, type TokenCounter } from "../../modules/tokens/index.js";
 import { historyFor, isModelCall, runTurns, turnMessages, type TurnRun } from "./agent-loop-turn.js";
 import { count, distribution, fullGc, ms, ratio, type Distribution } from "./measure.js";
@@ -29,7 +29,7 @@ import { reportToParent } from "./child.js";
 import { loadMastra, mastraPeers } from "./mastra-peer.js";
 import { GENERATED_HISTORY, check, type BenchContext, type BenchOptions, type Check, type Scenario, type ScenarioResult } from "./scenario.js";
 import { toolPairingProblems, windowProblems } from "./tool-pairing.js";
-import { backToOurs, splitBlocks, text, toModel, type Piece } from "./peer-messages.js";
+import { PIECE_TAG, backToOurs, pushAsModel, splitBlocks, text, type Piece } from "./peer-messages.js";
 
 interface Peer {
   readonly name: string;
@@ -54,7 +54,7 @@ export interface PeerRun {
   windowMessages: number;
 }
 
-const TAG = "amplifierBench";
+const TAG = PIECE_TAG;
 
 /** A turn past its deadline is aborted from inside the peer's token counting (LlamaIndex), like the LangChain scenario does. */
 class DeadlineExceeded extends Error {}
@@ -68,16 +68,7 @@ const aiSdk: Peer = {
     const names = new Map<string, string>();
     const pieces: Piece[] = [];
     const messages: ModelMessage[] = [];
-    const add = (m: Message) => {
-      const converted = toModel(m, names);
-      const split = converted.length > 1 && Array.isArray(m.content);
-      for (const c of converted) {
-        c.providerOptions = { [TAG]: { piece: pieces.length } };
-        const blocks = split ? (m.content as ContentBlock[]).filter((b) => (c.role === "tool") === (b.type === "tool_result")) : undefined;
-        pieces.push({ origin: m, parts: converted.length, ...(blocks ? { blocks } : {}) });
-        messages.push(c);
-      }
-    };
+    const add = (m: Message) => void pushAsModel(m, names, pieces, messages);
     for (const m of history) add(m);
     return {
       async turn(message) {
