@@ -26,12 +26,19 @@ const cache = new WeakMap<object, readonly Message[]>();
 export function langChainCodec(): FormatCodec {
   const names = new Map<string, string>();
   const classes = new Map<string, MessageClass>();
+  let generation = 0;
   return {
     format: "langchain",
+    get generation() {
+      return generation;
+    },
     read(items, index): ReadGroup {
       const item = items[index] as LangChainMessageLike;
       const type = langChainTypeOf(item);
-      if (type !== undefined && !classes.has(type) && typeof (item as { constructor?: unknown }).constructor === "function") classes.set(type, (item as unknown as { constructor: MessageClass }).constructor);
+      if (type !== undefined && !classes.has(type) && typeof (item as { constructor?: unknown }).constructor === "function") {
+        classes.set(type, (item as unknown as { constructor: MessageClass }).constructor);
+        generation++;
+      }
       let messages = cachedRead(cache, items, index, (i) => [fromLangChainMessage(i as LangChainMessageLike, index, names)]);
       const message = messages[0]!;
       // A ToolMessage without a name takes its call's (as a whole-array conversion names it).

@@ -49,6 +49,12 @@ export interface FormatCodec {
   /** Items for a message the engine or a strategy made. */
   create(message: Message): unknown[];
   /**
+   * Changes when create() would build a different item for the same message than before (the
+   * LangChain codec learned a message class from a new item): the fitter then writes the window
+   * whole instead of reusing the items it made earlier, so an incremental write equals a whole one.
+   */
+  readonly generation?: number;
+  /**
    * One item for two written next to each other that the API wants as one (Anthropic: two user
    * messages — a made-up result beside the caller's results or prompt); undefined to keep both.
    */

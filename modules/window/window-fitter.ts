@@ -100,6 +100,8 @@ class Fitter implements WindowFitter {
   /** What the assembler holds: the converted history, or the strategies' output. */
   #source: readonly Message[] = [];
   #last: LastWritten | undefined;
+  /** The codec's generation when #last was written (FormatCodec.generation). */
+  #lastGeneration: number | undefined;
   /** fitAsync() calls run one at a time, in call order; fit() refuses to run beside them. */
   #queue: Promise<unknown> = Promise.resolve();
   #pending = 0;
@@ -344,7 +346,9 @@ class Fitter implements WindowFitter {
     const { items } = envelope;
     const messages = window.messages;
     const sentStored = window.report.sentStored;
-    const last = full ? undefined : this.#last;
+    // Items made earlier are reused only while the codec would make them the same (FormatCodec.generation).
+    const last = full || codec.generation !== this.#lastGeneration ? undefined : this.#last;
+    this.#lastGeneration = codec.generation;
     let r = 0;
     if (last) {
       const n = Math.min(last.window.length, messages.length);

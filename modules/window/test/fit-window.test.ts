@@ -378,6 +378,22 @@ describe("createWindowFitter", () => {
     b.forEach((item, i) => expect(item).toBe(a[i]));
   });
 
+  it("langchain: an interrupted call's made-up result is rebuilt with ToolMessage once the conversation holds one (incremental write = whole write)", () => {
+    const call = (id: string) => new AIMessage({ content: "", tool_calls: [{ id, name: "search", args: {}, type: "tool_call" }] });
+    const items: unknown[] = [new HumanMessage("go"), call("c0"), new HumanMessage("and then?")];
+    const fitter = createWindowFitter({ budget: 4_000 });
+    const first = fitter.fit(items);
+    // No ToolMessage in the input yet: the made-up result is a message-like LangChain coerces.
+    expect(first[2]).not.toBeInstanceOf(ToolMessage);
+    expect(first[2]).toMatchObject({ role: "tool", tool_call_id: "c0" });
+    items.push(call("c1"), new ToolMessage({ content: "found", tool_call_id: "c1", name: "search" }));
+    const incremental = fitter.fit(items);
+    const whole = fitter.fit(items, { report: true }).messages;
+    expect(incremental[2]).toBeInstanceOf(ToolMessage);
+    expect(incremental).toEqual(whole);
+    expect(nativeProblems("langchain", incremental)).toEqual([]);
+  });
+
   it("langchain: a window given back (plain message-likes beside the classes) is read again", () => {
     const input = [new HumanMessage("go"), new AIMessage({ content: "", tool_calls: [{ id: "c1", name: "search", args: {}, type: "tool_call" }] })];
     const fitter = createWindowFitter({ budget: 2_000 });
