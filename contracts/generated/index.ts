@@ -8,5 +8,5 @@
 export type { AmplifierConfig, ModuleConfig, ModuleRef, ModuleSpecifier, NamedModuleRef, SessionConfig, SessionModuleRef, StoresConfig } from "./amplifier-config.js";
 export type { HookAction, HookResult } from "./hook-result.js";
 export type { JsonValue, MemoryEventJson, _Schema0 } from "./memory-event.js";
-export type { ContentBlock, ImageBlock, ImageUrlBlock, Message, MessageMetadata, RedactedThinkingBlock, Role, SummaryInfo, TextBlock, ThinkingBlock, ToolCall, ToolResultBlock, ToolUseBlock } from "./message.js";
+export type { CompactionBlock, ContentBlock, ImageBlock, ImageUrlBlock, Message, MessageMetadata, RedactedThinkingBlock, Role, SummaryInfo, TextBlock, ThinkingBlock, ToolCall, ToolResultBlock, ToolUseBlock } from "./message.js";
 export type { ProviderInfo } from "./provider-info.js";

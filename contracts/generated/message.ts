@@ -32,7 +32,14 @@ export type Message = {
 };
 export type Role = "system" | "developer" | "user" | "assistant" | "tool";
 export type ContentBlock =
-  TextBlock | ImageBlock | ImageUrlBlock | ToolUseBlock | ToolResultBlock | ThinkingBlock | RedactedThinkingBlock;
+  | TextBlock
+  | ImageBlock
+  | ImageUrlBlock
+  | ToolUseBlock
+  | ToolResultBlock
+  | ThinkingBlock
+  | RedactedThinkingBlock
+  | CompactionBlock;
 
 export interface TextBlock {
   type: "text";
@@ -86,6 +93,32 @@ export interface ThinkingBlock {
 export interface RedactedThinkingBlock {
   type: "redacted_thinking";
   data: string;
+}
+export interface CompactionBlock {
+  type: "compaction";
+  /**
+   * Whose compaction state this is; only that provider's adapter sends it.
+   */
+  provider: "anthropic" | "openai";
+  /**
+   * The provider's block or item verbatim (JSON), sent back unchanged.
+   */
+  data: {
+    type: "compaction";
+    /**
+     * Anthropic: the summary text (null when the compaction failed).
+     */
+    content?: string | null;
+    /**
+     * OpenAI: the encrypted compaction state.
+     */
+    encrypted_content?: string;
+    /**
+     * OpenAI: the compaction item's id.
+     */
+    id?: string;
+    [k: string]: unknown;
+  };
 }
 export interface ToolCall {
   id: string;

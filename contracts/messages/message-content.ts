@@ -11,6 +11,7 @@
  * | `thinking` block                               | `thinking`      | content order   |
  * | `image` / `image_url` block                    | `image`         | content order   |
  * | `redacted_thinking` block                      | — (opaque data, no text) |        |
+ * | `compaction` block (a provider's compaction state) | — (opaque, never text: only its provider's adapter reads it) | |
  * | each `tool_calls` entry (OpenAI)               | `toolCall` (style "openai", `arguments`) | after the content |
  *
  * Roles and `name` are not content: readers that care (a tool message's text is a tool result)

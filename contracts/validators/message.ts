@@ -79,6 +79,25 @@ export const redactedThinkingBlockSchema = z.strictObject({
   data: z.string(),
 }).meta({ id: "RedactedThinkingBlock" });
 
+/**
+ * A provider's own compaction state (Anthropic `compaction` block, OpenAI Responses `compaction`
+ * item), kept opaque: `data` is the provider's block or item exactly as it arrived (every key, in
+ * its order), and the adapter of the same provider sends it back as it is — never re-read as text,
+ * never edited, never sent to another provider.
+ */
+export const compactionBlockSchema = z.strictObject({
+  type: z.literal("compaction"),
+  provider: z.enum(["anthropic", "openai"]).meta({ description: "Whose compaction state this is; only that provider's adapter sends it." }),
+  data: z
+    .looseObject({
+      type: z.literal("compaction"),
+      content: z.union([z.string(), z.null()]).optional().meta({ description: "Anthropic: the summary text (null when the compaction failed)." }),
+      encrypted_content: z.string().optional().meta({ description: "OpenAI: the encrypted compaction state." }),
+      id: z.string().optional().meta({ description: "OpenAI: the compaction item's id." }),
+    })
+    .meta({ description: "The provider's block or item verbatim (JSON), sent back unchanged." }),
+}).meta({ id: "CompactionBlock" });
+
 export const contentBlockSchema = z.discriminatedUnion("type", [
   textBlockSchema,
   imageBlockSchema,
@@ -87,6 +106,7 @@ export const contentBlockSchema = z.discriminatedUnion("type", [
   toolResultBlockSchema,
   thinkingBlockSchema,
   redactedThinkingBlockSchema,
+  compactionBlockSchema,
 ]).meta({ id: "ContentBlock" });
 
 export const toolCallSchema = z.strictObject({

@@ -9,6 +9,7 @@
  * | turn notes                                    | `user` text in place, `providerOptions.amplifier: { role, scope: "turn" }` (AI SDK providers refuse system messages mid-conversation); read back as the note |
  * | user text and images                          | `user` text and image parts (base64 data with mediaType, or the URL)  |
  * | assistant text, thinking, redacted thinking   | text parts; reasoning parts (`providerOptions.anthropic.signature` / `.redactedData`) |
+ * | assistant `compaction` (a provider's state)   | dropped: only that provider's own API reads it |
  * | calls (`tool_calls`, `tool_use`)              | `tool-call` parts (input parsed)                                      |
  * | results                                       | one `tool` message right after the call: a `tool-result` per call, in stored order (text, `error-text`, or `content` with images) |
  * | text and images beside results                 | a `user` message after it                                            |
@@ -122,7 +123,8 @@ function assistantParts(message: Message, index: number): (AISDKTextPart | AISDK
       if (block.type === "text") parts.push({ type: "text", text: block.text });
       else if (block.type === "thinking") parts.push(block.signature ? { type: "reasoning", text: block.thinking, providerOptions: { anthropic: { signature: block.signature } } } : { type: "reasoning", text: block.thinking });
       else if (block.type === "redacted_thinking") parts.push({ type: "reasoning", text: "", providerOptions: { anthropic: { redactedData: block.data } } });
-      else if (block.type !== "tool_use") throw adapterError("UNSUPPORTED_CONTENT", { ...where, path: `${where.path}.content[${b}]`, rule: "an assistant message carries text, reasoning and tool calls", given: block.type });
+      // A provider's compaction state is read by that provider's own API only; the AI SDK has no part for it.
+      else if (block.type !== "tool_use" && block.type !== "compaction") throw adapterError("UNSUPPORTED_CONTENT", { ...where, path: `${where.path}.content[${b}]`, rule: "an assistant message carries text, reasoning and tool calls", given: block.type });
     });
   forEachContentPart(message, {
     toolCall(call) {

@@ -7,6 +7,7 @@
  * | turn notes (`metadata.scope: "turn"`)               | user-side text in place, so the cached prefix does not move  |
  * | user: text, image / image_url blocks                | user: text and image blocks (data URLs become base64 sources) |
  * | assistant: text, thinking + signature, redacted_thinking | the same blocks; thinking without a signature is dropped (the API refuses it) |
+ * | assistant: `compaction` block of provider "anthropic" | its `data` verbatim (the API's compaction block); everything before the last one is left out — the API drops it (compact_20260112) — instructions stay in `system`; another provider's compaction block is dropped (only its provider reads it) |
  * | calls: `tool_use` blocks and/or `tool_calls`         | `tool_use` blocks (tool_calls' JSON arguments parsed)        |
  * | results: `tool` messages, `tool_result` blocks       | one user message right after the call: its `tool_result` blocks first, in stored order, then the carriers' other text and images |
  * | consecutive messages of one role                    | merged into one message (the API alternates roles)           |
@@ -37,7 +38,9 @@ export type AnthropicToolResultBlock = {
 };
 export type AnthropicThinkingBlock = { type: "thinking"; thinking: string; signature: string };
 export type AnthropicRedactedThinkingBlock = { type: "redacted_thinking"; data: string };
-export type AnthropicBlock = AnthropicTextBlock | AnthropicImageBlock | AnthropicToolUseBlock | AnthropicToolResultBlock | AnthropicThinkingBlock | AnthropicRedactedThinkingBlock;
+/** A compaction block (`compact_20260112`): the summary, or null when the compaction failed; other keys kept as they came. */
+export type AnthropicCompactionBlock = { type: "compaction"; content: string | null; cache_control?: CacheControl; [key: string]: unknown };
+export type AnthropicBlock = AnthropicCompactionBlock | AnthropicTextBlock | AnthropicImageBlock | AnthropicToolUseBlock | AnthropicToolResultBlock | AnthropicThinkingBlock | AnthropicRedactedThinkingBlock;
 export interface AnthropicMessage {
   role: "user" | "assistant";
   content: string | AnthropicBlock[];
@@ -99,6 +102,7 @@ export function toAnthropic(messages: readonly Message[], options: ToAnthropicOp
   if (turns.length === 0) {
     throw adapterError("INVALID_INPUT", { adapter: "anthropic", direction: "to", index: messages.length, path: "messages", rule: "an Anthropic request has at least one user or assistant message (instructions alone go to system)", expected: "a conversation message", given: messages.length });
   }
+  dropBeforeCompaction(turns);
   trimFinalAssistant(turns);
   if (options.cache) markCacheBreakpoints(system, turns);
   const request: AnthropicRequest = { messages: turns };
@@ -159,11 +163,18 @@ function storedBlock(block: AnthropicBlock, role: "user" | "assistant", where: W
       return { type: "thinking", thinking: block.thinking, signature: block.signature };
     case "redacted_thinking":
       return { type: "redacted_thinking", data: block.data };
+    case "compaction": {
+      if (block.content !== null && typeof block.content !== "string") {
+        throw adapterError("INVALID_INPUT", { ...where, rule: "an Anthropic compaction block carries its summary as content (a string, or null when the compaction failed)", expected: "string | null", given: block.content });
+      }
+      // Verbatim: every key in its order, so it goes back byte-identical (a JSON copy detaches it from the caller's object).
+      return { type: "compaction", provider: "anthropic", data: JSON.parse(JSON.stringify(block)) as AnthropicCompactionBlock };
+    }
   }
 }
 
 const USER_BLOCKS = new Set(["text", "image", "tool_result"]);
-const ASSISTANT_BLOCKS = new Set(["text", "thinking", "redacted_thinking", "tool_use"]);
+const ASSISTANT_BLOCKS = new Set(["text", "thinking", "redacted_thinking", "tool_use", "compaction"]);
 
 function textBlocks(message: Message, where: (path?: string) => Where, rule: string): AnthropicTextBlock[] {
   if (typeof message.content === "string") return isBlank(message.content) ? [] : [{ type: "text", text: message.content }];
@@ -210,8 +221,11 @@ function assistantBlocks(message: Message, where: (path?: string) => Where): Ant
         case "tool_use":
           out.push({ type: "tool_use", id: block.id, name: block.name, input: block.input });
           break;
+        case "compaction":
+          if (block.provider === "anthropic") out.push(compactionOf(block.data, where(`.content[${b}].data`)));
+          break;
         default:
-          throw adapterError("UNSUPPORTED_CONTENT", { ...where(`.content[${b}]`), rule: "an assistant message carries text, thinking and tool calls", given: block.type });
+          throw adapterError("UNSUPPORTED_CONTENT", { ...where(`.content[${b}]`), rule: "an assistant message carries text, thinking, compaction and tool calls", given: block.type });
       }
     });
   }
@@ -221,6 +235,31 @@ function assistantBlocks(message: Message, where: (path?: string) => Where): Ant
     },
   });
   return out;
+}
+
+/** A stored Anthropic compaction block's data, copied key by key (the stored history is never changed). */
+function compactionOf(data: Record<string, unknown>, where: Where): AnthropicCompactionBlock {
+  if (data?.type !== "compaction" || (data.content !== null && typeof data.content !== "string")) {
+    throw adapterError("INVALID_INPUT", { ...where, rule: "an Anthropic compaction block is { type: \"compaction\", content: string | null } as the API returned it", expected: '{ type: "compaction", content: string | null }', given: data });
+  }
+  return JSON.parse(JSON.stringify(data)) as AnthropicCompactionBlock;
+}
+
+/**
+ * The API drops every message block before the last compaction block (compact_20260112); the
+ * request leaves them out, so what is sent — and counted — is what the model reads. A request then
+ * opening with the assistant gets the "(conversation start)" user message, as any other would.
+ */
+function dropBeforeCompaction(turns: { role: "user" | "assistant"; content: AnthropicBlock[] }[]): void {
+  for (let t = turns.length - 1; t >= 0; t--) {
+    const content = turns[t]!.content;
+    const b = content.map((block) => block.type).lastIndexOf("compaction");
+    if (b < 0) continue;
+    content.splice(0, b);
+    turns.splice(0, t);
+    turns.unshift({ role: "user", content: [{ type: "text", text: CONVERSATION_START }] });
+    return;
+  }
 }
 
 /** The API refuses a final assistant message (a prefill) that ends in whitespace. */

@@ -8,6 +8,7 @@
  * | user: text, image / image_url blocks                 | `message` (user): `input_text` / `input_image` parts           |
  * | assistant text                                       | `message` (assistant) with the text                            |
  * | assistant thinking read from Responses (`metadata.openai.reasoning` holds its item ids) | a `reasoning` item (summary text, encrypted_content from the signature) before the answer; other thinking is dropped (the API needs its own item id) |
+ * | assistant `compaction` block of provider "openai" (a `compaction` item read back: server-side compaction's output or `/responses/compact`'s) | its `data` verbatim (type, id, encrypted_content, …), first among the message's items, in content order with its reasoning; another provider's compaction block is dropped |
  * | calls (`tool_calls`, `tool_use`)                     | one `function_call` item per call (call_id, name, arguments)   |
  * | results                                              | `function_call_output` per call, right after the calls, in stored order (images as `input_image` output parts) |
  * | text and images beside results                        | a user `message` after the outputs                             |
@@ -28,7 +29,10 @@ export type ResponsesItem =
   | { type: "message"; role: "assistant"; content: string | (ResponsesOutputText | { type: "refusal"; refusal: string })[]; id?: string; status?: string }
   | { type: "function_call"; call_id: string; name: string; arguments: string; id?: string; status?: string }
   | { type: "function_call_output"; call_id: string; output: string | (ResponsesInputText | ResponsesInputImage)[] }
-  | { type: "reasoning"; id: string; summary: { type: "summary_text"; text: string }[]; encrypted_content?: string };
+  | { type: "reasoning"; id: string; summary: { type: "summary_text"; text: string }[]; encrypted_content?: string }
+  | ResponsesCompactionItem;
+/** The encrypted compaction item (server-side `context_management` compaction, `/responses/compact`); other keys kept as they came. */
+export type ResponsesCompactionItem = { type: "compaction"; encrypted_content: string; id?: string; [key: string]: unknown };
 
 export interface OpenAIResponsesRequest {
   instructions?: string;
@@ -129,6 +133,15 @@ export function fromOpenAIResponses(source: { instructions?: string | null; inpu
       target.reasoning.push(reasoning.id ?? null);
       return;
     }
+    if (type === "compaction") {
+      const item = raw as ResponsesCompactionItem;
+      if (typeof item.encrypted_content !== "string") {
+        throw adapterError("INVALID_INPUT", { ...where, rule: "a Responses compaction item carries encrypted_content (a string)", expected: "string", given: item.encrypted_content });
+      }
+      // Verbatim: every key in its order, so it goes back byte-identical (a JSON copy detaches it from the caller's object).
+      open(index).content.push({ type: "compaction", provider: "openai", data: JSON.parse(JSON.stringify(item)) as ResponsesCompactionItem });
+      return;
+    }
     if (type === "function_call") {
       const call = raw as Extract<ResponsesItem, { type: "function_call" }>;
       names.set(call.call_id, call.name);
@@ -148,16 +161,17 @@ export function fromOpenAIResponses(source: { instructions?: string | null; inpu
       out.push(checked({ role: item.role as "user" | "system" | "developer", content }, where));
       return;
     }
-    throw adapterError("UNKNOWN_BLOCK", { ...where, rule: "Responses items read back are message, reasoning, function_call and function_call_output", expected: "message | reasoning | function_call | function_call_output", given: type });
+    throw adapterError("UNKNOWN_BLOCK", { ...where, rule: "Responses items read back are message, reasoning, compaction, function_call and function_call_output", expected: "message | reasoning | compaction | function_call | function_call_output", given: type });
   });
   flush();
   return out;
 }
 
-/** Items for one assistant message: reasoning (replayable only), its text, then its calls. */
+/** Items for one assistant message: compaction and reasoning (replayable only) in content order, its text, then its calls. */
 function assistantItems(message: Message, calls: ResponsesItem[], where: (path?: string) => Where): ResponsesItem[] {
   const ids = (message.metadata?.openai as Partial<OpenAIReasoningMetadata> | undefined)?.reasoning ?? [];
   const reasoning: ResponsesItem[] = [];
+  let compactions = 0;
   const texts: string[] = [];
   let thinkingIndex = 0;
   if (typeof message.content === "string") texts.push(message.content);
@@ -169,6 +183,11 @@ function assistantItems(message: Message, calls: ResponsesItem[], where: (path?:
         if (typeof id === "string" && id !== "") {
           reasoning.push({ type: "reasoning", id, summary: block.thinking === "" ? [] : [{ type: "summary_text", text: block.thinking }], ...(block.signature ? { encrypted_content: block.signature } : {}) });
         }
+      } else if (block.type === "compaction") {
+        if (block.provider === "openai") {
+          reasoning.push(compactionItem(block.data, where(`.content[${b}].data`)));
+          compactions++;
+        }
       } else if (block.type !== "redacted_thinking" && block.type !== "tool_use") {
         throw adapterError("UNSUPPORTED_CONTENT", { ...where(`.content[${b}]`), rule: "an assistant message carries text, reasoning and tool calls in Responses", given: block.type });
       }
@@ -176,8 +195,18 @@ function assistantItems(message: Message, calls: ResponsesItem[], where: (path?:
   const text = texts.join("");
   const answer: ResponsesItem[] = text === "" ? [] : [{ type: "message", role: "assistant", content: text }];
   const rest = [...answer, ...calls];
-  // A reasoning item must be followed by the output it led to; alone it is refused.
-  return rest.length > 0 ? [...reasoning, ...rest] : [];
+  // A reasoning item must be followed by the output it led to; alone it is refused. A compaction
+  // item stands alone (it is the whole of /responses/compact's state, or a reply cut short after it).
+  if (rest.length > 0) return [...reasoning, ...rest];
+  return compactions > 0 ? reasoning.filter((item) => item.type === "compaction") : [];
+}
+
+/** A stored OpenAI compaction item, copied key by key (the stored history is never changed). */
+function compactionItem(data: Record<string, unknown>, where: Where): ResponsesCompactionItem {
+  if (data?.type !== "compaction" || typeof data.encrypted_content !== "string") {
+    throw adapterError("INVALID_INPUT", { ...where, rule: "an OpenAI compaction item is { type: \"compaction\", encrypted_content, id? } as the API returned it", expected: '{ type: "compaction", encrypted_content: string }', given: data });
+  }
+  return JSON.parse(JSON.stringify(data)) as ResponsesCompactionItem;
 }
 
 function userContent(content: Message["content"], where: (path?: string) => Where): string | (ResponsesInputText | ResponsesInputImage)[] {

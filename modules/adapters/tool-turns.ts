@@ -42,7 +42,7 @@ export type ToolTurnEntry =
       readonly trailing: readonly TrailingPart[];
     };
 
-const KNOWN_BLOCKS = new Set(["text", "image", "image_url", "tool_use", "tool_result", "thinking", "redacted_thinking"]);
+const KNOWN_BLOCKS = new Set(["text", "image", "image_url", "tool_use", "tool_result", "thinking", "redacted_thinking", "compaction"]);
 
 /** Checks `messages` (see the table above) and reads them as entries. */
 export function readToolTurns(messages: readonly Message[], adapter: AdapterName): ToolTurnEntry[] {

@@ -14,6 +14,8 @@
  * | tool message, tool_result block| tokensPerToolResult + its content                     |
  * | thinking block                 | tokens(thinking) (the signature is not counted)       |
  * | redacted_thinking block        | ⌈data.length / 4⌉ (opaque data: a length estimate)    |
+ * | compaction block, Anthropic    | tokens(data.content): the summary the model reads     |
+ * | compaction block, OpenAI       | ⌈data.encrypted_content.length / 4⌉ (opaque: as redacted_thinking) |
  * | tool_call_id, tool_use_id, ids | 0 — the provider does not render them                 |
  * | metadata                       | never: it is not sent to the provider                 |
  *
@@ -99,13 +101,38 @@ function countBlock(block: unknown, rules: ContentRules, path: string): number {
       return tokenizer.count(requireString(b, "thinking", path));
     case "redacted_thinking":
       return Math.ceil(requireString(b, "data", path).length / REDACTED_THINKING_CHARS_PER_TOKEN);
+    case "compaction":
+      return compactionTokens(b, rules, path);
     default:
       return fail(
         `${path}.type`,
-        "one of text, image, image_url, tool_use, tool_result, thinking, redacted_thinking",
+        "one of text, image, image_url, tool_use, tool_result, thinking, redacted_thinking, compaction",
         (b as { type?: unknown }).type,
       );
   }
+}
+
+/**
+ * A provider's compaction state, counted as that provider bills it on the next request: Anthropic
+ * renders the block's summary (`content`, plain text; null when the compaction failed) to the
+ * model, so its tokens are counted; OpenAI's `encrypted_content` is opaque — the server decrypts it
+ * into tokens nobody outside can count — so its length is estimated like redacted_thinking's data
+ * (base64 of a ciphertext is ≈ 4/3 of the plaintext's bytes, so length / 4 ≈ bytes / 3 tokens: an
+ * over-estimate of a text's ≈ bytes / 4, which keeps the budget safe; billed usage calibrates it).
+ */
+function compactionTokens(block: Extract<ContentBlock, { type: "compaction" }>, rules: ContentRules, path: string): number {
+  const data: unknown = block.data;
+  if (!isRecord(data) || data.type !== "compaction") fail(`${path}.data`, 'the provider\'s compaction block or item ({ type: "compaction", … })', data);
+  if (block.provider === "anthropic") {
+    if (data.content === null || data.content === undefined) return 0;
+    if (typeof data.content !== "string") fail(`${path}.data.content`, "a string or null", data.content);
+    return rules.tokenizer.count(data.content);
+  }
+  if (block.provider === "openai") {
+    if (typeof data.encrypted_content !== "string") fail(`${path}.data.encrypted_content`, "a string", data.encrypted_content);
+    return Math.ceil(data.encrypted_content.length / REDACTED_THINKING_CHARS_PER_TOKEN);
+  }
+  return fail(`${path}.provider`, '"anthropic" or "openai"', (block as { provider?: unknown }).provider);
 }
 
 function countToolResultContent(content: unknown, rules: ContentRules, path: string): number {

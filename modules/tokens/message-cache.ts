@@ -201,6 +201,12 @@ function pushContent(out: Snapshot, content: unknown): void {
       case "redacted_thinking":
         out.push(typeof block.data === "string" ? block.data.length : block.data);
         break;
+      case "compaction": {
+        // What the count reads: the provider, and the summary text or the encrypted length.
+        const data = (block.data ?? {}) as Record<string, unknown>;
+        out.push(block.provider, data.type, data.content, typeof data.encrypted_content === "string" ? data.encrypted_content.length : data.encrypted_content);
+        break;
+      }
       default:
         out.push(raw); // unknown: counting will reject it, so it is never cached
     }

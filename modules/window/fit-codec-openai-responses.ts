@@ -1,6 +1,6 @@
 /**
  * OpenAI Responses input items (`input` of POST /responses; or `{ instructions?, input }`). An
- * assistant turn — consecutive `reasoning`, assistant `message` and `function_call` items — is
+ * assistant turn — consecutive `compaction`, `reasoning`, assistant `message` and `function_call` items — is
  * one stored assistant message (fromOpenAIResponses reads it so); every other item is one message.
  * The last group stays open while the array may still grow it (a new function_call after it).
  * A truncated `function_call_output` is the caller's item with `output` replaced; a truncated
@@ -70,7 +70,7 @@ export function openAIResponsesCodec(): FormatCodec {
 function isAssistantItem(item: unknown): boolean {
   const i = item as { type?: unknown; role?: unknown } | null;
   if (i === null || typeof i !== "object") return false;
-  return i.type === "reasoning" || i.type === "function_call" || i.type === "custom_tool_call" || SERVER_ITEMS.has(i.type as string) || (i.role === "assistant" && (i.type === undefined || i.type === "message"));
+  return i.type === "compaction" || i.type === "reasoning" || i.type === "function_call" || i.type === "custom_tool_call" || SERVER_ITEMS.has(i.type as string) || (i.role === "assistant" && (i.type === undefined || i.type === "message"));
 }
 
 /** Items the model's built-in tools produced: part of the assistant turn, answered by the API itself (no output item of the caller's). */

@@ -135,6 +135,9 @@ function partFormats(part: unknown, role: string): number {
       return role === "assistant" ? A | N : 0;
     case "tool_result":
       return role === "user" ? A | N : 0;
+    case "compaction":
+      // Ours carries the provider's block under `data`; Anthropic's own block carries its summary as `content`.
+      return role !== "assistant" ? 0 : "provider" in p && "data" in p ? A : "content" in p ? N : 0;
     case "tool-call":
     case "reasoning":
       return role === "assistant" ? S : 0;

@@ -138,6 +138,9 @@ export function openAIResponsesProblems(body: Json): string[] {
           else item.output.forEach((p, k) => inputPartProblems(p, `${at}.output[${k}]`, true, problems));
         }
         break;
+      case "compaction":
+        compactionItemProblems(item, at, problems);
+        break;
       case "reasoning": {
         if (!isText(item.id) || !item.id.startsWith("rs_")) problems.push(`${at}.id: a reasoning item id (rs_…)`);
         if (!Array.isArray(item.summary)) problems.push(`${at}.summary: an array`);
@@ -205,7 +208,7 @@ export function anthropicProblems(body: Json): string[] {
     blocks.forEach((b, k) => {
       const bat = `${at}.content[${k}]`;
       if (!isObject(b)) return void problems.push(`${bat}: not an object`);
-      const allowed = m.role === "user" ? ["text", "image", "tool_result"] : ["text", "thinking", "redacted_thinking", "tool_use"];
+      const allowed = m.role === "user" ? ["text", "image", "tool_result"] : ["text", "thinking", "redacted_thinking", "tool_use", "compaction"];
       if (!allowed.includes(b.type as string)) return void problems.push(`${bat}.type: ${String(b.type)} is not allowed in a ${m.role} message`);
       switch (b.type) {
         case "text":
@@ -226,6 +229,10 @@ export function anthropicProblems(body: Json): string[] {
         case "redacted_thinking":
           if (!isText(b.data)) problems.push(`${bat}: redacted_thinking needs data`);
           extraKeys(b, ["type", "data"], bat, problems);
+          break;
+        case "compaction":
+          compactionBlockProblems(b, bat, problems);
+          cache(b, bat);
           break;
         case "tool_use":
           if (!isText(b.id) || !TOOL_ID.test(b.id) || !isText(b.name) || !TOOL_NAME.test(b.name) || !isObject(b.input)) problems.push(`${bat}: { id, name, input }`);
@@ -274,6 +281,23 @@ export function anthropicProblems(body: Json): string[] {
   if (Array.isArray(body.tools)) for (const t of body.tools) if (isObject(t) && t.cache_control !== undefined) breakpoints++;
   if (breakpoints > 4) problems.push(`A maximum of 4 blocks with cache_control may be provided. Found ${breakpoints}.`);
   return problems;
+}
+
+// --- provider compaction (issue 28 part 3) -----------------------------------------------------
+// OpenAI: developers.openai.com/api/docs/guides/compaction — the encrypted compaction item goes back
+// as it came (`type`, `encrypted_content`, `id`; `created_by` when the API set it).
+// Anthropic: platform.claude.com/docs/en/build-with-claude/compaction — a compaction block is
+// `{ type: "compaction", content }` (content null when the compaction failed), in assistant content.
+
+function compactionItemProblems(item: Json, at: string, problems: string[]): void {
+  if (!isText(item.encrypted_content) || item.encrypted_content === "") problems.push(`${at}.encrypted_content: the compaction item's encrypted content`);
+  if (item.id !== undefined && (!isText(item.id) || item.id === "")) problems.push(`${at}.id: a compaction item id`);
+  extraKeys(item, ["type", "id", "encrypted_content", "created_by"], at, problems);
+}
+
+function compactionBlockProblems(b: Json, at: string, problems: string[]): void {
+  if (b.content !== null && !isText(b.content)) problems.push(`${at}.content: the compaction summary (a string) or null`);
+  extraKeys(b, ["type", "content", "cache_control"], at, problems);
 }
 
 function imageProblems(b: Json, at: string, problems: string[]): void {

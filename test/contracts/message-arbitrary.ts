@@ -53,6 +53,10 @@ const blocks: Record<ContentBlock["type"], fc.Arbitrary<ContentBlock>> = {
   ),
   thinking: fc.record({ type: fc.constant("thinking" as const), thinking: text, signature: text }, { requiredKeys: ["type", "thinking"] }),
   redacted_thinking: fc.record({ type: fc.constant("redacted_thinking" as const), data: text }),
+  compaction: fc.oneof(
+    fc.record({ type: fc.constant("compaction" as const), provider: fc.constant("anthropic" as const), data: fc.record({ type: fc.constant("compaction" as const), content: fc.option(text, { nil: null }) }) }),
+    fc.record({ type: fc.constant("compaction" as const), provider: fc.constant("openai" as const), data: fc.record({ type: fc.constant("compaction" as const), id: nonEmpty, encrypted_content: text }) }),
+  ),
 };
 export const contentBlockArb: fc.Arbitrary<ContentBlock> = fc.oneof(...Object.values(blocks));
 

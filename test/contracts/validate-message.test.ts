@@ -82,7 +82,7 @@ describe("validateMessage", () => {
     it("an unknown block type lists the block types", () => {
       const f = failure({ role: "user", content: [{ type: "text", text: "a" }, { type: "video" }] });
       expect(f).toMatchObject({ path: "message.content[1].type", given: "video" });
-      expect(f.expected).toBe('one of "text", "image", "image_url", "tool_use", "tool_result", "thinking", "redacted_thinking"');
+      expect(f.expected).toBe('one of "text", "image", "image_url", "tool_use", "tool_result", "thinking", "redacted_thinking", "compaction"');
     });
 
     it("a tool_result holds only text and image blocks", () => {
