@@ -23,9 +23,9 @@ describe("Anthropic compaction blocks", () => {
 
   it("reads the block opaque: the API's block verbatim under data, provider anthropic", () => {
     expect(answer).toHaveLength(1);
-    const content = answer[0]!.content as { type: string }[];
+    const content = answer[0]!.content as { type: string; data?: unknown }[];
     expect(content[0]).toEqual({ type: "compaction", provider: "anthropic", data: anthropic.response.content[0] });
-    expect(JSON.stringify((content[0] as { data: unknown }).data)).toBe(JSON.stringify(anthropic.response.content[0]));
+    expect(JSON.stringify(content[0]!.data)).toBe(JSON.stringify(anthropic.response.content[0]));
     expect(content[1]).toEqual({ type: "text", text: "Step two: copy the data in batches." });
   });
 
