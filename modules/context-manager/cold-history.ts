@@ -7,7 +7,9 @@
  * | what is cold    | a held message (held-message.ts) at least `hotTail` positions behind the newest, and behind the first message the last window over the history kept |
  * | never packed    | instructions (system/developer, not turn notes) and critical messages: every window shows them |
  * | a block         | `blockSize` consecutive positions: their JSON, UTF-8, deflated (level 1), kept as a one-byte string (on the heap, where it is measured) |
- * | when            | once a whole block is due after a change, in the next turns of the event loop (setImmediate), a few ms of blocks at a time: never inside the call that appended (a turn's own cost stays O(new)); amortized O(1) per message |
+ * | when            | once a whole block is due after a change, in the event loop's idle turns (setImmediate), at most SLICE_MS of blocks a slice (at least one block): never inside the call that appended (a turn's own cost stays O(new)); amortized O(1) per message |
+ * | yields to turns | while the owner has a call in flight (`busy()`: addMessage, a window, a rewrite …) no slice runs — not even inside that call's awaited store write; the packing resumes when the last call in flight ends. A turn never waits for more than the slice already running |
+ * | owned           | `close()` (the context manager's close) cancels the scheduled slice, releases idle() waiters and schedules nothing ever again: a closed session leaves no work behind |
  * | read again      | a packed message read (getMessages, search, a wider window) is parsed from its block — the last inflated block is kept for its neighbours — and held until the next append packs it away again |
  * | token caches    | their entries for a packed message are dropped (they keep its strings alive); counting it again recounts |
  *
@@ -30,7 +32,7 @@ export interface ColdHistoryOptions {
 export const DEFAULT_HOT_TAIL = 4_096;
 export const DEFAULT_BLOCK_SIZE = 64;
 /** Longest one packing slice holds the event loop, ms (one block is ~1.5 ms at 64 agent-loop messages). */
-const SLICE_MS = 4;
+const SLICE_MS = 2;
 
 export class ColdHistory {
   readonly #hotTail: number;
@@ -50,6 +52,9 @@ export class ColdHistory {
   #scheduled: NodeJS.Immediate | undefined;
   /** Callers of idle() waiting for the packing to catch up. */
   #waiting: (() => void)[] = [];
+  /** Calls of the owner in flight (busy()): no slice runs while there is one. */
+  #busy = 0;
+  #closed = false;
 
   constructor(options: ColdHistoryOptions = {}) {
     this.#hotTail = Math.max(0, options.hotTail ?? DEFAULT_HOT_TAIL);
@@ -64,7 +69,7 @@ export class ColdHistory {
   /** The last window over the stored history kept the messages from `position` on: they stay hot. */
   windowFrom(position: number): void {
     this.#windowStart = position;
-    if (this.#due()) this.#schedule();
+    this.#kick();
   }
 
   /**
@@ -79,14 +84,50 @@ export class ColdHistory {
       this.#windowStart = Number.POSITIVE_INFINITY;
     }
     if (this.#revived.size > 0) this.#repack();
-    if (this.#due()) this.#schedule();
+    this.#kick();
   }
 
-  /** Resolves once every block due is packed (tests, benchmarks: the steady state between turns). */
+  /**
+   * Resolves once every block due is packed (tests, benchmarks: the steady state between turns);
+   * at once when closed. While a call is in flight it waits for that call to end first.
+   */
   idle(): Promise<void> {
-    if (!this.#due()) return Promise.resolve();
+    if (this.#closed || !this.#due()) return Promise.resolve();
     this.#schedule();
     return new Promise((resolve) => this.#waiting.push(resolve));
+  }
+
+  /**
+   * A call of the owner starts (a turn's addMessage, its window, a rewrite): no packing slice runs
+   * until the returned function is called — the call, and every store write it awaits, never
+   * shares the event loop with packing. Calls may overlap; the packing resumes after the last.
+   */
+  busy(): () => void {
+    this.#busy++;
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      if (--this.#busy === 0) this.#kick();
+    };
+  }
+
+  /** Whether a slice is scheduled (tests: a closed or caught-up history has none). */
+  get scheduled(): boolean {
+    return this.#scheduled !== undefined;
+  }
+
+  /**
+   * Stops the packing for good: the scheduled slice is cancelled, idle() waiters are released, and
+   * nothing is scheduled again. A slice is synchronous, so none is left running once this returns;
+   * the promise is for owners that await their parts' close.
+   */
+  close(): Promise<void> {
+    this.#closed = true;
+    if (this.#scheduled !== undefined) clearImmediate(this.#scheduled);
+    this.#scheduled = undefined;
+    this.#release();
+    return Promise.resolve();
   }
 
   #due(): boolean {
@@ -95,13 +136,24 @@ export class ColdHistory {
     return Math.min(history.length - this.#hotTail, this.#windowStart) - this.#packedUpTo >= this.#blockSize;
   }
 
+  /** After any change: the next slice when a block is due and no call is in flight; idle() waiters released when none is due. */
+  #kick(): void {
+    if (this.#closed) return this.#release();
+    if (this.#busy > 0) return;
+    if (this.#due()) this.#schedule();
+    else this.#release();
+  }
+
   #schedule(): void {
+    if (this.#closed || this.#busy > 0) return;
     this.#scheduled ??= setImmediate(() => this.#packSlice());
   }
 
-  /** Packs due blocks for up to SLICE_MS, then yields to the event loop until none is due. */
+  /** Packs due blocks for up to SLICE_MS (one block at least), then yields to the event loop until none is due. */
   #packSlice(): void {
     this.#scheduled = undefined;
+    // A call began since this slice was scheduled: its end schedules the next (busy()).
+    if (this.#closed || this.#busy > 0) return;
     const until = performance.now() + SLICE_MS;
     while (this.#due()) {
       this.#pack(this.#history!.slice(this.#packedUpTo, this.#packedUpTo + this.#blockSize));
@@ -109,6 +161,10 @@ export class ColdHistory {
       if (performance.now() >= until) break;
     }
     if (this.#due()) return this.#schedule();
+    this.#release();
+  }
+
+  #release(): void {
     for (const resolve of this.#waiting.splice(0)) resolve();
   }
 

@@ -30,7 +30,7 @@ export interface CompactionFacts {
     readonly messageCount: number;
     /** Token total of the stored history, reply priming and tool definitions included. */
     readonly tokens: number;
-    readonly ids: ReadonlySet<string>;
+    readonly ids: { has(id: string): boolean };
   };
   readonly window: readonly Message[];
   readonly report: WindowReport;

@@ -36,7 +36,7 @@ import { RequestBudget } from "./request-budget.js";
 import { StoredHistory, type SkippedMessage } from "./stored-history.js";
 import { TokenCalibration, type CalibrationRecord } from "./token-calibration.js";
 import { UsageLedger, type UsageRecord } from "./usage-ledger.js";
-import { explainWindow, positionIn, type LastWindow } from "./window-explanation.js";
+import { explainWindow, type LastWindow } from "./window-explanation.js";
 import { ToolRecords, windowRecord, type WindowRecordInput } from "./window-record.js";
 
 export { parseModuleConfig } from "./module-config.js";
@@ -71,8 +71,9 @@ export interface HistoryContextManagerInit {
   embedder?: Embedder;
   /**
    * Packing of the messages far behind the window (cold-history.ts): its sizes, or false to keep
-   * every message as a parsed object. Default: on, with the default sizes, when config
-   * `strategies` is empty (the incremental assembler alone); off under a pipeline.
+   * every message as a parsed object. Default: on, with the default sizes, with or without config
+   * `strategies`. It runs in the event loop's idle turns, never while a call of this manager is in
+   * flight, and stops with close().
    */
   coldHistory?: ColdHistoryOptions | false;
   /** The calibration to start from (a record saved by `onCalibration`, or a shared instance); absent = none yet. */
@@ -152,9 +153,9 @@ export class HistoryContextManager implements ContextManager {
       },
       { name: `${this.moduleName}:calibration` },
     );
-    // Only under the incremental assembler alone: a configured strategy may read the whole history
-    // every turn (token-budget counts it all), which would parse every packed message each turn.
-    this.coldHistory = init.coldHistory === false || !this.pipeline.isEmpty ? undefined : new ColdHistory(init.coldHistory);
+    // Under a pipeline too: the strategies follow the history incrementally (their token sums and
+    // splits grow with it) and read what lies behind the window through the held messages' facts.
+    this.coldHistory = init.coldHistory === false ? undefined : new ColdHistory(init.coldHistory);
     this.#history = new StoredHistory({
       cold: this.coldHistory,
       moduleName: this.moduleName,
@@ -176,10 +177,24 @@ export class HistoryContextManager implements ContextManager {
   // --- the five methods ---------------------------------------------------------------------
 
   async addMessage(message: Message): Promise<void> {
-    await this.#history.append(this.#history.prepare(message, "message"));
+    const done = this.coldHistory?.busy();
+    try {
+      await this.#history.append(this.#history.prepare(message, "message"));
+    } finally {
+      done?.();
+    }
   }
 
   async getMessagesForRequest(tokenBudget?: number, provider?: Provider, options: WindowRequestOptions = {}): Promise<Message[]> {
+    const done = this.coldHistory?.busy();
+    try {
+      return await this.#window(tokenBudget, provider, options);
+    } finally {
+      done?.();
+    }
+  }
+
+  async #window(tokenBudget: number | undefined, provider: Provider | undefined, options: WindowRequestOptions): Promise<Message[]> {
     const resolved = await this.#budget.resolve(tokenBudget, provider);
     const { budget, model } = resolved;
     const counter = this.#usage.counterFor(model, resolved.counter);
@@ -196,6 +211,7 @@ export class HistoryContextManager implements ContextManager {
   }
 
   async getMessages(): Promise<Message[]> {
+    // Synchronous: no packing slice can run in between.
     return this.#history.messages.map(shallowCopy);
   }
 
@@ -209,11 +225,11 @@ export class HistoryContextManager implements ContextManager {
     }
     // Validate everything first: one bad message and nothing is replaced.
     const next = messages.map((m, i) => this.#history.prepare(m, `messages[${i}]`));
-    await this.#history.replace(next);
+    await this.#busyWhile(this.#history.replace(next));
   }
 
   async clear(): Promise<void> {
-    await this.#history.clear();
+    await this.#busyWhile(this.#history.clear());
   }
 
   // --- counts reconciled with the bill (contracts/TOKENS.md §8) ---------------------------------
@@ -266,18 +282,18 @@ export class HistoryContextManager implements ContextManager {
 
   /** Ends a run; with retention "run" its messages are cleared (clearRun). */
   async endRun(runId?: string): Promise<void> {
-    await this.#history.endRun(runId);
+    await this.#busyWhile(this.#history.endRun(runId));
   }
 
   async clearRun(runId: string): Promise<void> {
-    await this.#history.clearRun(runId);
+    await this.#busyWhile(this.#history.clearRun(runId));
   }
 
   // --- introspection ---------------------------------------------------------------------------
 
   /** Ranked hits over the stored history (contracts/search.ts); hits hold copies. */
   async search(query: string, options?: SearchOptions): Promise<SearchHit[]> {
-    const hits = await this.searchIndex.search(query, options);
+    const hits = await this.#busyWhile(this.searchIndex.search(query, options));
     return hits.map(copyHit);
   }
 
@@ -327,12 +343,27 @@ export class HistoryContextManager implements ContextManager {
     this.tools = tools;
   }
 
+  /**
+   * Ends this manager's work: the packing stops (nothing of it stays scheduled), the bill listener
+   * goes, pending writes finish and the store closes. Every context module registers it as a cleanup.
+   */
   async close(): Promise<void> {
+    await this.coldHistory?.close();
     this.#unsubscribe?.();
     await this.#history.close();
   }
 
   // --- private ----------------------------------------------------------------------------------
+
+  /** Holds the packing (cold-history.ts) while `work` is in flight: a call never shares the event loop with it. */
+  async #busyWhile<T>(work: Promise<T>): Promise<T> {
+    const done = this.coldHistory?.busy();
+    try {
+      return await work;
+    } finally {
+      done?.();
+    }
+  }
 
   /** `options.extraMessages`, each validated and copied like a stored message; not an array → INVALID_ARGUMENT. */
   #requestOnly(options: WindowRequestOptions): Message[] | undefined {
@@ -407,7 +438,11 @@ export class HistoryContextManager implements ContextManager {
       ...(report.decisions ? { explanation: explainWindow(history, run.messages, report.decisions, log) } : {}),
     };
     const explanation = this.#last.explanation;
-    this.#record({ history, report, model, counter, tools, strategies, explanation, ...(explanation ? {} : { pipelineOrigin: originOf(history, run.messages) }) });
+    // Each output message's stored position: O(output) from the tally's id positions (no scan, no parse of packed messages).
+    const origin = this.#tally.positionsOf(history, run.messages);
+    // What this window keeps stays hot: no packing at or after the stored position of its cut.
+    this.coldHistory?.windowFrom(firstOriginFrom(origin, report.cutIndex) ?? history.length);
+    this.#record({ history, report, model, counter, tools, strategies, explanation, ...(explanation ? {} : { pipelineOrigin: origin }) });
     // The history's totals count the stored messages the window did not (originals of compacted
     // copies): that work is skipped when nobody listens.
     if (isCompaction(report, run.changed.length > 0) && this.hooks && listensToCompaction(this.hooks)) {
@@ -440,10 +475,10 @@ export class HistoryContextManager implements ContextManager {
   }
 }
 
-/** The stored index of each message of a pipeline's output (by object, else by id); undefined for one the pipeline made. */
-function originOf(history: readonly Message[], output: readonly Message[]): Array<number | undefined> {
-  const indexOf = positionIn(history);
-  return output.map((m) => indexOf(m));
+/** The stored position of the first output message at or after `i` that came from the history. */
+function firstOriginFrom(origin: ReadonlyArray<number | undefined>, i: number): number | undefined {
+  for (let k = i; k < origin.length; k++) if (origin[k] !== undefined) return origin[k];
+  return undefined;
 }
 
 function copyHit(hit: SearchHit): SearchHit {

@@ -93,7 +93,8 @@ function runsOfSent(input: WindowRecordInput): WindowRun[] {
     if (at !== undefined) sent.set(at, truncated.has(i) ? "truncated" : "kept");
   }
   const cut = pipelineOrigin === undefined ? report.cutIndex : Math.min(history.length, nextOrigin(pipelineOrigin, report.cutIndex) ?? history.length);
-  const returned = pipelineOrigin === undefined ? undefined : new Set(pipelineOrigin.filter((i) => i !== undefined));
+  // The stored positions the pipeline returned, ascending: the gaps are walked in order with one cursor (O(output), not O(history)).
+  const returned = pipelineOrigin === undefined ? undefined : { at: [...new Set(pipelineOrigin.filter((i) => i !== undefined))].sort((a, b) => a - b), next: 0 };
   const pipelineBy = input.strategies.length === 2 ? input.strategies[0]! : "pipeline";
   const droppedBefore = report.cutReason === "fits" ? "before-first-turn" : "before-cut";
   const droppedAfter = report.cutReason === "ladder" ? "older-in-turn" : "orphan-result";
@@ -118,13 +119,28 @@ function sentReason(message: Message, decision: WindowRunDecision): string {
   return isCritical(message) ? "critical" : "in-window";
 }
 
-/** Stored messages [from, to) not sent: split at the cut; with a pipeline, the ones it did not return are its. */
-function dropGap(runs: WindowRun[], from: number, to: number, cut: number, returned: Set<number | undefined> | undefined, pipelineBy: string, before: string, after: string): void {
+/** The pipeline's returned stored positions, ascending, and the cursor of the gap walk (gaps come in ascending order). */
+interface Returned {
+  readonly at: readonly number[];
+  next: number;
+}
+
+/**
+ * Stored messages [from, to) not sent: split at the cut; with a pipeline, the ones it did not
+ * return are its (whole ranges between the returned positions: O(returned), not O(gap)).
+ */
+function dropGap(runs: WindowRun[], from: number, to: number, cut: number, returned: Returned | undefined, pipelineBy: string, before: string, after: string): void {
   if (returned !== undefined) {
-    for (let i = from; i < to; i++) {
-      if (!returned.has(i)) push(runs, i, "dropped", pipelineBy, "removed-by-pipeline");
-      else push(runs, i, "dropped", "window", i < cut ? before : after);
+    const { at } = returned;
+    while (returned.next < at.length && at[returned.next]! < from) returned.next++;
+    let i = from;
+    for (; returned.next < at.length && at[returned.next]! < to; returned.next++) {
+      const r = at[returned.next]!;
+      if (r > i) pushRange(runs, i, r, "dropped", pipelineBy, "removed-by-pipeline");
+      push(runs, r, "dropped", "window", r < cut ? before : after);
+      i = r + 1;
     }
+    if (i < to) pushRange(runs, i, to, "dropped", pipelineBy, "removed-by-pipeline");
     return;
   }
   if (from < Math.min(cut, to)) pushRange(runs, from, Math.min(cut, to), "dropped", "window", before);

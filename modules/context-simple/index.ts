@@ -40,5 +40,7 @@ export async function mount(coordinator: CoordinatorContract, config: ContextOpt
     ...strategyDefinitionsOf(coordinator),
   });
   await coordinator.mount("context", context);
+  // Its idle work (packing) and its bill listener end with the session.
+  coordinator.registerCleanup(() => context.close());
   return context;
 }
