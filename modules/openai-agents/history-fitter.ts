@@ -9,7 +9,10 @@ import { createWindowFitter, type FitReport, type WindowFitter } from "@amplifie
  * window).
  *
  * `messages` is the session's list: it grows at the end, and only its last message may be replaced
- * (an answer extended by a later addItems); what is shared by reference is not read again.
+ * (an answer extended by a later addItems) or removed (popItem); what is shared by reference is not
+ * read again. That is what `appendOnly` needs: the fitter checks the first message and the last one
+ * it read, and reads only what follows (a replaced or removed last message fails the check and the
+ * list is read whole), so a read does not compare the whole history either.
  */
 export interface HistoryFitterOptions {
   budget: number;
@@ -21,7 +24,7 @@ export class HistoryFitter {
   readonly #fitter: WindowFitter;
 
   constructor(options: HistoryFitterOptions) {
-    this.#fitter = createWindowFitter({ format: "amplifier", budget: options.budget, model: options.model, ...(options.tools?.length ? { tools: options.tools } : {}) });
+    this.#fitter = createWindowFitter({ format: "amplifier", appendOnly: true, budget: options.budget, model: options.model, ...(options.tools?.length ? { tools: options.tools } : {}) });
   }
 
   fit(messages: readonly Message[]): readonly Message[] {

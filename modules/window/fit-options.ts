@@ -13,6 +13,7 @@
  * | `system`                                | Anthropic's top-level system, when the messages array is given alone      |
  * | `compactThreshold`, `compactTarget`     | the cut's hysteresis (WindowAssembler; defaults 0.9 and 0.7)               |
  * | `minResultTokens`                       | tool results are capped no lower than this before whole turns are dropped  |
+ * | `appendOnly`                            | the caller promises each call's array is the last one grown at its end: a fitter reads only the new items (window-fitter.ts) |
  *
  * Neither `model` nor `budget`, or a model the registry does not know without a budget:
  * WINDOW_FIT/NO_BUDGET — a window fitted to a guessed budget is the failure this library exists to
@@ -50,6 +51,15 @@ export interface FitOptions {
   compactTarget?: number | undefined;
   /** Tool results are capped no lower than this before whole turns are dropped. */
   minResultTokens?: number | undefined;
+  /**
+   * The caller's promise that each call's array is the previous call's array with items added at
+   * its end (an agent loop that pushes). A fitter then reads only the new items — O(new) a call
+   * instead of one reference comparison per item given — after checking that the first item and the
+   * last item it read are still in their places; when they are not (another conversation, a shorter
+   * array) it reads the array whole, as without the option. An item replaced in the middle of the
+   * array is not seen: leave this off if the loop edits or rewrites its history. Default false.
+   */
+  appendOnly?: boolean | undefined;
 }
 
 export interface ResolvedFitOptions {
@@ -63,6 +73,7 @@ export interface ResolvedFitOptions {
   readonly compactThreshold: number | undefined;
   readonly compactTarget: number | undefined;
   readonly minResultTokens: number | undefined;
+  readonly appendOnly: boolean;
 }
 
 export function resolveFitOptions(options: FitOptions): ResolvedFitOptions {
@@ -75,6 +86,7 @@ export function resolveFitOptions(options: FitOptions): ResolvedFitOptions {
   if (options.strategies !== undefined && !(Array.isArray(options.strategies) && options.strategies.every((s) => typeof s?.compact === "function"))) {
     throw invalid("strategies", "an array of CompactionStrategy instances ({ name, compact(messages, context) })", options.strategies);
   }
+  if (options.appendOnly !== undefined && typeof options.appendOnly !== "boolean") throw invalid("appendOnly", "true or false", options.appendOnly);
   return {
     counter: getTokenCounter(model),
     budget: budgetOf(options),
@@ -86,6 +98,7 @@ export function resolveFitOptions(options: FitOptions): ResolvedFitOptions {
     compactThreshold: options.compactThreshold,
     compactTarget: options.compactTarget,
     minResultTokens: options.minResultTokens,
+    appendOnly: options.appendOnly === true,
   };
 }
 

@@ -31,7 +31,7 @@ import { fileURLToPath } from "node:url";
 import { getHeapStatistics } from "node:v8";
 import { agentLoopScenario } from "./agent-loop-turn.js";
 import { agentMemoryChild, agentMemoryScenario } from "./agent-memory.js";
-import { fitWindowScenario } from "./fit-window.js";
+import { fitWindowChild, fitWindowScenario } from "./fit-window.js";
 import { langchainScenario } from "./langchain-trim.js";
 import { machineInfo } from "./machine-info.js";
 import { hasGc } from "./measure.js";
@@ -60,6 +60,7 @@ const CHILDREN: Record<string, (args: string[]) => Promise<void>> = {
   "agent-memory": agentMemoryChild,
   "stores-fleet": fleetChild,
   "pg-first-window": firstWindowChild,
+  "fit-window": fitWindowChild,
 };
 
 function optionsFor(quick: boolean): BenchOptions {

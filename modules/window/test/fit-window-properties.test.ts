@@ -9,7 +9,8 @@
  * - every item it shares with the input is the very object given, in the input's order; the input
  *   is never changed;
  * - a fitter kept across a growing conversation gives, at each model call, a window with all of
- *   the above, and writing it incrementally gives the same window as writing it whole.
+ *   the above, and writing it incrementally gives the same window as writing it whole; a fitter
+ *   told `appendOnly` (it reads only the new items) gives the same windows.
  *
  * Cases per property: AMPLIFIER_PROPERTY_RUNS (default 60 here: each case fits six formats with
  * the real tokenizer).
@@ -67,20 +68,26 @@ describe("fitWindow properties", () => {
     );
   });
 
-  it("a fitter kept across a growing conversation: each model call's window has the same properties, written incrementally as it would be whole", () => {
+  it("a fitter kept across a growing conversation: each model call's window has the same properties, written incrementally as it would be whole, and the same with appendOnly", () => {
     fc.assert(
       fc.property(conversationArbitrary(24), budgetArbitrary, fc.constantFrom(...FORMATS), (c: Conversation, budget, format) => {
         const full = itemsOf(format, render(format, c));
         const envelope = render(format, { ...c, turns: [] });
         const fitter = createWindowFitter({ budget, tools: TOOLS });
+        const appending = createWindowFitter({ budget, tools: TOOLS, appendOnly: true });
         for (const n of requestPoints(format, c)) {
           const items = full.slice(0, n);
           const input = Array.isArray(envelope) ? items : { ...(envelope as object), [format === "anthropic" ? "messages" : "input"]: items };
           const out = fitted(() => fitter.fit(input), budget);
+          const appended = fitted(() => appending.fit(input), budget);
+          expect(appended === undefined).toBe(out === undefined);
           if (out === undefined) {
             fitter.reset();
+            appending.reset();
             continue;
           }
+          itemsOf(format, appended).forEach((item, i) => expect(item).toStrictEqual(itemsOf(format, out)[i]));
+          expect(itemsOf(format, appended)).toHaveLength(itemsOf(format, out).length);
           checkWindow(format, input, out, budget, TOOLS);
           // The same call again, written whole for the report: the same window (the caller's items the same objects).
           const again = fitter.fit(input, { report: true }).messages;

@@ -369,6 +369,73 @@ describe("createWindowFitter", () => {
     for (const item of b) expect(shorter).toContain(item);
   });
 
+  describe("appendOnly", () => {
+    /** An array whose reads below `watchBelow` are counted (the items the last call had). */
+    function watched(items: unknown[], watchBelow: number) {
+      const reads = new Set<number>();
+      const proxy = new Proxy(items, {
+        get(target, key, receiver) {
+          if (typeof key === "string" && /^\d+$/.test(key) && Number(key) < watchBelow) reads.add(Number(key));
+          return Reflect.get(target, key, receiver);
+        },
+      });
+      return { proxy, reads };
+    }
+
+    for (const format of FORMATS) {
+      it(`${format}: a loop that pushes gets the very windows it gets without the option, reading only the new items`, () => {
+        const c = conversation(60, 50);
+        const full = itemsOf(format, render(format, c));
+        const envelope = render(format, conversation(0));
+        const wrap = (items: unknown[]) => (Array.isArray(envelope) ? items : { ...(envelope as object), [format === "anthropic" ? "messages" : "input"]: items });
+        const plain = createWindowFitter({ budget: 5_000 });
+        const appending = createWindowFitter({ budget: 5_000, appendOnly: true });
+        const grown: unknown[] = [];
+        let had = 0;
+        for (const n of requestPoints(format, c)) {
+          while (grown.length < n) grown.push(full[grown.length]);
+          const expected = itemsOf(format, plain.fit(wrap(grown.slice())));
+          const { proxy, reads } = watched(grown, had);
+          const window = itemsOf(format, appending.fit(wrap(proxy)));
+          expect(window).toHaveLength(expected.length);
+          window.forEach((item, i) => expect(item).toStrictEqual(expected[i]));
+          // Old items read: those the window is written from (O(window)), the first and the last one
+          // read (the check), and the last group's items (it may grow) — never the history before.
+          const inWindow = new Set(window);
+          const other = [...reads].filter((i) => i !== 0 && i !== had - 1 && !inWindow.has(grown[i]));
+          expect(other.length).toBeLessThanOrEqual(3);
+          had = n;
+        }
+      });
+    }
+
+    it("another conversation, a shorter array or a new first item: read whole, as without the option", () => {
+      const input = render("openai-chat", conversation(30, 40)) as unknown[];
+      const fitter = createWindowFitter({ budget: 3_000, appendOnly: true });
+      const reference = createWindowFitter({ budget: 3_000 });
+      fitter.fit(input);
+      const other = render("openai-chat", conversation(30, 40, 500)) as unknown[];
+      const shorter = input.slice(0, 20);
+      const newFirst = [{ role: "system", content: "You are terse." }, ...input.slice(1)];
+      for (const next of [other, shorter, newFirst]) {
+        const window = fitter.fit(next);
+        expect(window).toStrictEqual(reference.fit(next));
+        expect(nativeProblems("openai-chat", window)).toEqual([]);
+        for (const item of window) if (!next.includes(item)) expect((item as { role: string }).role).not.toBe("system");
+      }
+    });
+
+    it("appendOnly that is not a boolean: WINDOW_FIT/INVALID_OPTIONS naming it", () => {
+      try {
+        createWindowFitter({ budget: 1_000, appendOnly: "yes" as unknown as boolean });
+        expect.unreachable();
+      } catch (error) {
+        expect(isAmplifierError(error) && error.code).toBe("WINDOW_FIT/INVALID_OPTIONS");
+        expect((error as { details?: { path?: string } }).details?.path).toBe("options.appendOnly");
+      }
+    });
+  });
+
   it("the same objects in a new array give the same window", () => {
     const input = render("langchain", conversation(30, 40)) as unknown[];
     const fitter = createWindowFitter({ budget: 3_000 });
