@@ -15,8 +15,13 @@
  * is kept per conversation (`configurable.thread_id`), so a turn costs O(new messages) and the cut
  * moves in large steps (the prompt cache keeps hitting); a fitter is rebuilt when the model or the
  * tools change.
+ *
+ * `strategies` (compaction strategies of @amplifier-ts/strategies, or any CompactionStrategy
+ * instance: summarizers, recall, trimming) run in order over the conversation before the final fit,
+ * awaited (a summarizer may call a model); what they make comes back as LangChain messages of the
+ * caller's classes, and the agent's state still keeps every message.
  */
-import type { ToolDefinition } from "@amplifier-ts/contracts";
+import type { CompactionStrategy, HistorySearch, ToolDefinition } from "@amplifier-ts/contracts";
 import { createWindowFitter, type FitReport, type WindowFitter } from "@amplifier-ts/window";
 import type { BaseMessage } from "@langchain/core/messages";
 import { createMiddleware } from "langchain";
@@ -37,6 +42,10 @@ export interface FitWindowMiddlewareOptions {
   onWindow?: (report: FitReport, info: { thread: string }) => void;
   /** Conversations whose fitter is kept (least recently used forgotten first); default 256. */
   maxThreads?: number;
+  /** Compaction strategies (contract instances), run in order before the final fit, awaited. */
+  strategies?: readonly CompactionStrategy[];
+  /** Search over the conversation, for a recall strategy. */
+  search?: HistorySearch;
 }
 
 const DEFAULT_THREAD = "(no thread_id)";
@@ -46,13 +55,17 @@ export function fitWindowMiddleware(options: FitWindowMiddlewareOptions = {}) {
   if (!Number.isInteger(maxThreads) || maxThreads < 1) {
     throw langchainErrors.create("UNSUPPORTED_OPTION", "maxThreads must be a positive integer", { module: "langchain", path: "maxThreads", expected: "an integer ≥ 1", given: maxThreads });
   }
+  const strategies = options.strategies;
+  if (strategies !== undefined && !(Array.isArray(strategies) && strategies.every((s: unknown) => typeof (s as CompactionStrategy | null)?.compact === "function"))) {
+    throw langchainErrors.create("UNSUPPORTED_OPTION", "strategies must be an array of compaction strategies", { module: "langchain", path: "strategies", expected: "an array of CompactionStrategy instances ({ name, compact(messages, context) })", given: strategies });
+  }
   const fitters = new Map<string, { key: string; fitter: WindowFitter }>();
 
   function fitterFor(thread: string, model: string | undefined, maxOutputTokens: number | undefined, tools: readonly ToolDefinition[]): WindowFitter {
     const key = `${model}\u0000${maxOutputTokens}\u0000${toolSetKey(tools)}`;
     const kept = fitters.get(thread);
     fitters.delete(thread);
-    const entry = kept?.key === key ? kept : { key, fitter: createWindowFitter(fitterOptions({ model, budget: options.budget, maxOutputTokens, safetyMargin: options.safetyMargin, tools })) };
+    const entry = kept?.key === key ? kept : { key, fitter: createWindowFitter({ ...fitterOptions({ model, budget: options.budget, maxOutputTokens, safetyMargin: options.safetyMargin, tools }), ...(strategies ? { strategies } : {}), ...(options.search ? { search: options.search } : {}) }) };
     fitters.set(thread, entry);
     if (fitters.size > maxThreads) fitters.delete(fitters.keys().next().value as string);
     return entry.fitter;
@@ -72,7 +85,8 @@ export function fitWindowMiddleware(options: FitWindowMiddlewareOptions = {}) {
       // The agent sends its system message first when it has text: it is fitted with the rest (kept, first).
       const system = request.systemMessage.text === "" ? undefined : request.systemMessage;
       const input: BaseMessage[] = system ? [system, ...request.messages] : request.messages;
-      const { messages, report } = fitter.fit(input, { report: true });
+      // fitAsync: strategies may await (a summarizer's model call); without strategies it is the same window as fit().
+      const { messages, report } = strategies?.length ? await fitter.fitAsync(input, { report: true }) : fitter.fit(input, { report: true });
       options.onWindow?.(report, { thread });
       return handler({ ...request, messages: system ? messages.filter((m) => m !== system) : messages });
     },
