@@ -3,6 +3,7 @@
 export * from "./agent-context.js";
 export * from "./blob-store.js";
 export * from "./graph-store.js";
+export * from "./memory-tree.js";
 export * from "./store-capabilities.js";
 export * from "./store-errors.js";
 export * from "./task-store.js";

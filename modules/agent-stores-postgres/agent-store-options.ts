@@ -24,10 +24,12 @@ export const postgresBlobStoreOptionsSchema = z.strictObject({
 });
 export const postgresGraphStoreOptionsSchema = z.strictObject(postgresConnectionFields);
 export const postgresTaskStoreOptionsSchema = z.strictObject(postgresConnectionFields);
+export const postgresMemoryTreeOptionsSchema = z.strictObject(postgresConnectionFields);
 
 export type PostgresBlobStoreOptions = z.input<typeof postgresBlobStoreOptionsSchema>;
 export type PostgresGraphStoreOptions = z.input<typeof postgresGraphStoreOptionsSchema>;
 export type PostgresTaskStoreOptions = z.input<typeof postgresTaskStoreOptionsSchema>;
+export type PostgresMemoryTreeOptions = z.input<typeof postgresMemoryTreeOptionsSchema>;
 
 /** The configs with their type, under the names contracts once generated. */
 export type PostgresBlobStoreConfig = { type: "postgres" } & PostgresBlobStoreOptions;

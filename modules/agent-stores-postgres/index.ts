@@ -11,6 +11,7 @@ import { PostgresTaskStore } from "./postgres-task-store.js";
 export { PostgresBlobStore, DEFAULT_BLOB_CHUNK_BYTES } from "./postgres-blob-store.js";
 export { PostgresGraphStore } from "./postgres-graph-store.js";
 export { PostgresTaskStore } from "./postgres-task-store.js";
+export { PostgresMemoryTree } from "./postgres-memory-tree.js";
 export * from "./agent-store-options.js";
 
 export const postgresBlobStore = defineStore<BlobStore>()({

@@ -17,6 +17,7 @@ export const BUILTIN_MODULES: Readonly<Record<string, string>> = Object.freeze({
   "memory-postgres": "@amplifier-ts/module-memory-postgres",
   "memory-redis": "@amplifier-ts/module-memory-redis",
   "memory-recorder": "@amplifier-ts/module-memory-recorder",
+  "memory-tool": "@amplifier-ts/module-memory-tool",
   otel: "@amplifier-ts/module-otel",
   "provider-openai": "@amplifier-ts/module-provider-openai",
   "provider-anthropic": "@amplifier-ts/module-provider-anthropic",

@@ -14,6 +14,7 @@ const BUILT_IN_MODULES = [
   "../../modules/context-simple/index.js",
   "../../modules/inspector/index.js",
   "../../modules/langchain/index.js",
+  "../../modules/memory-tool/index.js",
   "../../modules/openai-agents/index.js",
   "../../modules/provider-anthropic/index.js",
   "../../modules/provider-openai/index.js",

@@ -68,6 +68,7 @@ describe("workspace packages", () => {
     expect(persistent.has("redis")).toBe(false);
     expect(externalClosure("@amplifier-ts/store-postgres").has("pg")).toBe(true);
     expect(externalClosure("@amplifier-ts/store-redis").has("redis")).toBe(true);
+    expect(externalClosure("@amplifier-ts/module-memory-tool").has("pg"), "a file-backed memory tool pulls no pg (postgres: the optional peer agent-stores-postgres)").toBe(false);
   });
 
   it("@amplifier-ts/testing declares vitest and fast-check as peer dependencies, not dependencies", () => {
