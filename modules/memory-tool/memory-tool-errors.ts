@@ -16,5 +16,6 @@ export const memoryToolErrors = defineErrorCodes("MEMORY_TOOL", {
 export type MemoryToolErrorCode = keyof typeof memoryToolErrors.codes;
 
 export function memoryToolError(code: MemoryToolErrorCode, message: string, details: Record<string, unknown> = {}): AmplifierError {
-  return memoryToolErrors.create(code, message, { module: "memory-tool", ...details });
+  // `toolOutput`: the sentence alone, for the model (the error's message adds the code and details, a file's place on disk among them).
+  return memoryToolErrors.create(code, message, { module: "memory-tool", toolOutput: `Error: ${message}`, ...details });
 }

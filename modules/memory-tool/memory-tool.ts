@@ -63,7 +63,7 @@ export class MemoryTool implements Tool {
       return await this.#run(parsed.command);
     } catch (thrown) {
       if (thrown instanceof Refusal) return error(thrown.output);
-      if (isAmplifierError(thrown) && (thrown.code === "MEMORY_TOOL/TREE_BUSY" || thrown.code === "MEMORY_TOOL/UNSAFE_PATH")) return error(`Error: ${thrown.message}`);
+      if (isAmplifierError(thrown) && (thrown.code === "MEMORY_TOOL/TREE_BUSY" || thrown.code === "MEMORY_TOOL/UNSAFE_PATH")) return error(String(thrown.details.toolOutput));
       throw thrown;
     }
   }
