@@ -93,6 +93,9 @@ export interface StandardEvents {
   /**
    * After compaction. `removed` / `truncated` / `summarized` count messages; `strategies` names
    * the strategies that ran, in order; `repaired` is present when the window had to be repaired.
+   * `source`: who compacted — absent or "engine": this library's window and strategies;
+   * "provider": the provider's server-side compaction, reported when its answer carries a
+   * compaction block (strategies [`provider:<provider>`]; contracts/HOOKS.md gives the fields).
    */
   "context:post_compact": {
     messageCount: number;
@@ -103,6 +106,7 @@ export interface StandardEvents {
     strategies: string[];
     durationMs: number;
     repaired?: ContextRepairReport;
+    source?: "engine" | "provider";
   };
   /** A compaction strategy threw (or returned garbage): it was skipped and the request went on (contracts/STRATEGIES.md). */
   "context:strategy_failed": { strategy: string; index: number; error: string; code?: string };

@@ -61,6 +61,7 @@ export { DEFAULT_AGENT_ID, AGENT_ID_PATTERN } from "./agent-scope.js";
 export { decodeWindowSegment, encodeWindowSegment, windowSegmentName, WINDOW_RECORD_VERSION, WINDOW_SEGMENT_SIZE, type ToolRecord, type WindowRecord, type WindowRun, type WindowRunDecision } from "./window-record.js";
 export type * from "./module.js";
 export type * from "./provider.js";
+export { SERVER_COMPACTION_CAPABILITY } from "./provider.js";
 export { providerErrors, type ProviderErrorCode, type ProviderCallSite } from "./provider-errors.js";
 export type * from "./tokenizer.js";
 export type * from "./tool.js";

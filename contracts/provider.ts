@@ -41,13 +41,39 @@ export interface ProviderDelta {
  * | OpenAI Chat         | usage.prompt_tokens                                           | prompt_tokens_details.cached_tokens | 0 (automatic caching)        |
  * | OpenAI Responses    | usage.input_tokens                                            | input_tokens_details.cached_tokens | 0                             |
  * | Anthropic Messages  | input_tokens + cache_read_input_tokens + cache_creation_input_tokens | cache_read_input_tokens   | cache_creation_input_tokens     |
+ *
+ * `compaction` is the provider's own server-side compaction run inside the call, billed beside the
+ * answer (priced apart, at the model's rates): Anthropic reports each compaction iteration in
+ * `usage.iterations` (type "compaction"), whose tokens the top-level figures leave out, so the
+ * figures above stay the answer's and `compaction` holds the sums of those iterations. OpenAI
+ * Responses reports no split: `iterations` counts the compaction items of the output and its
+ * tokens are inside the figures above (no token fields then).
  */
 export interface BilledUsage {
   inputTokens?: number;
   outputTokens?: number;
   cacheReadTokens?: number;
   cacheWriteTokens?: number;
+  compaction?: CompactionUsage;
 }
+
+/** The provider's server-side compaction within one call (see BilledUsage). */
+export interface CompactionUsage {
+  /** How many compactions the provider ran in the call. */
+  iterations: number;
+  /** Input billed for them (Anthropic: input + cache read + cache write of the compaction iterations, as inputTokens above). */
+  inputTokens?: number;
+  outputTokens?: number;
+  cacheReadTokens?: number;
+  cacheWriteTokens?: number;
+}
+
+/**
+ * The ProviderInfo capability of a provider whose API compacts the conversation on its server
+ * (Anthropic compact_20260112, OpenAI Responses context_management compaction): a context manager
+ * then sends the history the API expects (contracts/CONTEXT.md) instead of compacting it itself.
+ */
+export const SERVER_COMPACTION_CAPABILITY = "server-compaction";
 
 export interface ChatResponse {
   message: Message;

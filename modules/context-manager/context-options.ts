@@ -40,6 +40,11 @@ export const contextOptionsShape = {
     .array(z.looseObject({ use: z.string().min(1).meta({ description: "Strategy name: sliding-window, tool-result-compaction, selective-tool-call, summarization, truncation, token-budget, …" }) }))
     .default([])
     .meta({ description: "Compaction pipeline run before the window assembler, in order (contracts/STRATEGIES.md). Each entry names a strategy and its camelCase options; options are validated by the strategy. Default []: the window assembler's hysteresis cut alone." }),
+  /** provider-compaction.ts */
+  providerCompaction: z
+    .enum(["auto", "on", "off"])
+    .default("auto")
+    .meta({ description: 'Whether the provider compacts the conversation on its server (Anthropic compact_20260112, OpenAI Responses context_management). "auto" (default): when the provider\'s getInfo() lists the "server-compaction" capability (provider-anthropic / provider-openai with contextManagement configured). "on": always; "off": never. Then windows start at the newest stored compaction block (what the provider already compacted is not sent again) and config strategies are not run; the provider\'s compactions are reported as context:post_compact with source "provider".' }),
   /** modules/summarizers/configured-summarizer.ts */
   summarizer: summarizerConfigSchema.optional().meta({ description: "Summarizer used by the summarising strategies (summarization, summarizing). \"extractive\" (default): offline, no model. \"provider\": a mounted provider's complete(); the object form names the provider (default: the first mounted) and the model (default: the provider's own). With no provider mounted when a summary is needed, the strategy drops the old messages instead and emits context:summary_failed." }),
 };

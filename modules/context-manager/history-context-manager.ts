@@ -32,6 +32,8 @@ import { HistoryTally } from "./history-tally.js";
 import { reportingOrphans } from "./orphan-results.js";
 import { parseContextOptions } from "./module-config.js";
 import { PipelineWindow } from "./pipeline-window.js";
+import { compactionReport, hasCompaction, ProviderCompactedTail } from "./provider-compaction.js";
+import { SpendTally } from "./spend-tally.js";
 import { RequestBudget } from "./request-budget.js";
 import { StoredHistory, type SkippedMessage } from "./stored-history.js";
 import { TokenCalibration, type CalibrationRecord } from "./token-calibration.js";
@@ -118,6 +120,10 @@ export class HistoryContextManager implements ContextManager {
   readonly #pipelineWindow: PipelineWindow;
   readonly #budget: RequestBudget;
   readonly #tally = new HistoryTally();
+  readonly #compactedTail = new ProviderCompactedTail();
+  readonly #spend = new SpendTally();
+  /** The last window and its counter, while the provider compacts on its server: what a compaction in the answer stands for. */
+  #serverWindow: { messages: readonly Message[]; counter: TokenCounter } | undefined;
   readonly #usage: UsageLedger;
   readonly #onCalibration: ((record: CalibrationRecord) => void | Promise<void>) | undefined;
   readonly #unsubscribe: (() => void) | undefined;
@@ -150,6 +156,7 @@ export class HistoryContextManager implements ContextManager {
       "provider:response",
       async (event) => {
         if (event?.usage !== undefined) await this.recordUsage(event.usage, event.model === undefined ? {} : { model: event.model });
+        if (event?.message !== undefined && hasCompaction(event.message)) this.#reportProviderCompaction(event);
       },
       { name: `${this.moduleName}:calibration` },
     );
@@ -201,9 +208,14 @@ export class HistoryContextManager implements ContextManager {
     const extra = this.#requestOnly(options);
     const tools = this.#toolsFor(options);
     const explain = options.explain === true;
-    const messages = this.pipeline.isEmpty
-      ? await this.#windowOverHistory(budget, counter, model, extra, tools, explain)
-      : await this.#windowOverPipeline(budget, counter, model, extra, tools, explain);
+    const setting = this.options.providerCompaction;
+    const serverSide = setting === "on" || (setting === "auto" && resolved.serverCompaction);
+    const messages = serverSide
+      ? await this.#windowForServerCompaction(budget, counter, model, extra, tools, explain)
+      : this.pipeline.isEmpty
+        ? await this.#windowOverHistory(budget, counter, model, extra, tools, explain)
+        : await this.#windowOverPipeline(budget, counter, model, extra, tools, explain);
+    this.#serverWindow = serverSide ? { messages, counter } : undefined;
     for (const message of messages) freezeNested(message);
     // Counted only if a bill arrives for it (usage-ledger.ts): a window without a bill costs nothing here.
     this.#usage.expect(model, counter, messages, tools, resolved.counter.safetyFactor);
@@ -243,8 +255,9 @@ export class HistoryContextManager implements ContextManager {
    */
   async recordUsage(usage: BilledUsage | undefined, options: { model?: string } = {}): Promise<UsageRecord | undefined> {
     if (usage !== undefined && (typeof usage !== "object" || usage === null)) {
-      throw createError("INVALID_ARGUMENT", "recordUsage expects the usage the provider billed", { module: this.moduleName, path: "usage", expected: "{ inputTokens, outputTokens?, cacheReadTokens?, cacheWriteTokens? }", given: usage });
+      throw createError("INVALID_ARGUMENT", "recordUsage expects the usage the provider billed", { module: this.moduleName, path: "usage", expected: "{ inputTokens, outputTokens?, cacheReadTokens?, cacheWriteTokens?, compaction? }", given: usage });
     }
+    if (usage !== undefined) this.#spend.add(options.model ?? this.#usage.pendingModel ?? this.options.model, usage);
     const record = this.#usage.settle(usage, options.model);
     if (record === undefined) return undefined;
     await this.hooks?.emit("context:calibration", record);
@@ -266,6 +279,14 @@ export class HistoryContextManager implements ContextManager {
   /** The calibration this manager counts with (its `toJSON()` is the record to persist). */
   get calibration(): TokenCalibration {
     return this.#usage.calibration;
+  }
+
+  /**
+   * What the bills recorded so far cost, at the model registry's list prices, the provider's
+   * server-side compaction apart from the answers (spend-tally.ts).
+   */
+  get spend(): ReturnType<SpendTally["snapshot"]> {
+    return this.#spend.snapshot();
   }
 
   /** The last bill matched with a window: counted vs billed, ratio, factor. */
@@ -411,6 +432,42 @@ export class HistoryContextManager implements ContextManager {
       await emitCompaction(this.hooks, { history: totals, window: messages, report, strategies: ["window"], durationMs: report.durationMs });
     }
     return messages;
+  }
+
+  /**
+   * The provider compacts on its server (provider-compaction.ts): before its first compaction the
+   * incremental assembler over the stored history; after it, the assembler over the instructions,
+   * a placeholder and the history from the newest compaction block on. No pipeline either way.
+   */
+  async #windowForServerCompaction(budget: number, counter: TokenCounter, model: string, extra: Message[] | undefined, tools: ToolDefinition[] | undefined, explain: boolean): Promise<Message[]> {
+    const tail = this.#compactedTail.follow(this.#history.messages);
+    if (tail === undefined) return this.#windowOverHistory(budget, counter, model, extra, tools, explain);
+    const { messages, report } = this.#assemble(tail.assembler, budget, counter, extra, tools, explain);
+    // What precedes the newest compaction is never sent again: it may be packed.
+    this.coldHistory?.windowFrom(tail.from);
+    const strategies = ["provider-compaction", "window"];
+    this.#last = {
+      report,
+      model,
+      encoding: counter.encoding,
+      strategies,
+      ...(report.decisions ? { explanation: explainWindow(tail.items, tail.items, report.decisions, undefined) } : {}),
+    };
+    this.#record({ history: tail.items, report, model, counter, tools, strategies, explanation: this.#last.explanation });
+    // The budget's own cut over the tail (a provider threshold above the budget): reported as the engine's.
+    if (isCompaction(report, false) && this.hooks && listensToCompaction(this.hooks)) {
+      const totals = { messageCount: report.historyMessages, tokens: report.historyTokens, ids: this.#tally.ids(tail.items) };
+      await emitCompaction(this.hooks, { history: totals, window: messages, report, strategies, durationMs: report.durationMs });
+    }
+    return messages;
+  }
+
+  /** `context:post_compact` with source "provider" for an answer that carries a compaction block (provider-compaction.ts). */
+  #reportProviderCompaction(event: { provider: string; message: Message; usage?: BilledUsage; durationMs?: number }): void {
+    const window = this.#serverWindow;
+    if (this.hooks === undefined || window === undefined) return;
+    const post = compactionReport({ provider: event.provider, answer: event.message, window: window.messages, usage: event.usage, counter: window.counter, durationMs: event.durationMs });
+    this.hooks.emit("context:post_compact", post).catch(() => undefined);
   }
 
   /** The configured pipeline over the stored history, then the assembler over its output. */

@@ -13,7 +13,7 @@
  * its per-message counts, so a message is tokenized at most once per encoding.
  */
 import type { Provider, ProviderInfo } from "@amplifier-ts/contracts";
-import { createError, isAmplifierError, validateProviderInfo } from "@amplifier-ts/contracts";
+import { createError, isAmplifierError, SERVER_COMPACTION_CAPABILITY, validateProviderInfo } from "@amplifier-ts/contracts";
 import { getModelInfo, getTokenCounter, type TokenCounter } from "@amplifier-ts/tokens";
 import { resolveBudget } from "@amplifier-ts/window";
 import type { ContextOptions } from "./context-options.js";
@@ -22,6 +22,10 @@ export interface RequestSize {
   readonly budget: number;
   readonly model: string;
   readonly counter: TokenCounter;
+  /** The provider's getInfo() lists the server-compaction capability (provider-compaction.ts). */
+  readonly serverCompaction: boolean;
+  /** The provider's id (getInfo), for reports. */
+  readonly providerId?: string;
 }
 
 export class RequestBudget {
@@ -42,7 +46,8 @@ export class RequestBudget {
       safetyMargin: this.#options.safetyMargin,
       maxTokens: this.#options.maxTokens,
     });
-    return { budget, model, counter: this.counterFor(model) };
+    const serverCompaction = info?.capabilities?.includes(SERVER_COMPACTION_CAPABILITY) === true;
+    return { budget, model, counter: this.counterFor(model), serverCompaction, ...(info?.id ? { providerId: info.id } : {}) };
   }
 
   counterFor(model: string): TokenCounter {

@@ -8,6 +8,7 @@
  * | provider:response on the bus | `settle()` with its usage, if the response's model resolves to the pending request's model (or names none) |
  * | context.recordUsage(usage)   | the same, explicitly (orchestrators without a provider module)      |
  * | settled                      | the pending request is consumed: one bill per window, never two     |
+ * | a bill with `compaction`     | the pending request is consumed, nothing calibrated: the provider compacted the window on its server, so the billed input is not the window's (Anthropic bills the compacted context, OpenAI both together) |
  *
  * A manager whose config fixes `safetyFactor` still records the drift but never changes its factor.
  */
@@ -106,6 +107,11 @@ export class UsageLedger {
     return window.counts;
   }
 
+  /** The model of the request awaiting its bill. */
+  get pendingModel(): string | undefined {
+    return this.#pending?.model;
+  }
+
   /** The last settled bill. */
   get last(): UsageRecord | undefined {
     return this.#last;
@@ -117,8 +123,12 @@ export class UsageLedger {
    */
   settle(usage: BilledUsage | undefined, model?: string): UsageRecord | undefined {
     if (!this.#pending || usage === undefined || usage === null || usage.inputTokens === undefined) return undefined;
+    if (model !== undefined && modelKey(model) !== modelKey(this.#pending.model)) return undefined;
+    if (usage.compaction !== undefined) {
+      this.#pending = undefined;
+      return undefined;
+    }
     const pending = this.pending!;
-    if (model !== undefined && modelKey(model) !== modelKey(pending.model)) return undefined;
     this.#pending = undefined;
     const billed = usage.inputTokens;
     const outcome = this.calibration.record({ model: pending.model, counted: pending.raw, billed }, pending.defaultFactor);

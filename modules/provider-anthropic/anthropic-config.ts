@@ -1,6 +1,7 @@
 import { createError, parseValid } from "@amplifier-ts/contracts";
 import { getModelInfo } from "@amplifier-ts/tokens";
 import { z } from "zod";
+import { contextManagementSchema } from "./context-management.js";
 
 /** The config of provider-anthropic (amplifier.config.json `providers[i].config`), one schema for the loader and the constructor. */
 export const anthropicProviderConfigSchema = z.strictObject({
@@ -14,6 +15,7 @@ export const anthropicProviderConfigSchema = z.strictObject({
   contextWindow: z.number().int().positive().optional().meta({ description: "The model's context window, for a model the registry does not know." }),
   cache: z.boolean().default(true).meta({ description: "cache_control breakpoints on the stable prefix (toAnthropic's cache option): the window's prefix is read from the prompt cache." }),
   stream: z.boolean().default(false).meta({ description: "Stream every call (deltas as content_block:delta / thinking:delta events), not only those with onDelta." }),
+  contextManagement: contextManagementSchema.optional(),
 });
 
 export type AnthropicProviderConfigInput = z.input<typeof anthropicProviderConfigSchema>;

@@ -1,8 +1,9 @@
 import type { AmplifierEvents, ChatRequest, ChatResponse, HookBusContract, Provider, ProviderInfo } from "@amplifier-ts/contracts";
-import { providerErrors } from "@amplifier-ts/contracts";
+import { providerErrors, SERVER_COMPACTION_CAPABILITY } from "@amplifier-ts/contracts";
 import { runProviderCall, watchedFetch } from "@amplifier-ts/provider-kit";
 import Anthropic from "@anthropic-ai/sdk";
 import { MODULE_NAME, resolveAnthropicConfig, type AnthropicProviderConfigInput, type ResolvedAnthropicConfig } from "./anthropic-config.js";
+import { compactsOnServer } from "./context-management.js";
 import { callMessages } from "./messages-api.js";
 
 export interface AnthropicProviderInit {
@@ -37,15 +38,16 @@ export class AnthropicProvider implements Provider {
       id: "anthropic",
       display_name: `Anthropic Messages (${this.config.model})`,
       defaults: { model: this.config.model, context_window: this.config.contextWindow, max_output_tokens: this.config.maxOutputTokens },
-      capabilities: ["tools", "streaming", "prompt-cache"],
+      // server-compaction: the API compacts (compact_20260112); a context manager then sends what the API expects.
+      capabilities: ["tools", "streaming", "prompt-cache", ...(compactsOnServer(this.config.contextManagement) ? [SERVER_COMPACTION_CAPABILITY] : [])],
     };
   }
 
   complete(request: ChatRequest): Promise<ChatResponse> {
-    const { model, maxOutputTokens, cache, stream, timeoutMs, streamIdleTimeoutMs } = this.config;
+    const { model, maxOutputTokens, cache, stream, timeoutMs, streamIdleTimeoutMs, contextManagement } = this.config;
     const timeouts = { timeoutMs, streamIdleTimeoutMs };
     return runProviderCall(request, { site: { module: MODULE_NAME, provider: "anthropic", model }, hooks: this.#hooks, stream, maxOutputTokens, timeouts }, (call) =>
-      callMessages(this.client, { ...call, maxOutputTokens }, cache),
+      callMessages(this.client, { ...call, maxOutputTokens }, cache, contextManagement),
     );
   }
 }

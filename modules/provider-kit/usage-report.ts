@@ -8,7 +8,7 @@ import type { BilledUsage } from "@amplifier-ts/contracts";
  * `input_tokens + cache_read + cache_write` on "10" made "1000").
  */
 export interface UsageReport {
-  /** Each figure by its path in the API's usage object, as given. */
+  /** Each figure by its path in the API's usage object, as given (or a figure derived from it, by its name). */
   figures: Record<string, unknown>;
   /** Figures the API may leave out or send as null: then 0. */
   optional: readonly string[];
@@ -29,10 +29,15 @@ const EXPECTED = "a non-negative safe integer";
  * The report of an API's `usage` object (undefined when the answer carried none). `bill` gets
  * every figure of `figures` as a checked number (an absent optional one as 0).
  */
-export function usageReport<K extends string>(usage: unknown, spec: { figures: readonly K[]; optional?: readonly K[]; bill: (figures: Record<K, number>) => BilledUsage }): UsageReport | undefined {
+export function usageReport<K extends string>(
+  usage: unknown,
+  spec: { figures: readonly K[]; optional?: readonly K[]; bill: (figures: Record<K, number>) => BilledUsage; derived?: Readonly<Record<string, unknown>> },
+): UsageReport | undefined {
   if (usage === undefined || usage === null) return undefined;
   const figures: Record<string, unknown> = {};
   for (const path of spec.figures) figures[path] = valueAt(usage, path);
+  // Figures the module computed from the usage (sums over Anthropic's usage.iterations): checked like the others.
+  for (const [name, value] of Object.entries(spec.derived ?? {})) figures[name] = value;
   return { figures, optional: spec.optional ?? [], bill: spec.bill as (figures: Record<string, number>) => BilledUsage };
 }
 
@@ -52,7 +57,9 @@ export function checkUsage(report: UsageReport | undefined): { usage?: BilledUsa
   if (problems.length > 0) return { problems };
   const usage = report.bill(checked);
   for (const [field, value] of Object.entries(usage)) {
-    if (value !== undefined && !isCount(value)) problems.push({ field, given: value, expected: EXPECTED });
+    if (field === "compaction" && typeof value === "object" && value !== null) {
+      for (const [inner, figure] of Object.entries(value)) if (figure !== undefined && !isCount(figure)) problems.push({ field: `compaction.${inner}`, given: figure, expected: EXPECTED });
+    } else if (value !== undefined && !isCount(value)) problems.push({ field, given: value, expected: EXPECTED });
   }
   return problems.length > 0 ? { problems } : { usage, problems };
 }

@@ -14,6 +14,20 @@ export const openAIProviderConfigSchema = z.strictObject({
   maxOutputTokens: z.number().int().positive().optional().meta({ description: "Cap on the answer's tokens (max_completion_tokens / max_output_tokens). Default: the API's.", aliases: ["max_tokens", "maxTokens", "max_completion_tokens"] }),
   contextWindow: z.number().int().positive().optional().meta({ description: "The model's context window, for a model the registry does not know." }),
   stream: z.boolean().default(false).meta({ description: "Stream every call (deltas as content_block:delta / thinking:delta events), not only those with onDelta." }),
+  contextManagement: z
+    .array(
+      z.strictObject({
+        type: z.literal("compaction"),
+        compact_threshold: z.number().int().positive().meta({ description: "Input tokens past which the API compacts the conversation into an encrypted compaction item (below the model's context window)." }),
+      }),
+    )
+    .length(1)
+    .optional()
+    .meta({ description: 'Responses only: sent as the request\'s context_management, [{ "type": "compaction", "compact_threshold": N }] — server-side compaction (developers.openai.com/api/docs/guides/compaction). Default: none.' }),
+}).superRefine((config, ctx) => {
+  if (config.contextManagement !== undefined && config.api !== "responses") {
+    ctx.addIssue({ code: "custom", path: ["contextManagement"], message: 'context_management is a Responses API parameter: set api to "responses"' });
+  }
 });
 
 export type OpenAIProviderConfigInput = z.input<typeof openAIProviderConfigSchema>;
@@ -47,6 +61,15 @@ export function resolveOpenAIConfig(config: unknown, env: Readonly<Record<string
       path: "config.model",
       expected: "a model of the registry (@amplifier-ts/tokens), or config.contextWindow (and maxOutputTokens) for another one",
       given: parsed.model,
+    });
+  }
+  const threshold = parsed.contextManagement?.[0]?.compact_threshold;
+  if (threshold !== undefined && threshold >= contextWindow) {
+    throw createError("INVALID_MODULE_CONFIG", "compact_threshold must be below the model's context window", {
+      module: MODULE_NAME,
+      path: "config.contextManagement[0].compact_threshold",
+      expected: `an integer below ${contextWindow} (the context window of ${parsed.model})`,
+      given: threshold,
     });
   }
   const maxOutputLimit = Math.min(parsed.maxOutputTokens ?? info?.maxOutputTokens ?? Math.floor(contextWindow / 4), contextWindow);

@@ -1,6 +1,6 @@
 import type { AmplifierEvents, ChatRequest, ChatResponse, HookBusContract, Provider, ProviderInfo } from "@amplifier-ts/contracts";
-import { providerErrors } from "@amplifier-ts/contracts";
-import { runProviderCall, watchedFetch } from "@amplifier-ts/provider-kit";
+import { providerErrors, SERVER_COMPACTION_CAPABILITY } from "@amplifier-ts/contracts";
+import { runProviderCall, watchedFetch, type ApiCall } from "@amplifier-ts/provider-kit";
 import OpenAI from "openai";
 import { callChatCompletions } from "./chat-completions.js";
 import { MODULE_NAME, resolveOpenAIConfig, type OpenAIProviderConfigInput, type ResolvedOpenAIConfig } from "./openai-config.js";
@@ -43,14 +43,15 @@ export class OpenAIProvider implements Provider {
       id: "openai",
       display_name: `OpenAI ${this.config.api === "chat" ? "Chat Completions" : "Responses"} (${this.config.model})`,
       defaults: { model: this.config.model, context_window: this.config.contextWindow, max_output_tokens: this.config.maxOutputLimit },
-      capabilities: ["tools", "streaming", this.api],
+      // server-compaction: the Responses API compacts (context_management); a context manager then sends what the API expects.
+      capabilities: ["tools", "streaming", this.api, ...(this.config.contextManagement ? [SERVER_COMPACTION_CAPABILITY] : [])],
     };
   }
 
   complete(request: ChatRequest): Promise<ChatResponse> {
     const site = { module: MODULE_NAME, provider: this.api, model: this.config.model };
-    const send = this.config.api === "chat" ? callChatCompletions : callResponses;
-    const { stream, timeoutMs, streamIdleTimeoutMs, maxOutputTokens } = this.config;
+    const { stream, timeoutMs, streamIdleTimeoutMs, maxOutputTokens, contextManagement } = this.config;
+    const send = this.config.api === "chat" ? callChatCompletions : (client: OpenAI, call: ApiCall) => callResponses(client, call, contextManagement);
     return runProviderCall(
       request,
       { site, hooks: this.#hooks, stream, timeouts: { timeoutMs, streamIdleTimeoutMs }, ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }) },

@@ -12,13 +12,14 @@ type Response = OpenAI.Responses.Response;
  * conversation, as a context manager sends it). Streaming reads the SDK's ResponseStream: output
  * text and reasoning summary deltas → onDelta; its final response is converted like a plain one.
  */
-export async function callResponses(client: OpenAI, call: ApiCall): Promise<ApiAnswer> {
+export async function callResponses(client: OpenAI, call: ApiCall, contextManagement?: readonly { type: "compaction"; compact_threshold: number }[]): Promise<ApiAnswer> {
   const request = toOpenAIResponses(call.messages, call.tools ? { tools: call.tools } : {});
   const body = {
     model: call.model,
     ...request,
     store: false,
     ...(call.maxOutputTokens === undefined ? {} : { max_output_tokens: call.maxOutputTokens }),
+    ...(contextManagement ? { context_management: contextManagement } : {}),
   } as unknown as ResponsesParams;
   const options = { signal: call.signal };
   let response: Response;
@@ -35,15 +36,24 @@ export async function callResponses(client: OpenAI, call: ApiCall): Promise<ApiA
   } else {
     response = await client.responses.create(body, options);
   }
+  const compactions = (response.output ?? []).filter((item) => (item as { type?: string }).type === "compaction").length;
   return {
     messages: fromOpenAIResponses(response as unknown as OpenAIResponse),
     raw: response,
     model: response.model,
     ...(response.status ? { stopReason: response.incomplete_details?.reason ?? response.status } : {}),
+    // Server-side compaction leaves its encrypted item in the output; the usage has no split for
+    // it (its tokens are inside the figures), so the bill counts the compactions only.
     usageReport: usageReport(response.usage, {
       figures: ["input_tokens", "output_tokens", "input_tokens_details.cached_tokens"],
       optional: ["input_tokens_details.cached_tokens"],
-      bill: (n) => ({ inputTokens: n.input_tokens, outputTokens: n.output_tokens, cacheReadTokens: n["input_tokens_details.cached_tokens"], cacheWriteTokens: 0 }),
+      bill: (n) => ({
+        inputTokens: n.input_tokens,
+        outputTokens: n.output_tokens,
+        cacheReadTokens: n["input_tokens_details.cached_tokens"],
+        cacheWriteTokens: 0,
+        ...(compactions > 0 ? { compaction: { iterations: compactions } } : {}),
+      }),
     }),
   };
 }

@@ -14,6 +14,7 @@ export {
   type ModelPrices,
 } from "./model-registry.js";
 export { FAMILY_SAFETY_FACTORS } from "./known-models.js";
+export { priceUsage, type UsagePrice } from "./usage-price.js";
 export { getTiktokenTokenizer, TIKTOKEN_ENCODINGS, type TiktokenEncodingName } from "./tiktoken-tokenizer.js";
 export { chatFormatFor, type ChatFormat, type ToolDefinitionFormat } from "./chat-format.js";
 export {

@@ -154,6 +154,9 @@ export const KNOWN_MODELS: readonly KnownModel[] = [
   anthropic("claude-opus-4-1", 32_000, ["claude-opus-4.1"], anthropicPrices(15, 75)),
   anthropic("claude-opus-4-5", 64_000, ["claude-opus-4.5"], anthropicPrices(5, 25)),
   anthropic("claude-haiku-4-5", 64_000, ["claude-haiku-4.5"], anthropicPrices(1, 5)),
+  // The models with server-side compaction (compact_20260112): platform.claude.com/docs/en/build-with-claude/compaction
+  anthropic("claude-sonnet-4-6", 64_000, ["claude-sonnet-4.6"], anthropicPrices(3, 15)),
+  anthropic("claude-opus-4-6", 128_000, ["claude-opus-4.6"], anthropicPrices(5, 25)),
   // Google Gemini
   gemini("gemini-1.5-pro", 2_097_152, 8_192),
   gemini("gemini-1.5-flash", 1_048_576, 8_192),
