@@ -287,7 +287,8 @@ export function anthropicProblems(body: Json): string[] {
 // OpenAI: developers.openai.com/api/docs/guides/compaction — the encrypted compaction item goes back
 // as it came (`type`, `encrypted_content`, `id`; `created_by` when the API set it).
 // Anthropic: platform.claude.com/docs/en/build-with-claude/compaction — a compaction block is
-// `{ type: "compaction", content }` (content null when the compaction failed), in assistant content.
+// `{ type: "compaction", content, encrypted_content }` (content null when the compaction failed;
+// `signature`, `tool_changes` when the API set them: @anthropic-ai/sdk BetaCompactionBlockParam), in assistant content.
 
 function compactionItemProblems(item: Json, at: string, problems: string[]): void {
   if (!isText(item.encrypted_content) || item.encrypted_content === "") problems.push(`${at}.encrypted_content: the compaction item's encrypted content`);
@@ -297,7 +298,7 @@ function compactionItemProblems(item: Json, at: string, problems: string[]): voi
 
 function compactionBlockProblems(b: Json, at: string, problems: string[]): void {
   if (b.content !== null && !isText(b.content)) problems.push(`${at}.content: the compaction summary (a string) or null`);
-  extraKeys(b, ["type", "content", "cache_control"], at, problems);
+  extraKeys(b, ["type", "content", "encrypted_content", "signature", "tool_changes", "cache_control"], at, problems);
 }
 
 function imageProblems(b: Json, at: string, problems: string[]): void {

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { anthropicProblems, openAIChatProblems, openAIResponsesProblems } from "../adapters/api-rules.js";
+import { FakeCompaction, type CompactionCheck } from "./fake-compaction.js";
 
 /**
  * A local stand-in for the OpenAI and Anthropic HTTP APIs, for the REAL SDK clients: it checks the
@@ -13,6 +14,12 @@ import { anthropicProblems, openAIChatProblems, openAIResponsesProblems } from "
  * | POST /v1/chat/completions   | OpenAI Chat Completions | Authorization: Bearer KEY |
  * | POST /v1/responses          | OpenAI Responses        | Authorization: Bearer KEY |
  * | POST /v1/messages           | Anthropic Messages      | x-api-key: KEY or Bearer  |
+ * | POST /v1/responses/compact  | OpenAI Responses compact | Authorization: Bearer KEY |
+ *
+ * Server-side compaction and context editing (Anthropic `context_management`, Responses
+ * `context_management`, /responses/compact) as fake-compaction.ts documents: checked, compacting
+ * when the input passes the threshold, and refusing (400) a compaction block or item that is not
+ * one it returned, unchanged.
  */
 export type Api = "chat" | "responses" | "anthropic";
 export const API_KEY = "test-key";
@@ -28,13 +35,18 @@ export interface Reply {
   ids?: { reasoning?: string; message?: string };
   /** The completion's / response's / message's id (default: the recorded one). Real APIs give each answer its own, and LangChain's agent state keys messages by it. */
   id?: string;
+  /** Set by the server (fake-compaction.ts) when the request's input passed its compaction threshold: the block/item put first, and the compaction's usage. */
+  compaction?: { item: Record<string, unknown>; inputTokens: number; outputTokens: number };
 }
 
 export interface Received {
-  api: Api;
+  /** "compact": POST /v1/responses/compact. */
+  api: Api | "compact";
   body: Record<string, unknown>;
   /** The rules the request broke (then it was answered 400). */
   problems: string[];
+  /** Responses and Anthropic: the compaction blocks/items sent back, and whether this answer compacted. */
+  compaction?: Omit<CompactionCheck, "compact" | "problems"> & { compacted: boolean };
   /**
    * Responses only, when the input held `item_reference` items (what a client sends for earlier
    * output items while `store` is on, @ai-sdk/openai's default): the body with each reference
@@ -53,19 +65,32 @@ export async function startFakeApiServer(reply: (api: Api, body: Record<string, 
   const received: Received[] = [];
   // Output items answered on /v1/responses, by id: what an item_reference may point to.
   const returnedItems = new Map<string, Record<string, unknown>>();
+  const compaction = new FakeCompaction();
   const server: Server = createServer((req, res) => void handle(req, res).catch((error: unknown) => send(res, 500, { error: { message: String(error) } })));
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const api: Api | undefined = req.url === "/v1/chat/completions" ? "chat" : req.url === "/v1/responses" ? "responses" : req.url === "/v1/messages" ? "anthropic" : undefined;
-    if (req.method !== "POST" || api === undefined) return send(res, 404, { error: { message: `no route ${req.method} ${req.url}` } });
+    const route: Api | "compact" | undefined = req.url === "/v1/chat/completions" ? "chat" : req.url === "/v1/responses" ? "responses" : req.url === "/v1/messages" || req.url === "/v1/messages?beta=true" ? "anthropic" : req.url === "/v1/responses/compact" ? "compact" : undefined;
+    if (req.method !== "POST" || route === undefined) return send(res, 404, { error: { message: `no route ${req.method} ${req.url}` } });
+    const api: Api = route === "compact" ? "responses" : route;
     // Anthropic takes x-api-key, and a Bearer token (which @anthropic-ai/sdk 1.x sends).
     const key = (api === "anthropic" ? req.headers["x-api-key"] : undefined) ?? req.headers.authorization?.replace(/^Bearer /, "");
     if (key !== API_KEY) return apiError(res, api, { status: 401, message: api === "anthropic" ? "invalid x-api-key" : `Incorrect API key provided: ${String(key)}.`, type: api === "anthropic" ? "authentication_error" : "invalid_request_error", code: "invalid_api_key" });
     const body = JSON.parse(await readBody(req)) as Record<string, unknown>;
+    if (route === "compact") {
+      const compacted = compaction.compactEndpoint(body);
+      const problems = [...(typeof body.model === "string" && body.model !== "" ? [] : ["model: required"]), ...compacted.problems, ...openAIResponsesProblems({ input: body.input, ...(body.instructions === undefined ? {} : { instructions: body.instructions }) })];
+      received.push({ api: route, body, problems });
+      if (problems.length > 0) return apiError(res, api, { status: 400, message: problems.join("; "), type: "invalid_request_error" });
+      for (const item of compacted.output) if (typeof item.id === "string") returnedItems.set(item.id, item);
+      return send(res, 200, { id: "resp_compact_0001", object: "response.compaction", created_at: 1764300000, output: compacted.output, usage: { input_tokens: compacted.measured, input_tokens_details: { cached_tokens: 0 }, output_tokens: 64, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: compacted.measured + 64 } });
+    }
     const { resolved, missing } = api === "responses" ? resolveItemReferences(body, returnedItems) : { resolved: body, missing: [] };
-    const problems = [...missing, ...requestProblems(api, resolved)];
-    received.push({ api, body, problems, ...(resolved !== body ? { resolved } : {}) });
+    const check = api === "anthropic" ? compaction.anthropic(resolved, header(req, "anthropic-beta")) : api === "responses" ? compaction.responses(resolved) : undefined;
+    const problems = [...missing, ...requestProblems(api, resolved), ...(check?.problems ?? [])];
+    const compactionSeen = check === undefined ? {} : { compaction: { sent: check.sent, measured: check.measured, compacted: check.compact !== undefined, ...(check.latestSentBack === undefined ? {} : { latestSentBack: check.latestSentBack }) } };
+    received.push({ api, body, problems, ...(resolved !== body ? { resolved } : {}), ...compactionSeen });
     if (problems.length > 0) return apiError(res, api, { status: 400, message: problems.join("; "), type: "invalid_request_error" });
-    const answer = reply(api, body, received.length - 1);
+    const scripted = reply(api, body, received.length - 1);
+    const answer: Reply = check?.compact ? { ...scripted, compaction: check.compact } : scripted;
     if (answer.error) return apiError(res, api, answer.error);
     const stream = body.stream === true;
     if (api === "chat") return stream ? sse(res, chatChunks(body, answer)) : send(res, 200, chatCompletion(body, answer));
@@ -147,6 +172,7 @@ function chatChunks(body: Record<string, unknown>, r: Reply): [string | undefine
 function response(body: Record<string, unknown>, r: Reply) {
   const u = usageOf(r);
   const output: unknown[] = [];
+  if (r.compaction) output.push(r.compaction.item);
   if (r.thinking) output.push({ id: r.ids?.reasoning ?? "rs_67ccd7eca01881908ff0b5146584e408", type: "reasoning", summary: [{ type: "summary_text", text: r.thinking }] });
   if (r.text) output.push({ id: r.ids?.message ?? "msg_67ccd3acc8d48190a77525dc6de64b4104becb25c9b22301", type: "message", status: "completed", role: "assistant", content: [{ type: "output_text", text: r.text, annotations: [] }] });
   for (const c of r.toolCalls ?? []) output.push({ id: `fc_${c.id}`, type: "function_call", status: "completed", call_id: c.id, name: c.name, arguments: JSON.stringify(c.arguments) });
@@ -193,6 +219,7 @@ function responseEvents(body: Record<string, unknown>, r: Reply): [string | unde
 function anthropicMessage(body: Record<string, unknown>, r: Reply) {
   const u = usageOf(r);
   const content: unknown[] = [];
+  if (r.compaction) content.push(r.compaction.item);
   if (r.thinking) content.push({ type: "thinking", thinking: r.thinking, signature: "EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds" });
   if (r.text) content.push({ type: "text", text: r.text });
   for (const c of r.toolCalls ?? []) content.push({ type: "tool_use", id: c.id, name: c.name, input: c.arguments });
@@ -204,7 +231,22 @@ function anthropicMessage(body: Record<string, unknown>, r: Reply) {
     content,
     stop_reason: r.toolCalls?.length ? "tool_use" : "end_turn",
     stop_sequence: null,
-    usage: { input_tokens: u.input, cache_creation_input_tokens: u.cacheWrite ?? 0, cache_read_input_tokens: u.cacheRead ?? 0, output_tokens: u.output, service_tier: "standard" },
+    usage: {
+      input_tokens: u.input,
+      cache_creation_input_tokens: u.cacheWrite ?? 0,
+      cache_read_input_tokens: u.cacheRead ?? 0,
+      output_tokens: u.output,
+      service_tier: "standard",
+      // A compaction's tokens are reported in its own iteration and left out of the top-level figures.
+      ...(r.compaction
+        ? {
+            iterations: [
+              { type: "compaction", input_tokens: r.compaction.inputTokens, output_tokens: r.compaction.outputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+              { type: "message", input_tokens: u.input, output_tokens: u.output, cache_creation_input_tokens: u.cacheWrite ?? 0, cache_read_input_tokens: u.cacheRead ?? 0 },
+            ],
+          }
+        : {}),
+    },
   };
 }
 
@@ -217,6 +259,9 @@ function anthropicEvents(body: Record<string, unknown>, r: Reply): [string | und
     if (block.type === "text") {
       event("content_block_start", { index, content_block: { type: "text", text: "" } });
       for (const text of split(block.text as string)) event("content_block_delta", { index, delta: { type: "text_delta", text } });
+    } else if (block.type === "compaction") {
+      event("content_block_start", { index, content_block: { type: "compaction", content: null, encrypted_content: null } });
+      event("content_block_delta", { index, delta: { type: "compaction_delta", content: block.content, encrypted_content: block.encrypted_content } });
     } else if (block.type === "thinking") {
       event("content_block_start", { index, content_block: { type: "thinking", thinking: "", signature: "" } });
       for (const thinking of split(block.thinking as string)) event("content_block_delta", { index, delta: { type: "thinking_delta", thinking } });
@@ -233,6 +278,11 @@ function anthropicEvents(body: Record<string, unknown>, r: Reply): [string | und
 }
 
 // --- HTTP --------------------------------------------------------------------------------------
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(",") : value;
+}
 
 function apiError(res: ServerResponse, api: Api, e: NonNullable<Reply["error"]>): void {
   if (api === "anthropic") return send(res, e.status, { type: "error", error: { type: e.type ?? "api_error", message: e.message } });
