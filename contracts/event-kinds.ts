@@ -63,6 +63,7 @@ export const EVENT_KINDS = Object.freeze({
   "context:storage_restored": "notification",
   "context:storage_recovered": "notification",
   "context:message_added": "notification",
+  "context:spill": "notification",
   "context:orphan_tool_result": "notification",
   "context:calibration": "notification",
 

@@ -131,6 +131,14 @@ export interface StandardEvents {
    */
   "context:orphan_tool_result": { role: Role; id?: string; callIds: string[]; messageCount: number };
   /**
+   * A single input larger than the context manager's `spill.share` of the budget (a tool result, or
+   * a user message) was written to the session's blob store under `handle`; the history keeps it
+   * whole, windows carry an excerpt of `excerptTokens` instead of its `tokens`; `bytes` is the
+   * stored UTF-8 text. Once per message (a resume that finds the blob stored emits nothing). The
+   * read_stored_result tool reads it by `handle`.
+   */
+  "context:spill": { messageId: string; role: "tool" | "user"; toolCallId?: string; tokens: number; excerptTokens: number; bytes: number; handle: string };
+  /**
    * A provider's bill was matched with the window it was for (contracts/TOKENS.md §8): the window's
    * counted size, its raw count (factor 1), the billed input, their ratio and the factor the next
    * window of the model is counted with. `accepted: false` (with `reason`) for an absurd report.

@@ -83,4 +83,5 @@ export { EMBEDDER_CAPABILITY, type Embedder, type HistorySearch, type MetadataFi
 export * from "./messages/index.js";
 export * from "./memory/index.js";
 export * from "./stores/index.js";
+export { SPILLED_RESULTS_CAPABILITY, type SpilledResults } from "./spilled-results.js";
 export { defineStrategy, STRATEGIES_CAPABILITY, type AnyStrategyDefinition, type StrategyDefinition, type StrategyDeps, type StrategySpec } from "./strategy-definition.js";

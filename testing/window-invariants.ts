@@ -21,7 +21,7 @@
  * | `stored-order`         | keep stored order for everything but instructions (first) and results (after their call) — turn notes included |
  * | `first-is-user-turn`   | where the history has a user turn, put a user turn first after the instructions — or turn notes directly followed by a stored user turn (the notes that open it; stored order puts them before it) |
  * | `last-prompt-kept`     | where the history has a user turn, hold the latest one (whole, or truncated and marked): a window without the current prompt is not a valid request |
- * | `changes-marked`       | mark a stored message it changed: `truncated` (with the `[… N chars truncated …]` marker) or `repaired` |
+ * | `changes-marked`       | mark a stored message it changed: `truncated` (with the `[… N chars truncated …]` marker), `repaired`, or `spilled` (an excerpt naming the `handle` its whole text is stored under) |
  *
  * A turn NOTE is a system/developer message with `metadata.scope: "turn"` (a hook's injection
  * after the session started): conversation, not an instruction — it is held to stored order and
@@ -160,7 +160,8 @@ export function checkWindowInvariants(history: readonly Message[], window: reado
     const h = origins[k];
     if (typeof h !== "number" || sent(m) === sent(history[h]!)) return;
     const mark = windowMark(m);
-    if (!mark?.truncated && !mark?.repaired) fail("changes-marked", `stored message ${h} was changed without a truncated/repaired mark`);
+    if (!mark?.truncated && !mark?.repaired && !mark?.spilled) fail("changes-marked", `stored message ${h} was changed without a truncated/repaired/spilled mark`);
+    if (mark?.spilled && !mark.truncated && !JSON.stringify(m.content).includes(String(mark.spilled.handle))) fail("changes-marked", `spilled message at window position ${k} does not name its handle ${JSON.stringify(mark.spilled.handle)}`);
     if (mark?.truncated && !MARKER.test(JSON.stringify(m.content))) fail("changes-marked", `truncated message at window position ${k} has no "[… N chars truncated …]" marker`);
   });
   return problems;
@@ -280,7 +281,7 @@ function withoutOrphanBlocks(m: Message, orphanIds: Set<string> | undefined): Me
   return { ...m, content: m.content.filter((b) => b.type !== "tool_result" || !orphanIds.has(b.tool_use_id)) };
 }
 
-function windowMark(m: Message): { synthetic?: string; truncated?: unknown; repaired?: unknown } | undefined {
+function windowMark(m: Message): { synthetic?: string; truncated?: unknown; repaired?: unknown; spilled?: { handle?: unknown } } | undefined {
   const mark = m.metadata?.window;
   return typeof mark === "object" && mark !== null ? (mark as { synthetic?: string }) : undefined;
 }

@@ -62,3 +62,15 @@ export function messageBody(message: Message): Message {
 export function knownFacts(message: Message): MessageFacts | undefined {
   return (message as { [MESSAGE_FACTS]?: MessageFacts })[MESSAGE_FACTS];
 }
+
+/**
+ * Asked of a lazily loaded or packed message that is not parsed, answers the length of its stored
+ * JSON (bytes of a file, characters of a text): an upper bound of the characters of text it
+ * carries, known without parsing it (spilling decides with it which messages can be large).
+ */
+export const MESSAGE_STORED_SIZE: unique symbol = Symbol.for("amplifier-ts.messageStoredSize") as never;
+
+/** The stored JSON length of an unparsed lazy or packed message; undefined for any other message. */
+export function storedSize(message: Message): number | undefined {
+  return (message as { [MESSAGE_STORED_SIZE]?: number })[MESSAGE_STORED_SIZE];
+}

@@ -22,7 +22,7 @@
  * share nested values, and the token caches compare strings by value).
  */
 import type { Message, MessageFacts } from "@amplifier-ts/contracts";
-import { MESSAGE_BODY, MESSAGE_FACTS } from "@amplifier-ts/contracts";
+import { MESSAGE_BODY, MESSAGE_FACTS, MESSAGE_STORED_SIZE } from "@amplifier-ts/contracts";
 import { freezeNested } from "@amplifier-ts/window";
 
 /** Where a packed message's JSON lives: a block of cold-history.ts. */
@@ -97,8 +97,10 @@ const HANDLER: ProxyHandler<Target> = {
     let body = state.body;
     if (body === undefined) {
       if (key === "role") return state.facts!.role;
+      if (key === MESSAGE_STORED_SIZE) return state.end - state.start;
       body = parse(state);
     }
+    if (key === MESSAGE_STORED_SIZE) return undefined;
     if (key === MESSAGE_BODY) return body;
     return body[key];
   },

@@ -23,7 +23,7 @@
  * STORAGE_UNAVAILABLE (changed outside the store).
  */
 import type { Message, MessageFacts } from "@amplifier-ts/contracts";
-import { createError, MESSAGE_BODY, MESSAGE_FACTS } from "@amplifier-ts/contracts";
+import { createError, MESSAGE_BODY, MESSAGE_FACTS, MESSAGE_STORED_SIZE } from "@amplifier-ts/contracts";
 import { parseStored } from "./message-codec.js";
 
 /** Where one record lives and what the index says about it. */
@@ -142,11 +142,13 @@ const HANDLER: ProxyHandler<Target> = {
     let body = state.body;
     if (body === undefined) {
       if (key === UNPARSED) return true;
+      if (key === MESSAGE_STORED_SIZE) return state.record.end - state.record.start;
       if (key === "role") return facts.role;
       if (key === "tool_call_id" && facts.role === "tool" && facts.resultIds.length === 1) return facts.resultIds[0];
       body = parse(state);
     }
     if (key === UNPARSED) return false;
+    if (key === MESSAGE_STORED_SIZE) return undefined;
     if (key === MESSAGE_BODY) return body;
     return body[key];
   },

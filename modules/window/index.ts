@@ -9,6 +9,7 @@ export {
   OMITTED_HISTORY_TEXT,
   windowMarkOf,
   type WindowMark,
+  type SpillMark,
   type TruncationMark,
   type SyntheticKind,
 } from "./window-marks.js";

@@ -8,6 +8,7 @@
  * | `synthetic: "omitted-history"`         | user placeholder put before a kept critical message that is not a user turn |
  * | `truncated: { chars, keptChars, … }`   | a stored message whose text was cut (head and tail kept) |
  * | `repaired: { orphanResults }`          | a stored user message whose orphan tool_result blocks were removed |
+ * | `spilled: { handle, tokens, chars }`   | a stored input too large for the window, sent as an excerpt naming the handle its whole text is stored under (the context manager's spilling) |
  *
  * Stored messages are never marked: marks exist on window copies only.
  */
@@ -24,8 +25,17 @@ export interface TruncationMark {
   readonly parts: number;
 }
 
+/** A spilled input's excerpt (context-manager spilled-history.ts): where the whole text is, and how large it is. */
+export interface SpillMark {
+  readonly handle: string;
+  /** Tokens and characters of the whole stored text. */
+  readonly tokens: number;
+  readonly chars: number;
+}
+
 export interface WindowMark {
   readonly synthetic?: SyntheticKind;
+  readonly spilled?: SpillMark;
   readonly truncated?: TruncationMark;
   readonly repaired?: { readonly orphanResults: number };
 }
