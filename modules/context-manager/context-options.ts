@@ -2,6 +2,34 @@ import { z } from "zod";
 import { AGENT_ID_PATTERN, DEFAULT_AGENT_ID } from "@amplifier-ts/contracts";
 import { summarizerConfigSchema } from "@amplifier-ts/summarizers";
 
+/**
+ * config `spill` (spilled-history.ts): a tool result or user message over `share` of the budget is
+ * written once to the session's blob store and the window carries an excerpt of `excerptTokens`
+ * (head, tail, lines matching the prompt and the tool call) with its handle; `false` turns it off.
+ */
+export const spillOptionsSchema = z
+  .union([
+    z.literal(false),
+    z.strictObject({
+      share: z.number().gt(0).lte(1).default(0.25).meta({ description: "A tool result or user message larger than this share of the request's budget (in tokens) is spilled. Default 0.25." }),
+      excerptTokens: z
+        .number()
+        .int()
+        .min(64)
+        .max(1_000_000)
+        .default(2_000)
+        .meta({ description: "The size of the excerpt the window carries instead, in tokens (header included); never more than half of share × budget. Default 2000." }),
+      roles: z
+        .array(z.enum(["tool", "user"]))
+        .min(1)
+        .default(["tool", "user"])
+        .meta({ description: "Which messages may be spilled: tool results (role tool, and user messages carrying tool_result blocks count as user) and user messages. Default both." }),
+    }),
+  ])
+  .default({ share: 0.25, excerptTokens: 2_000, roles: ["tool", "user"] })
+  .meta({ description: "Spilling of single inputs too large for the window: the whole message stays in the history and goes to the session's blob store under a stable handle; the window carries a query-aware excerpt and the handle, which the read_stored_result tool reads. false: off (the window cuts such a result to fit instead)." });
+export type SpillOptions = Exclude<z.output<typeof spillOptionsSchema>, false>;
+
 /** Options shared by every built-in context module (context-simple, context-persistent). */
 export const retentionPolicies = ["permanent", "run", "none"] as const;
 export type RetentionPolicy = (typeof retentionPolicies)[number];
@@ -45,6 +73,8 @@ export const contextOptionsShape = {
     .enum(["auto", "on", "off"])
     .default("auto")
     .meta({ description: 'Whether the provider compacts the conversation on its server (Anthropic compact_20260112, OpenAI Responses context_management). "auto" (default): when the provider\'s getInfo() lists the "server-compaction" capability (provider-anthropic / provider-openai with contextManagement configured). "on": always; "off": never. Then windows start at the newest stored compaction block (what the provider already compacted is not sent again) and config strategies are not run; the provider\'s compactions are reported as context:post_compact with source "provider".' }),
+  /** spilled-history.ts: a single input too large for the window goes to the blob store; the window carries an excerpt. */
+  spill: spillOptionsSchema,
   /** modules/summarizers/configured-summarizer.ts */
   summarizer: summarizerConfigSchema.optional().meta({ description: "Summarizer used by the summarising strategies (summarization, summarizing). \"extractive\" (default): offline, no model. \"provider\": a mounted provider's complete(); the object form names the provider (default: the first mounted) and the model (default: the provider's own). With no provider mounted when a summary is needed, the strategy drops the old messages instead and emits context:summary_failed." }),
 };

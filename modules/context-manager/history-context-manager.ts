@@ -39,6 +39,8 @@ import { StoredHistory, type SkippedMessage } from "./stored-history.js";
 import { TokenCalibration, type CalibrationRecord } from "./token-calibration.js";
 import { UsageLedger, type UsageRecord } from "./usage-ledger.js";
 import { explainWindow, type LastWindow } from "./window-explanation.js";
+import { SpilledHistory, type SpillRecord, type SpillStore } from "./spilled-history.js";
+import { MemoryBlobStore } from "@amplifier-ts/module-store-blobs";
 import { ToolRecords, windowRecord, type WindowRecordInput } from "./window-record.js";
 
 export { parseModuleConfig } from "./module-config.js";
@@ -90,6 +92,12 @@ export interface HistoryContextManagerInit {
   onWindow?: (record: WindowRecord) => void;
   /** How many window records windowRecords() keeps in memory (the newest). Default 1,000. */
   windowRecordLimit?: number;
+  /**
+   * Where spilled inputs go (config `spill`, spilled-history.ts), made when the first one is
+   * spilled. Default: a blob store in memory, keys under `<agentId>/<sessionId>/`;
+   * context-persistent gives a JSONL session a file blob store beside the session.
+   */
+  spillStore?: () => SpillStore;
 }
 
 /** How many of the first and of the newest stored messages carriedTokenCounts() looks at. */
@@ -132,6 +140,8 @@ export class HistoryContextManager implements ContextManager {
   readonly #recordLimit: number;
   readonly #toolRecords = new ToolRecords();
   readonly #onWindow: ((record: WindowRecord) => void) | undefined;
+  /** The history as windows and strategies see it: spilled inputs replaced by their excerpts. */
+  readonly #spill: SpilledHistory;
 
   constructor(init: HistoryContextManagerInit) {
     this.moduleName = init.moduleName;
@@ -163,6 +173,15 @@ export class HistoryContextManager implements ContextManager {
     // Under a pipeline too: the strategies follow the history incrementally (their token sums and
     // splits grow with it) and read what lies behind the window through the held messages' facts.
     this.coldHistory = init.coldHistory === false ? undefined : new ColdHistory(init.coldHistory);
+    const spillPrefix = `${this.agentId}/${this.sessionId}/`;
+    this.#spill = new SpilledHistory({
+      moduleName: this.moduleName,
+      options: this.options.spill,
+      store: init.spillStore ?? (() => ({ blobs: new MemoryBlobStore(), keyPrefix: spillPrefix })),
+      follower: reportingOrphans(this.#assembler, (message, callIds) => this.#reportOrphan(message, callIds)),
+      assembler: this.#assembler,
+      hooks: this.hooks,
+    });
     this.#history = new StoredHistory({
       cold: this.coldHistory,
       moduleName: this.moduleName,
@@ -170,7 +189,7 @@ export class HistoryContextManager implements ContextManager {
       agentId: this.agentId,
       retention: this.options.retention,
       store: init.store,
-      follower: reportingOrphans(this.#assembler, (message, callIds) => this.#reportOrphan(message, callIds)),
+      follower: this.#spill,
       ...(init.initialMessages ? { initialMessages: init.initialMessages } : {}),
     });
     // Follows the history by reference: O(new) after addMessage, rebuilt after a replacement or resume.
@@ -208,6 +227,7 @@ export class HistoryContextManager implements ContextManager {
     const extra = this.#requestOnly(options);
     const tools = this.#toolsFor(options);
     const explain = options.explain === true;
+    await this.#spill.prepare(budget, counter, !this.pipeline.isEmpty);
     const setting = this.options.providerCompaction;
     const serverSide = setting === "on" || (setting === "auto" && resolved.serverCompaction);
     const messages = serverSide
@@ -324,6 +344,22 @@ export class HistoryContextManager implements ContextManager {
   }
 
   /**
+   * The whole text of a spilled input (config `spill`): what the read_stored_result tool pages
+   * and searches. An unknown handle → SPILL/UNKNOWN_HANDLE; not a handle → INVALID_ARGUMENT.
+   */
+  readSpilled(handle: string): Promise<string> {
+    return this.#spill.read(handle);
+  }
+
+  /** How a stored message was spilled (handle, sizes), or undefined when it was not. */
+  spilledOf(messageId: string): Readonly<Omit<SpillRecord, "original" | "excerpt" | "callTerms" | "queryKey">> | undefined {
+    const record = this.#spill.recordOf(messageId);
+    if (record === undefined) return undefined;
+    const { handle, role, tokens, excerptTokens, bytes, chars, toolCallId } = record;
+    return { handle, messageId, role, tokens, excerptTokens, bytes, chars, ...(toolCallId === undefined ? {} : { toolCallId }) };
+  }
+
+  /**
    * What was sent, request by request: the newest `windowRecordLimit` window records (budget,
    * model, tool definitions, token split, run-length decisions — contracts/window-record.ts), oldest
    * first. The Inspector shows them for a live session; context-persistent also keeps them beside
@@ -418,14 +454,16 @@ export class HistoryContextManager implements ContextManager {
     const { messages, report } = this.#assemble(this.#assembler, budget, counter, extra, tools, explain);
     // What this window keeps stays hot: no packing at or after its cut.
     this.coldHistory?.windowFrom(report.cutIndex);
+    this.#spill.windowFrom(report.cutIndex);
     this.#last = {
       report,
       model,
       encoding: counter.encoding,
       strategies: ["window"],
-      ...(report.decisions ? { explanation: explainWindow(history, history, report.decisions, undefined) } : {}),
+      ...(report.decisions ? { explanation: this.#spill.annotate(explainWindow(history, this.#spill.view, report.decisions, undefined)) } : {}),
     };
-    this.#record({ history, report, model, counter, tools, strategies: ["window"], explanation: this.#last.explanation });
+    const spilled = this.#spill.spilledPositions();
+    this.#record({ history, report, model, counter, tools, strategies: ["window"], explanation: this.#last.explanation, ...(spilled ? { spilled } : {}) });
     // Over the stored history itself the report accounts for the history (no recount).
     if (isCompaction(report, false) && this.hooks && listensToCompaction(this.hooks)) {
       const totals = { messageCount: report.historyMessages, tokens: report.historyTokens, ids: this.#tally.ids(history) };
@@ -440,7 +478,8 @@ export class HistoryContextManager implements ContextManager {
    * a placeholder and the history from the newest compaction block on. No pipeline either way.
    */
   async #windowForServerCompaction(budget: number, counter: TokenCounter, model: string, extra: Message[] | undefined, tools: ToolDefinition[] | undefined, explain: boolean): Promise<Message[]> {
-    const tail = this.#compactedTail.follow(this.#history.messages);
+    // The spilled view: a spilled input is sent as its excerpt here too (the provider cannot take it whole either).
+    const tail = this.#compactedTail.follow(this.#spill.view);
     if (tail === undefined) return this.#windowOverHistory(budget, counter, model, extra, tools, explain);
     const { messages, report } = this.#assemble(tail.assembler, budget, counter, extra, tools, explain);
     // What precedes the newest compaction is never sent again: it may be packed.
@@ -483,7 +522,7 @@ export class HistoryContextManager implements ContextManager {
       ...(this.summarizer ? { summarizer: this.summarizer } : {}),
       search: this.searchIndex,
     };
-    const { run, assembler } = await this.#pipelineWindow.run(history, context);
+    const { run, assembler } = await this.#pipelineWindow.run(this.#spill.view, context);
     for (const failure of run.failed) await this.hooks?.emit("context:strategy_failed", describeFailure(failure));
     const { messages, report } = this.#assemble(assembler, budget, counter, extra, tools, explain);
     const strategies = [...run.changed, "window"];
@@ -492,14 +531,15 @@ export class HistoryContextManager implements ContextManager {
       model,
       encoding: counter.encoding,
       strategies,
-      ...(report.decisions ? { explanation: explainWindow(history, run.messages, report.decisions, log) } : {}),
+      ...(report.decisions ? { explanation: this.#spill.annotate(explainWindow(history, run.messages, report.decisions, log)) } : {}),
     };
     const explanation = this.#last.explanation;
     // Each output message's stored position: O(output) from the tally's id positions (no scan, no parse of packed messages).
     const origin = this.#tally.positionsOf(history, run.messages);
     // What this window keeps stays hot: no packing at or after the stored position of its cut.
     this.coldHistory?.windowFrom(firstOriginFrom(origin, report.cutIndex) ?? history.length);
-    this.#record({ history, report, model, counter, tools, strategies, explanation, ...(explanation ? {} : { pipelineOrigin: origin }) });
+    const spilled = this.#spill.spilledPositions();
+    this.#record({ history, report, model, counter, tools, strategies, explanation, ...(explanation ? {} : { pipelineOrigin: origin }), ...(spilled ? { spilled } : {}) });
     // The history's totals count the stored messages the window did not (originals of compacted
     // copies): that work is skipped when nobody listens.
     if (isCompaction(report, run.changed.length > 0) && this.hooks && listensToCompaction(this.hooks)) {

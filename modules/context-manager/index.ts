@@ -6,3 +6,7 @@ export type { LastWindow, MessageExplanation } from "./window-explanation.js";
 export { strategyDefinitionsOf } from "./strategy-capability.js";
 export { TokenCalibration, CALIBRATION_RULES, type CalibrationRecord, type CalibrationOutcome, type UsageObservation } from "./token-calibration.js";
 export type { UsageRecord } from "./usage-ledger.js";
+export { copyWithExcerpt, spilledText, spillErrors, HANDLE_PATTERN, type SpillRecord, type SpillStore } from "./spilled-history.js";
+export { excerptOf, queryTerms, type ExcerptRequest } from "./spill-excerpt.js";
+export { spillOptionsSchema, type SpillOptions } from "./context-options.js";
+export { offerSpilledResults } from "./spilled-results-capability.js";

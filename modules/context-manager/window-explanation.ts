@@ -11,6 +11,7 @@
  * | was returned shortened by a strategy                        | truncated / that strategy                |
  * | was returned, the assembler truncated it                    | truncated / "window"                     |
  * | otherwise                                                   | kept / "window" (instruction, in-window, critical …) |
+ * | was sent as the excerpt of a spilled input (spilled-history.ts) | truncated / "spill", code "spilled", reason "spilled (N tokens → excerpt of M); …" |
  *
  * A hook turn note's window reason starts with "hook turn note, sent with its turn" (kept) or
  * "hook turn note, cut with its turn" (dropped).
@@ -44,7 +45,7 @@ export interface MessageExplanation {
   readonly strategy: string;
   readonly reason: string;
   /** The window assembler's reason code (window-report.ts) when it decided; "removed-by-pipeline" when nobody said why. */
-  readonly code?: DecisionReason | "removed-by-pipeline";
+  readonly code?: DecisionReason | "removed-by-pipeline" | "spilled";
 }
 
 const WINDOW_REASONS: Record<DecisionReason, string> = {

@@ -30,6 +30,8 @@ export interface WindowRecordInput {
   explanation: readonly MessageExplanation[] | undefined;
   /** With a pipeline: the stored index of each message of its output (undefined for one it made, a summary). */
   pipelineOrigin?: ReadonlyArray<number | undefined>;
+  /** Stored indices of spilled messages (spilled-history.ts): sent as an excerpt, recorded truncated by "spill". */
+  spilled?: ReadonlySet<number>;
 }
 
 export function windowRecord(input: WindowRecordInput, tools: ToolRecord[]): WindowRecord {
@@ -105,7 +107,8 @@ function runsOfSent(input: WindowRecordInput): WindowRun[] {
   for (const at of marks) {
     if (at > next) dropGap(runs, next, at, cut, returned, pipelineBy, droppedBefore, droppedAfter);
     const decision = sent.get(at)!;
-    push(runs, at, decision, "window", sentReason(history[at]!, decision));
+    if (input.spilled?.has(at)) push(runs, at, "truncated", "spill", "spilled");
+    else push(runs, at, decision, "window", sentReason(history[at]!, decision));
     next = at + 1;
   }
   if (next < history.length) dropGap(runs, next, history.length, cut, returned, pipelineBy, droppedBefore, droppedAfter);

@@ -6,7 +6,8 @@ import type { HistoryStore } from "@amplifier-ts/contracts";
 import type { ModuleMeta } from "@amplifier-ts/contracts";
 import { CONFIG_LOCATION_CAPABILITY, isAmplifierError, type ConfigLocationCapability } from "@amplifier-ts/contracts";
 import { isAbsolute, resolve } from "node:path";
-import { HistoryContextManager, parseModuleConfig, strategyDefinitionsOf } from "@amplifier-ts/context-manager";
+import { HistoryContextManager, offerSpilledResults, parseModuleConfig, strategyDefinitionsOf, type SpillStore } from "@amplifier-ts/context-manager";
+import { FileBlobStore } from "@amplifier-ts/module-store-blobs";
 import { persistentOptionsSchema } from "./persistent-options.js";
 import type { ContextOptionsInput } from "@amplifier-ts/context-manager";
 import { openSessionStore, type StoreConfig } from "./open-session-store.js";
@@ -15,7 +16,8 @@ import { CALIBRATION_ATTACHMENT, openCalibration, type CalibrationAttachment } f
 import { openTokenCounts, TOKEN_COUNTS_ATTACHMENT, type TokenCountsAttachment } from "./token-counts-attachment.js";
 import { sessionAttachment } from "./session-attachment.js";
 import { windowRecordsAttachment } from "./window-records-attachment.js";
-import { forAgent, HybridStore } from "@amplifier-ts/stores";
+import { forAgent, HybridStore, jsonlAgentFolder } from "@amplifier-ts/stores";
+import { join } from "node:path";
 import { DEFAULT_AGENT_ID } from "@amplifier-ts/contracts";
 import { providerLookup } from "@amplifier-ts/summarizers";
 import { embedderOf } from "@amplifier-ts/search";
@@ -132,11 +134,13 @@ export async function mount(coordinator: CoordinatorContract, config: ContextPer
       providers: providerLookup(coordinator),
       ...embedderOf(coordinator),
       ...strategyDefinitionsOf(coordinator),
+      ...(typeof folder === "string" ? { spillStore: spillStoreBeside(folder, agentId, sessionId) } : {}),
       // A hybrid store feeds the `hybrid` strategy: hot = its recent view (cold while degraded), cold = the record,
       // both the agent's (the strategy knows no agents).
       ...(store instanceof HybridStore ? { strategyServices: { hybrid: { hot: store.hotView({ agentId }), cold: forAgent(store.cold, agentId), sessionId } } } : {}),
     });
     await coordinator.mount("context", context);
+    offerSpilledResults(coordinator, context);
   } catch (error) {
     await store?.close();
     throw error;
@@ -165,6 +169,15 @@ export async function mount(coordinator: CoordinatorContract, config: ContextPer
     });
   }
   return context;
+}
+
+/**
+ * A JSONL session's spilled inputs: a file blob store in `<agent folder>/<session>.spilled/`,
+ * beside the session file, keyed by handle alone (the folder is the agent's session). Made when
+ * the first input is spilled; it needs no closing (each blob is written whole, then renamed).
+ */
+function spillStoreBeside(storagePath: string, agentId: string, sessionId: string): () => SpillStore {
+  return () => ({ blobs: new FileBlobStore({ path: join(jsonlAgentFolder(storagePath, agentId), `${sessionId}.spilled`) }), keyPrefix: "" });
 }
 
 /**

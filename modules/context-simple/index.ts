@@ -3,7 +3,7 @@ import type { CoordinatorContract } from "@amplifier-ts/contracts";
 import type {} from "@amplifier-ts/core";
 import type { ModuleMeta } from "@amplifier-ts/contracts";
 import { contextSimpleConfigSchema } from "./config-schema.js";
-import { HistoryContextManager, strategyDefinitionsOf } from "@amplifier-ts/context-manager";
+import { HistoryContextManager, offerSpilledResults, strategyDefinitionsOf } from "@amplifier-ts/context-manager";
 import type { ContextOptionsInput } from "@amplifier-ts/context-manager";
 import { providerLookup } from "@amplifier-ts/summarizers";
 import { embedderOf } from "@amplifier-ts/search";
@@ -42,5 +42,6 @@ export async function mount(coordinator: CoordinatorContract, config: ContextOpt
   await coordinator.mount("context", context);
   // Its idle work (packing) and its bill listener end with the session.
   coordinator.registerCleanup(() => context.close());
+  offerSpilledResults(coordinator, context);
   return context;
 }

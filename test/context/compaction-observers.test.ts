@@ -4,6 +4,7 @@ import { HistoryContextManager } from "../../modules/context-manager/history-con
 import { assistant, openaiGroup, system, user } from "../../modules/strategies/test/helpers.js";
 
 const big = Array.from({ length: 400 }, (_, i) => `v${i * 31}`).join(" ");
+// These tests are about compaction: spilling (on by default) would shrink the big result below the budget instead.
 const history = () => [system("rules"), user("q1"), ...openaiGroup("g1", big), assistant("a1"), user("q2"), assistant("a2")];
 
 /** Lets every queued promise job and timer-free macrotask run. */
@@ -20,7 +21,7 @@ describe("compaction events are observed, never waited on", () => {
     };
     hooks.register("context:pre_compact", hang);
     hooks.register("context:post_compact", hang);
-    const context = new HistoryContextManager({ moduleName: "context-simple", options: {}, hooks });
+    const context = new HistoryContextManager({ moduleName: "context-simple", options: { spill: false }, hooks });
     await context.setMessages(history());
     let window: unknown[] | undefined;
     const request = context.getMessagesForRequest(300).then((w) => (window = w));
@@ -38,7 +39,7 @@ describe("compaction events are observed, never waited on", () => {
     hooks.register("context:post_compact", () => {
       throw new Error("observer broke");
     }, { name: "broken-observer" });
-    const context = new HistoryContextManager({ moduleName: "context-simple", options: {}, hooks });
+    const context = new HistoryContextManager({ moduleName: "context-simple", options: { spill: false }, hooks });
     await context.setMessages(history());
     const window = await context.getMessagesForRequest(300);
     expect(window.some((m) => m.role === "user")).toBe(true);

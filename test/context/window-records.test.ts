@@ -84,9 +84,10 @@ describe("window records (what was sent)", () => {
       }
     };
     const seen = new Set<string>();
-    for (const budget of [900, 1_500, 4_000, 100_000]) {
-      const plain = new HistoryContextManager({ moduleName: "test-records" });
-      const explained = new HistoryContextManager({ moduleName: "test-records" });
+    // Spilling on (the default: the large result 29 is sent as an excerpt) and off (cut to fit instead).
+    for (const [budget, options] of [900, 1_500, 4_000, 100_000].flatMap((b) => [[b, {}], [b, { spill: false }]] as const)) {
+      const plain = new HistoryContextManager({ moduleName: "test-records", options });
+      const explained = new HistoryContextManager({ moduleName: "test-records", options });
       await fill(plain);
       await fill(explained);
       await plain.getMessagesForRequest(budget);
@@ -100,7 +101,7 @@ describe("window records (what was sent)", () => {
       for (const run of a.runs) seen.add(`${run[2]} ${run[4]}`);
     }
     // The cases the comparison covered: a truncated result, the critical prompt before the cut, dropped over budget.
-    expect([...seen]).toEqual(expect.arrayContaining(["truncated result-cap", "kept critical", "dropped before-cut", "kept instruction", "kept in-window"]));
+    expect([...seen]).toEqual(expect.arrayContaining(["truncated result-cap", "truncated spilled", "kept critical", "dropped before-cut", "kept instruction", "kept in-window"]));
   });
 
   it("with explain, the runs are the explanation's (same decisions as explainLastWindow)", async () => {

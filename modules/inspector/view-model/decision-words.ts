@@ -12,6 +12,7 @@
  * | before-first-turn                                 | window start   | before the first user turn the window starts with    |
  * | orphan-result                                     | unpaired result| a tool result without its call                        |
  * | removed-by-pipeline                               | compaction strategies | not returned by the compaction strategies      |
+ * | spilled (strategy "spill")                        | spill          | too large for the window: stored whole, sent as an excerpt with its handle |
  *
  * A pipeline strategy (summarize, recall, tool-result-compaction …) is named by its own name.
  */
@@ -30,6 +31,7 @@ const BY: Record<string, string> = {
   placeholder: "repair",
   "request-only": "request",
   "removed-by-pipeline": "compaction strategies",
+  spilled: "spill",
 };
 
 const WHY: Record<string, string> = {
@@ -47,6 +49,7 @@ const WHY: Record<string, string> = {
   placeholder: "placeholder for omitted history",
   "request-only": "request-only message",
   "removed-by-pipeline": "not returned by the compaction strategies",
+  spilled: "too large for the window: stored whole in the session's blob store, sent as an excerpt naming its handle (read_stored_result reads the rest)",
 };
 
 /** Who decided, in the user's words: a strategy's own name, else what the code means ("over budget", "fits budget" …). */

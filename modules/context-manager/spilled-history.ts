@@ -1,0 +1,393 @@
+/**
+ * Spilling: a single input larger than a share of the window (a 5 MB log, a grep over a tree) is
+ * written once to the session's blob store; the stored history keeps the whole message
+ * (getMessages() unchanged, invariant 5) and every window — and every strategy of the pipeline,
+ * summarizers included — sees a copy whose text is a query-aware excerpt (spill-excerpt.ts) with
+ * the handle and how to read more (the read_stored_result tool).
+ *
+ * | rule                 | semantics                                                                 |
+ * |----------------------|---------------------------------------------------------------------------|
+ * | what                 | a tool result (role tool, or a user message carrying tool_result blocks) or a user message, per config `spill.roles`, counting more than `share` × the request's budget; never a critical message (kept verbatim) |
+ * | how far back         | new messages, and older ones only as far back as a window can reach (a lazily resumed history is not parsed beyond it); under a compaction pipeline the whole history (strategies read all of it) |
+ * | when                 | at the first request that sees it (the budget is the request's); each message once |
+ * | the copy             | same role, id, pairing ids and non-text blocks; the largest text part holds the excerpt, other long text parts a marker; counted exactly like any message (invariant 1) |
+ * | blob                 | the message's text parts joined by "\n", UTF-8, under `spill-<24 hex of sha256(id, text)>`: the same message always has the same handle, so a resumed session finds its blobs and writes nothing again |
+ * | query                | the latest user prompt and the arguments of the call the result answers; when a new prompt changes the terms, the spilled messages of the window are excerpted again (their bytes are already stored) |
+ * | event                | `context:spill` once per message, when its blob is written (a resume that finds it stored emits nothing) |
+ * | store failure        | the message is not spilled (the window cuts it to fit instead, as without spilling) and `context:storage_degraded` says why; tried again after a history rewrite |
+ *
+ * It follows the stored history as its HistoryFollower and keeps `view`: the history with each
+ * spilled message replaced by its copy. A replacement rolls the incremental assembler back to
+ * that position (WindowAssembler.truncate) and gives the view a new identity, so a pipeline
+ * reads it as a new source.
+ */
+import { createHash } from "node:crypto";
+import type { BlobStore, HookBusContract, Message } from "@amplifier-ts/contracts";
+import { callArguments, callsOf, createError, defineErrorCodes, forEachContentPart, hasTurnContent, isAmplifierError, isCritical, joinText, knownFacts, resultIdsOf, storedSize, textLength } from "@amplifier-ts/contracts";
+import type { TokenCounter } from "@amplifier-ts/tokens";
+import { withMark, type SpillMark, type WindowAssembler } from "@amplifier-ts/window";
+import type { SpillOptions } from "./context-options.js";
+import { excerptOf, queryTerms } from "./spill-excerpt.js";
+import type { HistoryFollower } from "./stored-history.js";
+import type { MessageExplanation } from "./window-explanation.js";
+
+export const spillErrors = defineErrorCodes("SPILL", {
+  UNKNOWN_HANDLE: "No spilled result is stored under this handle",
+});
+
+/** Where spilled text goes: a blob store and the key prefix of this agent's session in it ("" when the store is the session's own). */
+export interface SpillStore {
+  readonly blobs: BlobStore;
+  readonly keyPrefix: string;
+}
+
+/** A spilled message, as explain and the tool see it. */
+export interface SpillRecord {
+  readonly handle: string;
+  readonly messageId: string;
+  readonly role: "tool" | "user";
+  readonly toolCallId?: string;
+  /** Tokens of the whole message, and of the copy the window carries. */
+  readonly tokens: number;
+  excerptTokens: number;
+  /** UTF-8 bytes and characters of the stored text. */
+  readonly bytes: number;
+  readonly chars: number;
+  /** The search terms of the call it answers. */
+  readonly callTerms: readonly string[];
+  /** The terms its excerpt was made for (a new prompt may change them). */
+  queryKey: string;
+  excerpt: Message;
+  /** The stored message (the history holds it anyway): a new prompt excerpts it again. */
+  readonly original: Message;
+}
+
+export interface SpilledHistoryInit {
+  readonly moduleName: string;
+  readonly options: SpillOptions | false;
+  /** Made when the first message is spilled (no folder, no connection before that). */
+  readonly store: () => SpillStore;
+  readonly follower: HistoryFollower;
+  readonly assembler: WindowAssembler;
+  readonly hooks: HookBusContract | undefined;
+}
+
+export const HANDLE_PATTERN = /^spill-[0-9a-f]{24}$/;
+/** A text part shorter than this stays in the copy as it is. */
+const KEPT_PART_CHARS = 200;
+const CONTENT_TYPE = "text/plain; charset=utf-8";
+/** Tokens of text an excerpt must have room for beside its header; a smaller budget spills nothing. */
+const MIN_EXCERPT_BODY = 48;
+/** How far back the call a result answers is looked for. */
+const CALL_LOOKBACK = 256;
+
+export class SpilledHistory implements HistoryFollower {
+  readonly #init: SpilledHistoryInit;
+  #view: Message[] = [];
+  /**
+   * Positions [#low, #high) were looked at. New messages extend #high; #low moves back only as far
+   * as a window could reach (#tailTokens, the examined messages' tokens as windows carry them,
+   * still within the budget) — so a lazily resumed history is not parsed beyond the window.
+   */
+  #low = 0;
+  #high = 0;
+  #tailTokens = 0;
+  /** Spilled messages by id, and where each sits in the view. */
+  readonly #records = new Map<string, SpillRecord>();
+  readonly #positions = new Map<string, number>();
+  /** Ids whose spill failed (the store refused): not tried again until the history is rewritten. */
+  readonly #failed = new Set<string>();
+  /** The first position of the last window (no-pipeline): spilled messages before it are not excerpted again. */
+  #windowStart = 0;
+  #store: SpillStore | undefined;
+  #queue: Promise<unknown> = Promise.resolve();
+
+  constructor(init: SpilledHistoryInit) {
+    this.#init = init;
+  }
+
+  /** The history as windows and strategies see it. */
+  get view(): readonly Message[] {
+    return this.#view;
+  }
+
+  get enabled(): boolean {
+    return this.#init.options !== false;
+  }
+
+  append(message: Message): void {
+    this.#view.push(message);
+    this.#init.follower.append(message);
+  }
+
+  reset(messages: readonly Message[]): void {
+    this.#view = messages.slice();
+    this.#low = this.#high = this.#view.length;
+    this.#tailTokens = 0;
+    this.#windowStart = 0;
+    this.#positions.clear();
+    this.#failed.clear();
+    this.#init.follower.reset(this.#view);
+  }
+
+  /** Where the last window started (its cut), so later prompts re-excerpt only what a window can still show. */
+  windowFrom(position: number): void {
+    this.#windowStart = position;
+  }
+
+  /**
+   * Before a window: spills what is new and over `share` × budget, and re-excerpts the window's
+   * spilled messages when the prompt's terms changed. One at a time (a concurrent request waits).
+   * `whole`: look at the whole history (a compaction pipeline reads all of it), not only as far
+   * back as a window can reach.
+   */
+  prepare(budget: number, counter: TokenCounter, whole: boolean): Promise<void> {
+    const run = this.#queue.then(() => this.#prepare(budget, counter, whole));
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** The stored text of a spilled message; SPILL/UNKNOWN_HANDLE when none is stored under `handle`. */
+  async read(handle: string): Promise<string> {
+    if (typeof handle !== "string" || !HANDLE_PATTERN.test(handle)) {
+      throw createError("INVALID_ARGUMENT", "a spill handle is spill- and 24 hex digits", { module: this.#init.moduleName, path: "handle", expected: 'a handle from a spilled excerpt, like "spill-0123456789abcdef01234567"', given: handle });
+    }
+    const store = this.#storeOrUndefined();
+    try {
+      if (store === undefined) throw notFound(handle, this.#init.moduleName);
+      const { data } = await store.blobs.download(store.keyPrefix + handle);
+      return new TextDecoder().decode(data);
+    } catch (error) {
+      if (isAmplifierError(error, "STORE/BLOB_NOT_FOUND") || isAmplifierError(error, "SPILL/UNKNOWN_HANDLE")) throw notFound(handle, this.#init.moduleName);
+      throw error;
+    }
+  }
+
+  /** The record of a spilled message (by id), if it was spilled. */
+  recordOf(messageId: string | undefined): SpillRecord | undefined {
+    return messageId === undefined ? undefined : this.#records.get(messageId);
+  }
+
+  /** Stored positions of the spilled messages (window records mark them truncated by "spill"). */
+  spilledPositions(): ReadonlySet<number> | undefined {
+    return this.#positions.size === 0 ? undefined : new Set(this.#positions.values());
+  }
+
+  /** Explain entries of spilled messages say so: "spilled (N tokens → excerpt of M)". */
+  annotate(entries: MessageExplanation[]): MessageExplanation[] {
+    if (this.#records.size === 0) return entries;
+    return entries.map((entry) => {
+      const record = this.recordOf(entry.id);
+      if (record === undefined || (entry.decision !== "kept" && entry.decision !== "truncated") || this.#positions.get(record.messageId) !== entry.index) return entry;
+      return { ...entry, decision: "truncated", strategy: "spill", code: "spilled", reason: `spilled (${record.tokens} tokens → excerpt of ${record.excerptTokens}); ${entry.reason}` };
+    });
+  }
+
+  // --- private ----------------------------------------------------------------------------------
+
+  async #prepare(budget: number, counter: TokenCounter, whole: boolean): Promise<void> {
+    const options = this.#init.options;
+    if (options === false) return;
+    const threshold = Math.floor(options.share * budget);
+    const excerptTokens = Math.max(32, Math.min(options.excerptTokens, Math.floor(threshold / 2)));
+    const view = this.#view;
+    const promptTerms = queryTerms([promptText(view, view.length)]);
+    const changes = new Map<number, Message>();
+    const examine = async (i: number): Promise<number> => {
+      const message = view[i]!;
+      const role = spillRole(message, options.roles);
+      // A token is at least one UTF-8 byte and a UTF-16 unit at most three: below that bound, no count
+      // needed. A message not parsed yet (resumed lazily, packed) answers its stored size: no parse.
+      const bound = (storedSize(message) ?? textLength(message)) * 3 + 64;
+      if (role === undefined || bound <= threshold) return whole ? 0 : counter.countMessage(message);
+      const tokens = counter.countMessage(message);
+      const id = knownFacts(message)?.id ?? message.metadata?.id;
+      if (tokens <= threshold || typeof id !== "string" || this.#failed.has(id)) return tokens;
+      const record = await this.#spill(message, id, role, tokens, counter, promptTerms, excerptTokens, view, i);
+      if (record === undefined) return tokens;
+      this.#positions.set(id, i);
+      changes.set(i, record.excerpt);
+      return record.excerptTokens;
+    };
+    for (; this.#high < view.length; this.#high++) this.#tailTokens += await examine(this.#high);
+    while (this.#low > 0 && (whole || this.#tailTokens <= budget)) this.#tailTokens += await examine(--this.#low);
+    // A new prompt: the window's spilled messages are excerpted for it (their bytes are stored already).
+    for (const [id, position] of this.#positions) {
+      if (position < this.#windowStart || changes.has(position)) continue;
+      const record = this.#records.get(id)!;
+      const terms = [...new Set([...promptTerms, ...record.callTerms])];
+      if (terms.join("\n") === record.queryKey) continue;
+      this.#excerpt(record, record.original, terms, excerptTokens, counter);
+      changes.set(position, record.excerpt);
+    }
+    this.#apply(changes);
+  }
+
+  async #spill(message: Message, id: string, role: "tool" | "user", tokens: number, counter: TokenCounter, promptTerms: readonly string[], excerptTokens: number, view: readonly Message[], position: number): Promise<SpillRecord | undefined> {
+    const text = spilledText(message);
+    if (text.length === 0) return undefined;
+    const handle = `spill-${createHash("sha256").update(id).update("\n").update(text).digest("hex").slice(0, 24)}`;
+    const known = this.#records.get(id);
+    const toolCallId = role === "tool" ? resultIdsOf(message)[0] : undefined;
+    const call = callOf(view, position, resultIdsOf(message));
+    // A tool group with a critical member is critical as a whole: kept verbatim (invariant 2).
+    if (call?.critical) return undefined;
+    const callTerms = queryTerms(call?.arguments ?? []);
+    const bytes = Buffer.byteLength(text, "utf8");
+    // A window too small for the header and some text gains nothing from an excerpt: it cuts the message to fit instead.
+    if (counter.countText(headerOf({ role, chars: text.length, tokens, handle })) + MIN_EXCERPT_BODY > excerptTokens) return undefined;
+    let written = false;
+    if (known?.handle !== handle) {
+      try {
+        written = await this.#write(handle, text);
+      } catch (error) {
+        this.#failed.add(id);
+        const blobs = this.#storeOrUndefined()?.blobs;
+        await this.#init.hooks?.emit("context:storage_degraded", {
+          reason: `a ${tokens}-token ${role === "tool" ? "tool result" : "user message"} could not be spilled to the blob store (${error instanceof Error ? error.message : String(error)}); the window cuts it to fit instead`,
+          store: blobs?.kind ?? "blobs",
+          detail: { messageId: id, handle },
+        });
+        return undefined;
+      }
+    }
+    const record: SpillRecord = known?.handle === handle ? known : { handle, messageId: id, role, ...(toolCallId === undefined ? {} : { toolCallId }), tokens, excerptTokens: 0, bytes, chars: text.length, callTerms, queryKey: "", excerpt: message, original: message };
+    this.#excerpt(record, message, [...new Set([...promptTerms, ...callTerms])], excerptTokens, counter, text);
+    this.#records.set(id, record);
+    if (written) {
+      await this.#init.hooks?.emit("context:spill", { messageId: id, role, ...(toolCallId === undefined ? {} : { toolCallId }), tokens, excerptTokens: record.excerptTokens, bytes, handle });
+    }
+    return record;
+  }
+
+  /** Writes the text under its handle unless it is there already (a resume); true when written. */
+  async #write(handle: string, text: string): Promise<boolean> {
+    const store = (this.#store ??= this.#init.store());
+    const key = store.keyPrefix + handle;
+    try {
+      await store.blobs.presignUrl(key);
+      return false;
+    } catch (error) {
+      if (!isAmplifierError(error, "STORE/BLOB_NOT_FOUND")) throw error;
+    }
+    await store.blobs.upload(key, new TextEncoder().encode(text), CONTENT_TYPE);
+    return true;
+  }
+
+  #excerpt(record: SpillRecord, message: Message, terms: readonly string[], maxTokens: number, counter: TokenCounter, text: string = spilledText(message)): void {
+    const header = headerOf(record);
+    const excerpt = excerptOf({ text, terms, maxTokens, countText: (t) => counter.countText(t), header });
+    record.excerpt = copyWithExcerpt(message, excerpt, { handle: record.handle, tokens: record.tokens, chars: record.chars });
+    record.excerptTokens = counter.countMessage(record.excerpt);
+    record.queryKey = terms.join("\n");
+  }
+
+  /** Puts the copies in the view (a new array: a new source for a pipeline) and rolls the assembler back to the first. */
+  #apply(changes: Map<number, Message>): void {
+    if (changes.size === 0) return;
+    this.#view = this.#view.slice();
+    let first = Number.POSITIVE_INFINITY;
+    for (const [position, message] of changes) {
+      this.#view[position] = message;
+      first = Math.min(first, position);
+    }
+    const assembler = this.#init.assembler;
+    assembler.truncate(first);
+    for (let i = assembler.length; i < this.#view.length; i++) assembler.append(this.#view[i]!);
+  }
+
+  #storeOrUndefined(): SpillStore | undefined {
+    try {
+      return (this.#store ??= this.#init.store());
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+/** The excerpt's first lines: what it is, where the whole text is, how to read more. */
+function headerOf(record: Pick<SpillRecord, "role" | "chars" | "tokens" | "handle">): string {
+  return (
+    `[Spilled: this ${record.role === "tool" ? "tool result" : "message"} is ${record.chars} characters (${record.tokens} tokens), too large for the context window; the whole text is stored under handle "${record.handle}". ` +
+    `Below: its start, the lines matching the request, its end. To read more, call read_stored_result with {"handle":"${record.handle}","offset":<character offset>,"length":<characters>} or {"handle":"${record.handle}","pattern":"<text or regex>"}.]`
+  );
+}
+
+/** "tool" for a tool result (a tool message, a user message of tool_result blocks), "user" for a prompt; undefined when not spillable. */
+function spillRole(message: Message, roles: readonly ("tool" | "user")[]): "tool" | "user" | undefined {
+  // Critical messages are kept verbatim (invariant 2): never spilled.
+  if (isCritical(message)) return undefined;
+  const role = knownFacts(message)?.role ?? message.role;
+  const kind = role === "tool" ? "tool" : role === "user" ? (hasTurnContent(message) ? "user" : "tool") : undefined;
+  return kind !== undefined && roles.includes(kind) ? kind : undefined;
+}
+
+/** The message's text parts (content text and tool results' text), joined by "\n": what is stored and paged. */
+export function spilledText(message: Message): string {
+  const parts: string[] = [];
+  forEachContentPart(message, { text: (t) => void parts.push(t), resultText: (t) => void parts.push(t) });
+  return parts.join("\n");
+}
+
+/**
+ * The message with its largest text part replaced by `excerpt` and every other text part longer
+ * than KEPT_PART_CHARS by a marker naming the handle; marked `metadata.window.spilled`. Everything
+ * else (ids, pairing, images, thinking, opaque blocks) is kept as it is.
+ */
+export function copyWithExcerpt(message: Message, excerpt: string, mark: SpillMark): Message {
+  const { handle } = mark;
+  const marker = `[part of the spilled result ${handle}]`;
+  let largest = -1;
+  let index = 0;
+  let longest = -1;
+  forEachContentPart(message, {
+    text: (t) => void (t.length > longest ? ((longest = t.length), (largest = index++)) : index++),
+    resultText: (t) => void (t.length > longest ? ((longest = t.length), (largest = index++)) : index++),
+  });
+  let at = 0;
+  const part = (t: string): string => (at++ === largest ? excerpt : t.length > KEPT_PART_CHARS ? marker : t);
+  const content = message.content;
+  let next: Message["content"];
+  if (typeof content === "string") next = part(content);
+  else if (Array.isArray(content)) {
+    next = content.map((block) => {
+      if (typeof block !== "object" || block === null) return block;
+      if (block.type === "text") return { ...block, text: part(block.text) };
+      if (block.type !== "tool_result") return block;
+      if (typeof block.content === "string") return { ...block, content: part(block.content) };
+      if (!Array.isArray(block.content)) return block;
+      return { ...block, content: block.content.map((inner) => (inner?.type === "text" ? { ...inner, text: part(inner.text) } : inner)) };
+    }) as Message["content"];
+  } else next = content;
+  // Marked like every change a window makes (window-marks.ts): metadata is never sent.
+  return withMark({ ...message, content: next } as Message, { spilled: mark });
+}
+
+/** The text of the latest user prompt before `end` (not a message of tool results only). */
+function promptText(view: readonly Message[], end: number): string {
+  for (let i = end - 1; i >= 0; i--) {
+    const message = view[i]!;
+    const facts = knownFacts(message);
+    if ((facts?.role ?? message.role) !== "user" || !hasTurnContent(message)) continue;
+    return joinText(message.content).slice(0, 4_000);
+  }
+  return "";
+}
+
+/** The assistant message before `position` making the calls `callIds`: its calls' arguments (JSON text), and whether it is critical. */
+function callOf(view: readonly Message[], position: number, callIds: readonly string[]): { arguments: string[]; critical: boolean } | undefined {
+  if (callIds.length === 0) return undefined;
+  const wanted = new Set(callIds);
+  for (let i = position - 1; i >= 0 && i >= position - CALL_LOOKBACK; i--) {
+    const message = view[i]!;
+    if (!callsOf(message).some((call) => wanted.has(call.id))) continue;
+    const texts: string[] = [];
+    forEachContentPart(message, { toolCall: (call) => void (wanted.has(call.id) ? texts.push(callArguments(call)) : undefined) });
+    return { arguments: texts, critical: isCritical(message) };
+  }
+  return undefined;
+}
+
+function notFound(handle: string, module: string) {
+  return spillErrors.create("UNKNOWN_HANDLE", `no spilled result is stored under ${JSON.stringify(handle)}`, { module, path: "handle", expected: "a handle from a spilled excerpt of this session", given: handle });
+}
