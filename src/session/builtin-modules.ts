@@ -21,6 +21,7 @@ export const BUILTIN_MODULES: Readonly<Record<string, string>> = Object.freeze({
   otel: "@amplifier-ts/module-otel",
   "provider-openai": "@amplifier-ts/module-provider-openai",
   "provider-anthropic": "@amplifier-ts/module-provider-anthropic",
+  "read-stored-result": "@amplifier-ts/module-read-stored-result",
   "store-blobs": "@amplifier-ts/module-store-blobs",
   "store-graph": "@amplifier-ts/module-store-graph",
   "store-tasks": "@amplifier-ts/module-store-tasks",
