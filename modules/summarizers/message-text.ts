@@ -36,14 +36,18 @@ export function messageText(message: Message): MessageText {
 
 /** A transcript line per message (`user: …`, `assistant → read_file({"path":"a.ts"})`), for prompts. */
 export function transcript(messages: readonly Message[], maxCharsPerMessage = 4_000): string {
+  return transcriptLines(messages, maxCharsPerMessage).join("\n");
+}
+
+/** The transcript's lines, one per message (its text cut to `maxCharsPerMessage`). */
+export function transcriptLines(messages: readonly Message[], maxCharsPerMessage = 4_000): string[] {
   return messages
     .map((m) => {
       const { role, text, toolCalls } = messageText(m);
       const calls = toolCalls.length ? ` → ${toolCalls.join(", ")}` : "";
       const body = text.length > maxCharsPerMessage ? `${text.slice(0, maxCharsPerMessage)} […]` : text;
       return `${role}${calls}: ${body}`.trim();
-    })
-    .join("\n");
+    });
 }
 
 function compactJson(text: string): string {

@@ -6,14 +6,16 @@
  * told to UPDATE that summary into one text (never to append a second summary after it), so a
  * long session carries one summary, not a chain. The reply is clipped to `maxTokens` (counted by
  * `counter`) in case the model ignores the limit. An empty reply, or a provider error, rejects:
- * the strategy's guard (summarizer-guard.ts) then falls back to dropping.
+ * the strategy's guard (summarizer-guard.ts) then falls back to dropping. No request exceeds the
+ * model's window: a transcript too long for it is summarized in parts (summary-requests.ts).
  */
 import type { Summarizer } from "@amplifier-ts/contracts";
 import type { Message } from "@amplifier-ts/contracts";
 import type { Provider } from "@amplifier-ts/contracts";
 import { createError } from "@amplifier-ts/contracts";
 import type { TextCounter } from "./extractive-summarizer.js";
-import { transcript } from "./message-text.js";
+import { transcriptLines } from "./message-text.js";
+import { summarizeInParts, summaryLimits } from "./summary-requests.js";
 
 export interface ProviderSummarizerOptions {
   /** Model to request (default: the provider's own default). */
@@ -22,6 +24,12 @@ export interface ProviderSummarizerOptions {
   counter?: TextCounter;
   /** Longest text taken from one message into the prompt (default 4 000 chars). */
   maxCharsPerMessage?: number;
+  /**
+   * The summarizer model's window in tokens: no request exceeds it (summary-requests.ts). Default:
+   * the provider's `context_window` when the summarizer uses the provider's own model, else the
+   * model registry's window for `model`; unknown → one request, unchecked.
+   */
+  contextWindow?: number;
   name?: string;
 }
 
@@ -51,24 +59,35 @@ export class ProviderSummarizer implements Summarizer {
     this.name = options.name ?? "provider";
   }
 
-  /** The request sent to the model (exposed for tests and for people tuning the prompt). */
+  /** The request sent to the model for `messages` in one part (exposed for tests and for people tuning the prompt). */
   buildPrompt(messages: readonly Message[], options: { previousSummary?: string; maxTokens: number }): Message[] {
-    const words = Math.max(20, Math.floor(options.maxTokens * 0.7));
-    const task = options.previousSummary
-      ? `Here is the current summary of the conversation so far:\n<summary>\n${options.previousSummary}\n</summary>\n\n` +
-        `Update it with the new messages below. Return ONE updated summary that replaces the current one ` +
-        `(merge new facts in, drop what the new messages supersede); do not append a second summary.`
-      : "Summarize the messages below.";
-    const body = transcript(messages, this.#options.maxCharsPerMessage);
-    return [
-      { role: "system", content: SUMMARY_SYSTEM_PROMPT },
-      { role: "user", content: `${task}\nStay under ${options.maxTokens} tokens (about ${words} words).\n\n<messages>\n${body}\n</messages>` },
-    ];
+    return this.#prompt(transcriptLines(messages, this.#options.maxCharsPerMessage).join("\n"), options.previousSummary, options.maxTokens);
   }
 
   async summarize(messages: readonly Message[], options: { previousSummary?: string; maxTokens: number; signal?: AbortSignal }): Promise<string> {
     options.signal?.throwIfAborted();
-    const request = { messages: this.buildPrompt(messages, options), ...(this.#options.model ? { model: this.#options.model } : {}) };
+    const limits = summaryLimits(...(await this.#modelAndWindow()), options.maxTokens);
+    const clip = (text: string, maxTokens: number) => clipToTokens(text, maxTokens, { countText: limits.countText });
+    const lines = transcriptLines(messages, this.#options.maxCharsPerMessage);
+    return summarizeInParts(lines, limits, options.previousSummary, (body, previous) => this.#prompt(body, previous, options.maxTokens), (prompt) => this.#complete(prompt, options), clip);
+  }
+
+  #prompt(body: string, previousSummary: string | undefined, maxTokens: number): Message[] {
+    const words = Math.max(20, Math.floor(maxTokens * 0.7));
+    const task = previousSummary
+      ? `Here is the current summary of the conversation so far:\n<summary>\n${previousSummary}\n</summary>\n\n` +
+        `Update it with the new messages below. Return ONE updated summary that replaces the current one ` +
+        `(merge new facts in, drop what the new messages supersede); do not append a second summary.`
+      : "Summarize the messages below.";
+    return [
+      { role: "system", content: SUMMARY_SYSTEM_PROMPT },
+      { role: "user", content: `${task}\nStay under ${maxTokens} tokens (about ${words} words).\n\n<messages>\n${body}\n</messages>` },
+    ];
+  }
+
+  async #complete(prompt: Message[], options: { maxTokens: number; signal?: AbortSignal }): Promise<string> {
+    options.signal?.throwIfAborted();
+    const request = { messages: prompt, ...(this.#options.model ? { model: this.#options.model } : {}) };
     const response = await this.#provider.complete(request);
     options.signal?.throwIfAborted();
     const text = replyText(response?.message).trim();
@@ -76,6 +95,15 @@ export class ProviderSummarizer implements Summarizer {
       throw createError("SUMMARIZER_FAILED", `summarizer "${this.name}": the model returned no text`, { module: this.name, expected: "summary text", given: response?.message });
     }
     return clipToTokens(text, options.maxTokens, this.#options.counter ?? { countText: (t) => Math.ceil(t.length / 4) });
+  }
+
+  /** The model the requests go to and its window (see ProviderSummarizerOptions.contextWindow). */
+  async #modelAndWindow(): Promise<[string | undefined, number | undefined]> {
+    const info = await this.#provider.getInfo();
+    const defaults = info?.defaults;
+    const model = this.#options.model ?? defaults?.model;
+    const providersOwn = this.#options.model === undefined || this.#options.model === defaults?.model;
+    return [model, this.#options.contextWindow ?? (providersOwn ? defaults?.context_window : undefined)];
   }
 }
 
