@@ -193,24 +193,40 @@ export class SpilledHistory implements HistoryFollower {
     const view = this.#view;
     const promptTerms = queryTerms([promptText(view, view.length)]);
     const changes = new Map<number, Message>();
-    const examine = async (i: number): Promise<number> => {
+    /** The message's tokens as windows carry it, and its record when it is spilled now. */
+    const examine = async (i: number): Promise<[number, SpillRecord?]> => {
       const message = view[i]!;
       const role = spillRole(message, options.roles);
       // A token is at least one UTF-8 byte and a UTF-16 unit at most three: below that bound, no count
       // needed. A message not parsed yet (resumed lazily, packed) answers its stored size: no parse.
       const bound = (storedSize(message) ?? textLength(message)) * 3 + 64;
-      if (role === undefined || bound <= threshold) return whole ? 0 : counter.countMessage(message);
+      if (role === undefined || bound <= threshold) return [whole ? 0 : counter.countMessage(message)];
       const tokens = counter.countMessage(message);
       const id = knownFacts(message)?.id ?? message.metadata?.id;
-      if (tokens <= threshold || typeof id !== "string" || this.#failed.has(id)) return tokens;
+      if (tokens <= threshold || typeof id !== "string" || this.#failed.has(id)) return [tokens];
       const record = await this.#spill(message, id, role, tokens, counter, promptTerms, excerptTokens, view, i);
-      if (record === undefined) return tokens;
-      this.#positions.set(id, i);
-      changes.set(i, record.excerpt);
-      return record.excerptTokens;
+      return record === undefined ? [tokens] : [record.excerptTokens, record];
     };
-    for (; this.#high < view.length; this.#high++) this.#tailTokens += await examine(this.#high);
-    while (this.#low > 0 && (whole || this.#tailTokens <= budget)) this.#tailTokens += await examine(--this.#low);
+    // A rewrite while a blob was being written (setMessages, clear) replaced the view: this pass is
+    // void (its positions no longer hold); the next request looks at the new history.
+    const current = () => this.#view === view;
+    const adopt = (position: number, record: SpillRecord | undefined) => {
+      if (record === undefined) return;
+      this.#positions.set(record.messageId, position);
+      changes.set(position, record.excerpt);
+    };
+    while (this.#high < view.length) {
+      const [tokens, record] = await examine(this.#high);
+      if (!current()) return;
+      adopt(this.#high++, record);
+      this.#tailTokens += tokens;
+    }
+    while (this.#low > 0 && (whole || this.#tailTokens <= budget)) {
+      const [tokens, record] = await examine(this.#low - 1);
+      if (!current()) return;
+      adopt(--this.#low, record);
+      this.#tailTokens += tokens;
+    }
     // A new prompt: the window's spilled messages are excerpted for it (their bytes are stored already).
     for (const [id, position] of this.#positions) {
       if (position < this.#windowStart || changes.has(position)) continue;

@@ -116,6 +116,24 @@ describe("spilling a single oversized input", () => {
     expect(textOf(window.find((m) => m.role === "tool"))).toContain(spills[0]!.handle);
   });
 
+  it("a summarizer gets the excerpt of a spilled result in the old part, never the whole result", async () => {
+    const seen: Message[][] = [];
+    const summarizer = { name: "capture", summarize: async (messages: readonly Message[]) => (seen.push([...messages]), "- summary") };
+    const context = new HistoryContextManager({ moduleName: "context-simple", options: { model: "gpt-4o", strategies: [{ use: "summarization", recentTokenBudget: 600, minOldTokens: 100 }] }, summarizer });
+    const log = bigLog(200_000);
+    for (const m of toolRound("Why did order ord-77123 fail?", log)) await context.addMessage(m);
+    for (let i = 0; i < 6; i++) {
+      await context.addMessage({ role: "assistant", content: `Looked at part ${i}.` });
+      await context.addMessage({ role: "user", content: `Next question ${i}: ${"context ".repeat(60)}` });
+    }
+    const window = await context.getMessagesForRequest(BUDGET);
+    expect(independentCount(window)).toBeLessThanOrEqual(BUDGET);
+    const given = seen.flat().find((m) => m.role === "tool");
+    expect(given, "the spilled result was in the summarized part").toBeDefined();
+    expect(textOf(given)).toMatch(/spill-[0-9a-f]{24}/);
+    expect(textOf(given).length).toBeLessThan(20_000);
+  });
+
   it("spill: false turns it off: no event, the window cuts the result to fit as before", async () => {
     const { context, spills } = manager({ spill: false });
     for (const m of toolRound("Why did order ord-77123 fail?", bigLog(100_000))) await context.addMessage(m);
