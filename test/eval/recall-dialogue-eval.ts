@@ -78,6 +78,8 @@ export interface DialogueResult {
   split: Split;
   /** Budget → every evidence message in the window. */
   ok: Record<number, boolean>;
+  /** Budget → the share of the evidence messages in the window (0–1). */
+  share?: Record<number, number>;
 }
 
 export interface DialogueOutcome {
@@ -105,6 +107,11 @@ export async function bm25Window(index: HistorySearchIndex, history: readonly Me
   return new Set([...inWindow].map((p) => history[p]!.metadata?.id as string | undefined));
 }
 
+/** The share of a question's evidence messages among `ids` (0–1). */
+export function evidenceShare(question: DialogueQuestion, ids: ReadonlySet<unknown>): number {
+  return question.evidence.filter((id) => ids.has(id)).length / Math.max(1, question.evidence.length);
+}
+
 /** Runs one method over the questions of one conversation, at every budget. */
 export async function evaluateDialogue(
   conversation: DialogueConversation,
@@ -122,14 +129,16 @@ export async function evaluateDialogue(
     for (const q of questions) {
       history = historyFor(conversation, q);
       const ok: Record<number, boolean> = {};
+      const share: Record<number, number> = {};
       for (const budget of budgets) {
         const t0 = performance.now();
         const ids = await bm25Window(index, history, budget);
         windowMs += performance.now() - t0;
         windows++;
         ok[budget] = q.evidence.every((id) => ids.has(id));
+        share[budget] = evidenceShare(q, ids);
       }
-      results.push({ id: q.id, category: q.category, split: q.split, ok });
+      results.push({ id: q.id, category: q.category, split: q.split, ok, share });
     }
     return { method: method.label, results, msPerWindow: windows ? windowMs / windows : 0 };
   }
@@ -149,6 +158,7 @@ export async function evaluateDialogue(
       await context.setMessages(historyFor(conversation, q));
       await context.searchIndex.catchUp();
       const ok: Record<number, boolean> = {};
+      const share: Record<number, number> = {};
       for (const budget of budgets) {
         const t0 = performance.now();
         const window = await context.getMessagesForRequest(budget);
@@ -156,8 +166,9 @@ export async function evaluateDialogue(
         windows++;
         const ids = new Set(window.map((m) => m.metadata?.id));
         ok[budget] = q.evidence.every((id) => ids.has(id));
+        share[budget] = evidenceShare(q, ids);
       }
-      results.push({ id: q.id, category: q.category, split: q.split, ok });
+      results.push({ id: q.id, category: q.category, split: q.split, ok, share });
     }
   } finally {
     await coordinator.cleanup();
@@ -218,14 +229,29 @@ export function renderDialogueTable(run: DialogueRun, baseline?: string): string
   return lines.join("\n");
 }
 
-/** Per category (1 fact, 2 date, 3 inference) at one budget. */
-export function renderDialogueCategories(run: DialogueRun, budget: number): string {
-  const names: Record<number, string> = { 1: "fact", 2: "date", 3: "inference" };
+/** REALTALK's categories. */
+export const REALTALK_CATEGORIES: Readonly<Record<number, string>> = { 1: "fact", 2: "date", 3: "inference" };
+
+/** Per category (REALTALK's by default: 1 fact, 2 date, 3 inference) at one budget. */
+export function renderDialogueCategories(run: DialogueRun, budget: number, names: Readonly<Record<number, string>> = REALTALK_CATEGORIES): string {
   const cats = [...new Set(run.outcomes.flatMap((o) => o.results.map((r) => r.category)))].sort();
   const lines = [`| method (at ${budget / 1000}k) | ${cats.map((c) => `${names[c] ?? c} (n = ${run.outcomes[0]?.results.filter((r) => r.category === c).length ?? 0})`).join(" | ")} |`, `|---|${cats.map(() => "---").join("|")}|`];
   for (const o of run.outcomes) {
     lines.push(`| ${o.method} | ${cats.map((c) => { const rs = o.results.filter((r) => r.category === c); return pct(rs.filter((r) => r.ok[budget]).length, rs.length); }).join(" | ")} |`);
   }
+  return lines.join("\n");
+}
+
+/** The mean share of evidence messages in the window (0–1; results without shares count as all-or-nothing). */
+export function dialogueShare(run: DialogueRun, method: string, budget: number): number {
+  const rs = run.outcomes.find((o) => o.method === method)?.results ?? [];
+  return rs.reduce((sum, r) => sum + (r.share?.[budget] ?? (r.ok[budget] ? 1 : 0)), 0) / Math.max(1, rs.length);
+}
+
+/** Rows: methods; columns: budgets (the mean share of a question's evidence messages in the window). */
+export function renderDialogueShares(run: DialogueRun): string {
+  const lines = [`| method | ${run.budgets.map((b) => `${b / 1000}k tokens`).join(" | ")} |`, `|---|${run.budgets.map(() => "---").join("|")}|`];
+  for (const o of run.outcomes) lines.push(`| ${o.method} | ${run.budgets.map((b) => `${(100 * dialogueShare(run, o.method, b)).toFixed(1)} %`).join(" | ")} |`);
   return lines.join("\n");
 }
 

@@ -19,9 +19,12 @@
  *
  * Issue 19: first the development set — REALTALK, conversations people wrote (test/eval/realtalk.ts,
  * recall-dialogue-eval.ts): `--set realtalk` runs only it, `--set generated` only the generator,
- * default both; `--write` puts it into .cache/eval/recall.md as the `recall-dialogue` block.
+ * `both` runs those two; `--write` puts it into .cache/eval/recall.md as the `recall-dialogue` block.
+ * Issue 30: the second development set — QMSum, meetings people held (test/eval/qmsum.ts):
+ * `--set qmsum` runs only it (`--limit N`: a fixed sample of N questions), `--set all` (the
+ * default) every set whose data is present; `--write` puts it in as the `recall-qmsum` block.
  *
- *   npm run eval:recall [-- --set both|realtalk|generated] [--no-heldout] [--seeds 5] [--first-seed 1001] [--methods recent,lexical,embedder,ablation] [--quick] [--json] [--write] [--section recall-eval]
+ *   npm run eval:recall [-- --set all|both|realtalk|qmsum|generated] [--no-heldout] [--limit N] [--seeds 5] [--first-seed 1001] [--methods recent,lexical,embedder,ablation] [--quick] [--json] [--write] [--section recall-eval]
  * Seeds are first-seed, first-seed + 1, … (default 1001…1005; `--quick` 2). `--write` puts the
  * report into .cache/eval/recall.md between `<!-- begin:<section> -->` markers (default section
  * `recall-eval`). BENCHMARKS.md takes the same tables from `npm run bench` (its `recall-eval`
@@ -42,7 +45,18 @@ import { recallQuery } from "../../modules/search/recall-query.js";
 import { recallCandidates } from "../../modules/search/recall-ranking.js";
 import { tokenize } from "../../modules/search/tokenizer.js";
 import { hashedEmbedder } from "./hashed-embedder.js";
-import { DIALOGUE_ABLATIONS, DIALOGUE_METHODS, dialogueRate, renderDialogueCategories, renderDialogueTable, runDialogueEval, type DialogueRun } from "./recall-dialogue-eval.js";
+import {
+  DIALOGUE_ABLATIONS,
+  DIALOGUE_METHODS,
+  dialogueRate,
+  renderDialogueCategories,
+  renderDialogueShares,
+  renderDialogueTable,
+  runDialogueEval,
+  type DialogueRun,
+} from "./recall-dialogue-eval.js";
+import type { DialogueConversation } from "./realtalk.js";
+import { loadQmsum, qmsumDir, QMSUM_COMMIT, QMSUM_DOMAINS, sampleQuestions } from "./qmsum.js";
 import { loadRealtalk, realtalkDir } from "./realtalk.js";
 import {
   DISTANCE_BUCKETS,
@@ -410,14 +424,19 @@ export function renderReport(run: EvalRun, command: string, section = "recall-ev
 
 async function main(argv: string[]): Promise<number> {
   const setArg = argv.indexOf("--set");
-  const set = setArg >= 0 ? String(argv[setArg + 1] ?? "") : "both";
-  if (!["both", "generated", "realtalk"].includes(set)) {
-    process.stderr.write("--set expects generated, realtalk or both\n");
+  const set = setArg >= 0 ? String(argv[setArg + 1] ?? "") : "all";
+  if (!["all", "both", "generated", "realtalk", "qmsum"].includes(set)) {
+    process.stderr.write("--set expects generated, realtalk, qmsum, both (realtalk and generated) or all\n");
     return 2;
   }
   if (set === "realtalk") return dialogueMain(argv);
-  if (set === "both") {
+  if (set === "qmsum") return qmsumMain(argv);
+  if (set === "both" || set === "all") {
     const code = await dialogueMain(argv);
+    if (code !== 0) return code;
+  }
+  if (set === "all") {
+    const code = await qmsumMain(argv);
     if (code !== 0) return code;
   }
   const quick = argv.includes("--quick");
@@ -487,6 +506,80 @@ async function dialogueMain(argv: string[]): Promise<number> {
   process.stdout.write(`${report}\n`);
   if (argv.includes("--write")) writeSection(WRITE_FILE, "recall-dialogue", report);
   return 0;
+}
+
+/**
+ * The second development set (issue 30): QMSum (test/eval/qmsum.ts), as REALTALK — the
+ * development split with every method (and, without `--quick`, every ablation), the held-out
+ * split as aggregates only (recent, baseline, default recall, the test embedder). `--limit N`
+ * takes a fixed sample of N questions over both splits (sampleQuestions, seed 1). Without the
+ * data (test/eval/data/qmsum/README.md) it says so and returns 0.
+ */
+async function qmsumMain(argv: string[]): Promise<number> {
+  const all = loadQmsum();
+  if (all.length === 0) {
+    process.stderr.write(`[qmsum] QMSum not found in ${qmsumDir()} — see test/eval/data/qmsum/README.md to fetch it; the QMSum section is skipped\n`);
+    return 0;
+  }
+  const limitArg = argv.indexOf("--limit");
+  const limit = limitArg >= 0 ? Number(argv[limitArg + 1]) : undefined;
+  if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) {
+    process.stderr.write("--limit expects a whole number ≥ 1\n");
+    return 2;
+  }
+  const quick = argv.includes("--quick");
+  const conversations = limit === undefined ? all : sampleQuestions(all, limit);
+  const { dev, heldout } = await runQmsum(conversations, { quick, heldout: !argv.includes("--no-heldout"), log: (line) => process.stderr.write(`${line}\n`) });
+  const flags = [quick ? "--quick" : "", limit !== undefined ? `--limit ${limit}` : ""].filter(Boolean).join(" ");
+  const report = renderQmsumReport(dev, heldout, `npm run eval:recall -- --set qmsum${flags ? ` ${flags}` : ""}`, { meetings: all.length, questions: all.reduce((s, c) => s + c.questions.length, 0), limit });
+  process.stdout.write(`${report}\n`);
+  if (argv.includes("--write")) writeSection(WRITE_FILE, "recall-qmsum", report);
+  return 0;
+}
+
+/** QMSum's development split (every method; ablations unless quick) and its held-out split (aggregates). */
+export async function runQmsum(
+  conversations: readonly DialogueConversation[],
+  options: { quick: boolean; heldout?: boolean; log?: (line: string) => void },
+): Promise<{ dev: DialogueRun; heldout?: DialogueRun }> {
+  const dev = await runDialogueEval(conversations, { split: "dev", methods: options.quick ? DIALOGUE_METHODS : [...DIALOGUE_METHODS, ...DIALOGUE_ABLATIONS], ...(options.log ? { log: options.log } : {}) });
+  const heldout = options.heldout === false ? undefined : await runDialogueEval(conversations, { split: "heldout", methods: DIALOGUE_METHODS, ...(options.log ? { log: options.log } : {}) });
+  return { dev, ...(heldout ? { heldout } : {}) };
+}
+
+/** The QMSum block (development set, held-out aggregates, evidence shares, per domain, ablation). */
+export function renderQmsumReport(dev: DialogueRun, heldout: DialogueRun | undefined, command: string, data: { meetings: number; questions: number; limit?: number | undefined }): string {
+  const baseline = DIALOGUE_METHODS.find((m) => m.kind === "bm25")!.label;
+  const recall = DIALOGUE_METHODS.find((m) => m.id === "recall")!.label;
+  const main = new Set(DIALOGUE_METHODS.map((m) => m.label));
+  const keepMain = (run: DialogueRun): DialogueRun => ({ ...run, outcomes: run.outcomes.filter((o) => main.has(o.method)) });
+  const questions = (run: DialogueRun) => run.outcomes[0]?.results.length ?? 0;
+  const sizes = dev.conversations.map((c) => c.messages).sort((a, b) => a - b);
+  const ablations = dev.outcomes.filter((o) => !main.has(o.method));
+  return [
+    "## QMSum: meetings people held (second development set; held-out split as aggregates)",
+    "",
+    `Command: \`${command}\` (test/eval/recall-eval.ts → recall-dialogue-eval.ts). Date ${new Date().toISOString()}; ${cpus().length} × ${cpus()[0]?.model.trim() ?? "CPU"}, Node ${process.version}; ${(dev.seconds + (heldout?.seconds ?? 0)).toFixed(0)} s.`,
+    "",
+    `Data: QMSum (arXiv:2104.05938, github.com/Yale-LILY/QMSum @ ${QMSUM_COMMIT.slice(0, 7)}, MIT; not in this repository — test/eval/data/qmsum/README.md): ${data.meetings} meeting transcripts of people talking (AMI product design, ICSI research groups, parliamentary committees; ${sizes.length ? `${sizes[0]}–${sizes[sizes.length - 1]} messages, median ${sizes[Math.floor(sizes.length / 2)]}` : "—"}, every turn a \`user\` message with the speaker's \`name\`, markup codes removed) and ${data.questions} specific queries written by human annotators with the turns that answer them marked — usually a stretch of the meeting, not one message. ` +
+      `${data.limit !== undefined ? `A fixed sample of ${data.limit} questions (sampleQuestions, seed 1) was run. ` : ""}The question is the newest user message after the meeting; it is answerable when EVERY evidence turn is in the window requested for it (context-simple, gpt-4o counting); the second table gives the mean share of evidence turns in the window. Split by fnv1a("<meeting>#<index>") mod 3: the development set (${questions(dev)} questions here) may be looked at while recall is changed; the held-out set (${heldout ? questions(heldout) : "—"} questions here) is not inspected per question — only these aggregates. The baseline fills up to the whole budget; the context module's windows stay below 0.85 × budget.`,
+    "",
+    "Every evidence turn in the window (development split):",
+    "",
+    renderDialogueTable(keepMain(dev), baseline),
+    "",
+    "Mean share of the evidence turns in the window (development split):",
+    "",
+    renderDialogueShares(keepMain(dev)),
+    "",
+    renderDialogueCategories(keepMain(dev), 4_000, QMSUM_DOMAINS),
+    ...(heldout ? ["", "Held-out split (aggregates only) — every evidence turn in the window:", "", renderDialogueTable(heldout, baseline), "", "Held-out split — mean share of the evidence turns in the window:", "", renderDialogueShares(heldout)] : []),
+    ...(ablations.length
+      ? ["", `Ablation on the development split: the default config with one part removed (−) or one cue rule or option added (+); the change against the default (${recall}) in points:`, "", renderAblation(dev, recall)]
+      : []),
+    "",
+    "The hashed test embedder is a hashed bag of words with a 30-word synonym table written for the generator's vocabulary — a stand-in for a model, not a claim about one.",
+  ].join("\n");
 }
 
 /** The REALTALK block (development set, held-out aggregates, ablation). */
