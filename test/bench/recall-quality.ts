@@ -1,13 +1,16 @@
 /**
  * Recall quality inside the bench: the recall eval (test/eval/recall-eval.ts) run in-process, so
- * `npm run bench` alone writes its tables. Three data sets, each labelled with what it is:
+ * `npm run bench` alone writes its tables. The data sets, each labelled with what it is:
  * REALTALK (conversations people wrote; outside data, fetched per test/eval/data/realtalk/README.md),
  * its development split (looked at while recall was tuned) and its held-out split (not inspected
- * per question); our generator's sessions on the seeds the ranking was tuned on, and on held-out
- * seeds of the same generator.
+ * per question); QMSum (meetings people held, issue 30; fetched per test/eval/data/qmsum/README.md),
+ * a fixed sample of its questions (QMSUM_SAMPLE — the whole set takes a quarter of an hour here;
+ * `npm run eval:recall -- --set qmsum` runs all of it), both splits; our generator's sessions on the
+ * seeds the ranking was tuned on, and on held-out seeds of the same generator.
  */
 import { DIALOGUE_ABLATIONS, DIALOGUE_METHODS, dialogueRate, runDialogueEval, type DialogueRun } from "../eval/recall-dialogue-eval.js";
-import { METHODS, TARGET_BUDGET, renderDialogueReport, renderReport, runEval, type EvalRun } from "../eval/recall-eval.js";
+import { METHODS, TARGET_BUDGET, renderDialogueReport, renderQmsumReport, renderReport, runEval, runQmsum, type EvalRun } from "../eval/recall-eval.js";
+import { loadQmsum, qmsumDir, sampleQuestions } from "../eval/qmsum.js";
 import { loadRealtalk, realtalkDir } from "../eval/realtalk.js";
 import { percent } from "./measure.js";
 import { check, type BenchContext, type Check, type Scenario, type ScenarioResult } from "./scenario.js";
@@ -17,6 +20,10 @@ const RECENT_CEILING = 0.2;
 
 const REALTALK_DEV = "external: REALTALK development split (looked at while tuning)";
 const REALTALK_HELDOUT = "external: REALTALK held-out split (not tuned on)";
+const QMSUM_DEV = "external: QMSum development split, a fixed sample (looked at while tuning)";
+const QMSUM_HELDOUT = "external: QMSum held-out split, a fixed sample (not tuned on)";
+/** QMSum questions the bench runs (a fixed sample over both splits; `--quick` a smaller one). */
+export const QMSUM_SAMPLE = { full: 300, quick: 120 } as const;
 const SEEDS_TUNED = "ours: generator, seeds tuned on";
 const SEEDS_HELDOUT = "ours: generator, held-out seeds";
 
@@ -24,17 +31,18 @@ export const recallQualityScenario: Scenario = {
   id: "recall-eval",
   title: "Recall quality: is a question's evidence in the window?",
   data: {
-    short: "external: REALTALK; ours: generator",
+    short: "external: REALTALK, QMSum; ours: generator",
     detail:
       "REALTALK (arXiv:2502.13270, github.com/danny911kr/REALTALK @ b903e06): conversations between real people and questions written by the data set's authors — outside data we did not write; " +
       "its development split was looked at while recall was tuned, its held-out split was not (the quality figure to trust). " +
+      `QMSum (arXiv:2104.05938, github.com/Yale-LILY/QMSum @ 83d7768, MIT): meetings people held (transcribed) and queries written by annotators with the answering turns marked; a fixed sample of ${QMSUM_SAMPLE.full} questions (${QMSUM_SAMPLE.quick} with --quick), both splits. ` +
       "Also our generator's sessions (test/eval/recall-corpus.ts): seeds 1001– were tuned on, seeds 9001– were not (same generator, so still our data).",
   },
   method:
     "The recall eval of `npm run eval:recall` (test/eval/recall-eval.ts, recall-dialogue-eval.ts), run in this process: each conversation is fed " +
     "message by message into context-simple; right after a question the window for the budget (2k, 4k, 8k tokens, gpt-4o counting) is requested, " +
     "and the question counts as answerable when EVERY evidence message is in it. The baseline to beat on REALTALK is a BM25 fill of the whole budget " +
-    "with ±1 neighbouring messages. `--quick`: REALTALK without the ablation rows, 2 tuned and 4 held-out generator seeds.",
+    "with ±1 neighbouring messages. `--quick`: REALTALK without the ablation rows, the smaller QMSum sample, 2 tuned and 4 held-out generator seeds.",
   async run(ctx: BenchContext): Promise<ScenarioResult> {
     const quick = ctx.options.quick;
     const log = (line: string) => ctx.log(`  ${line}`);
@@ -60,6 +68,23 @@ export const recallQualityScenario: Scenario = {
       data.realtalk = { dev: rates(dev), heldout: rates(heldout) };
     }
 
+    const meetings = loadQmsum();
+    if (meetings.length === 0) {
+      checks.push({
+        label: "QMSum: default recall ≥ BM25 ±1 baseline",
+        figure: `not measured: no meeting files in ${qmsumDir()} (test/eval/data/qmsum/README.md says how to fetch it, or set QMSUM_DIR)`,
+        target: "≥ baseline at every budget",
+        status: "ERROR",
+        data: QMSUM_DEV,
+      });
+    } else {
+      const limit = quick ? QMSUM_SAMPLE.quick : QMSUM_SAMPLE.full;
+      const { dev, heldout } = await runQmsum(sampleQuestions(meetings, limit), { quick: true, log });
+      checks.push(...baselineChecks(dev, "development", QMSUM_DEV, "QMSum"), ...baselineChecks(heldout!, "held-out", QMSUM_HELDOUT, "QMSum"));
+      markdown.push(demote(renderQmsumReport(dev, heldout, command, { meetings: meetings.length, questions: meetings.reduce((s, c) => s + c.questions.length, 0), limit })));
+      data.qmsum = { limit, dev: rates(dev), heldout: rates(heldout!) };
+    }
+
     const tuned = await runEval({ seeds: seeds(1001, quick ? 2 : 5), methods: METHODS, log });
     checks.push(...generatorChecks(tuned, SEEDS_TUNED));
     markdown.push(demote(renderReport(tuned, command, "recall-eval")));
@@ -72,14 +97,14 @@ export const recallQualityScenario: Scenario = {
   },
 };
 
-/** The target of the REALTALK development set: the default config at or above the baseline at every budget. */
-export function baselineChecks(run: DialogueRun, split: string, data: string): Check[] {
+/** The target of a development set (REALTALK's, QMSum's): the default config at or above the baseline at every budget. */
+export function baselineChecks(run: DialogueRun, split: string, data: string, set = "REALTALK"): Check[] {
   const recall = DIALOGUE_METHODS.find((m) => m.id === "recall")!.label;
   const baseline = DIALOGUE_METHODS.find((m) => m.kind === "bm25")!.label;
   return run.budgets.map((budget) => {
     const r = dialogueRate(run, recall, budget);
     const b = dialogueRate(run, baseline, budget);
-    return { ...check(`REALTALK ${split}: default recall vs BM25 ±1 baseline at ${budget / 1000}k`, `${percent(r)} vs ${percent(b)}`, "≥ baseline", r >= b), data };
+    return { ...check(`${set} ${split}: default recall vs BM25 ±1 baseline at ${budget / 1000}k`, `${percent(r)} vs ${percent(b)}`, "≥ baseline", r >= b), data };
   });
 }
 
