@@ -13,6 +13,7 @@
  * | ChatMessage (`generic`) with a role                   | that role                                               |
  * | message-like plain objects: `{ role: "user" | "assistant" | "system" | "tool", content, tool_calls?, tool_call_id? }`, `{ type: "human", content }` | as their class would be |
  * | content blocks: text, image_url, image (url / base64 / Anthropic source), thinking, reasoning | text, image_url, image, thinking |
+ * | assistant `compaction` block: ours (`provider`, `data`), or Anthropic's own (`content`, as ChatAnthropic returns it) | the opaque compaction block (contracts/ADAPTERS.md) |
  * | any other content block (a provider's own)            | a text block holding its JSON, so it is counted (conservatively) and never silently lost |
  *
  * toLangChain returns message-like plain objects (`{ role, content, tool_calls, tool_call_id,
@@ -196,6 +197,12 @@ function storedBlock(block: Record<string, unknown>, role: Message["role"], call
   }
   if (role === "assistant" && type === "reasoning" && typeof block.reasoning === "string") return { type: "thinking", thinking: block.reasoning };
   if (role === "assistant" && type === "redacted_thinking" && typeof block.data === "string") return { type: "redacted_thinking", data: block.data };
+  if (role === "assistant" && type === "compaction") {
+    // Ours, as toLangChain wrote it; or Anthropic's own block, as ChatAnthropic returns the API's content.
+    const data = block.data as { type?: unknown } | undefined;
+    if ((block.provider === "anthropic" || block.provider === "openai") && data?.type === "compaction") return { type: "compaction", provider: block.provider, data: JSON.parse(JSON.stringify(data)) as never };
+    if (block.provider === undefined && (block.content === null || typeof block.content === "string")) return { type: "compaction", provider: "anthropic", data: JSON.parse(JSON.stringify(block)) as never };
+  }
   if (typeof block !== "object" || block === null || typeof type !== "string") {
     throw adapterError("UNKNOWN_BLOCK", { ...where, rule: "a content block is an object with a string type", given: block });
   }

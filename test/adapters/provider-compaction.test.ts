@@ -128,3 +128,14 @@ describe("fitWindow carries them (the codecs read them through the adapters)", (
     expect(items).toContain(openai.response.output[0]);
   });
 });
+
+describe("LangChain messages carry them", () => {
+  it("ours round-trips through toLangChain/fromLangChain; Anthropic's own block (ChatAnthropic content) reads as the opaque block", async () => {
+    const { fromLangChain, toLangChain } = await import("../../modules/adapters/index.js");
+    const answer = fromAnthropic(anthropic.response as AnthropicResponse);
+    const back = fromLangChain(toLangChain([{ role: "user", content: "hi" }, ...answer]) as never);
+    expect(JSON.stringify(back[1]!.content)).toBe(JSON.stringify(answer[0]!.content));
+    const native = fromLangChain([{ role: "assistant", content: anthropic.response.content }] as never);
+    expect((native[0]!.content as unknown[])[0]).toEqual({ type: "compaction", provider: "anthropic", data: anthropic.response.content[0] });
+  });
+});

@@ -106,6 +106,8 @@ describe("never a stale count", () => {
     ["tool_result text", () => ({ role: "user", content: [{ type: "tool_result", tool_use_id: "t", content: [{ type: "text", text: "a" }] }] }), (m) => { ((m.content as { content: { text: string }[] }[])[0]!.content[0]!).text = "a b"; }],
     ["thinking", () => ({ role: "assistant", content: [{ type: "thinking", thinking: "a" }] }), (m) => { (m.content as { thinking: string }[])[0]!.thinking = "a b"; }],
     ["redacted data", () => ({ role: "assistant", content: [{ type: "redacted_thinking", data: "abcd" }] }), (m) => { (m.content as { data: string }[])[0]!.data = "abcdefgh"; }],
+    ["an Anthropic compaction summary", () => ({ role: "assistant", content: [{ type: "compaction", provider: "anthropic", data: { type: "compaction", content: "a" } }] }), (m) => { (m.content as { data: { content: string } }[])[0]!.data.content = "a b c"; }],
+    ["an OpenAI compaction's encrypted length", () => ({ role: "assistant", content: [{ type: "compaction", provider: "openai", data: { type: "compaction", encrypted_content: "abcd" } }] }), (m) => { (m.content as { data: { encrypted_content: string } }[])[0]!.data.encrypted_content = "abcdefghijkl"; }],
     ["tool call arguments", () => ({ role: "assistant", content: null, tool_calls: [{ id: "c", type: "function", function: { name: "f", arguments: "a" } }] }), (m) => { m.tool_calls![0]!.function.arguments = "a b"; }],
     ["a tool call added", () => ({ role: "assistant", content: null, tool_calls: [{ id: "c", type: "function", function: { name: "f", arguments: "a" } }] }), (m) => { m.tool_calls!.push({ id: "d", type: "function", function: { name: "f", arguments: "a" } }); }],
   ];
