@@ -36,7 +36,7 @@ export interface Reply {
   /** The completion's / response's / message's id (default: the recorded one). Real APIs give each answer its own, and LangChain's agent state keys messages by it. */
   id?: string;
   /** Set by the server (fake-compaction.ts) when the request's input passed its compaction threshold: the block/item put first, and the compaction's usage. */
-  compaction?: { item: Record<string, unknown>; inputTokens: number; outputTokens: number };
+  compaction?: { item: Record<string, unknown>; inputTokens: number; outputTokens: number; pause?: boolean };
 }
 
 export interface Received {
@@ -217,6 +217,8 @@ function responseEvents(body: Record<string, unknown>, r: Reply): [string | unde
 }
 
 function anthropicMessage(body: Record<string, unknown>, r: Reply) {
+  // pause_after_compaction: the answer is the compaction block alone, nothing sampled after it.
+  if (r.compaction?.pause) r = { compaction: r.compaction, usage: { input: 0, output: 0 } };
   const u = usageOf(r);
   const content: unknown[] = [];
   if (r.compaction) content.push(r.compaction.item);
@@ -229,7 +231,7 @@ function anthropicMessage(body: Record<string, unknown>, r: Reply) {
     role: "assistant",
     model: String(body.model),
     content,
-    stop_reason: r.toolCalls?.length ? "tool_use" : "end_turn",
+    stop_reason: r.compaction?.pause ? "compaction" : r.toolCalls?.length ? "tool_use" : "end_turn",
     stop_sequence: null,
     usage: {
       input_tokens: u.input,
@@ -242,7 +244,7 @@ function anthropicMessage(body: Record<string, unknown>, r: Reply) {
         ? {
             iterations: [
               { type: "compaction", input_tokens: r.compaction.inputTokens, output_tokens: r.compaction.outputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
-              { type: "message", input_tokens: u.input, output_tokens: u.output, cache_creation_input_tokens: u.cacheWrite ?? 0, cache_read_input_tokens: u.cacheRead ?? 0 },
+              ...(r.compaction.pause ? [] : [{ type: "message", input_tokens: u.input, output_tokens: u.output, cache_creation_input_tokens: u.cacheWrite ?? 0, cache_read_input_tokens: u.cacheRead ?? 0 }]),
             ],
           }
         : {}),

@@ -3,7 +3,7 @@
  *
  * | API | request | answer |
  * |-----|---------|--------|
- * | Anthropic Messages | `context_management.edits` checked (compact_20260112, clear_tool_uses_20250919, clear_thinking_20251015; each once, clear_thinking first) with the `anthropic-beta` header each edit needs; a `compaction` block sent must be one this server returned, unchanged (else 400); every block before the last compaction block is dropped before the input is measured | when the input (≈ JSON length / 4) reaches the compact edit's trigger (default 150,000): a `compaction` block first in `content`, `usage.iterations` = [compaction, message] with the compaction's tokens left out of the top-level usage |
+ * | Anthropic Messages (with `pause_after_compaction`: the compaction block alone, stop_reason "compaction") | `context_management.edits` checked (compact_20260112, clear_tool_uses_20250919, clear_thinking_20251015; each once, clear_thinking first) with the `anthropic-beta` header each edit needs; a `compaction` block sent must be one this server returned, unchanged (else 400); every block before the last compaction block is dropped before the input is measured | when the input (≈ JSON length / 4) reaches the compact edit's trigger (default 150,000): a `compaction` block first in `content`, `usage.iterations` = [compaction, message] with the compaction's tokens left out of the top-level usage |
  * | OpenAI Responses | `context_management` = [{ type: "compaction", compact_threshold }] checked; a `compaction` item sent must be one this server returned, unchanged (else 400); the input is measured from the last compaction item on | when the input reaches `compact_threshold`: the encrypted `compaction` item first in `output` |
  * | POST /v1/responses/compact | `{ model, input, instructions? }`, the input checked like /v1/responses | `response.compaction`: the input's user messages, then one compaction item |
  *
@@ -23,7 +23,7 @@ export interface CompactionCheck {
   /** The request's input as measured (≈ tokens) after what the API drops. */
   measured: number;
   /** Set when the answer compacts: the block or item to put first, and its usage. */
-  compact?: { item: Json; inputTokens: number; outputTokens: number };
+  compact?: { item: Json; inputTokens: number; outputTokens: number; pause?: boolean };
 }
 
 export class FakeCompaction {
@@ -66,7 +66,7 @@ export class FakeCompaction {
       const item = { type: "compaction", content: `Summary ${n}: the conversation so far (${measured} tokens) in short.`, encrypted_content: Buffer.from(`anthropic-compaction-state-${n}`).toString("base64") };
       this.#issued.set(item.encrypted_content, JSON.stringify(item));
       this.#latest = item.encrypted_content;
-      check.compact = { item, inputTokens: measured, outputTokens: Math.ceil(item.content.length / 4) };
+      check.compact = { item, inputTokens: measured, outputTokens: Math.ceil(item.content.length / 4), ...(compact.pause_after_compaction === true ? { pause: true } : {}) };
     }
     return check;
   }

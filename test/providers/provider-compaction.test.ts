@@ -113,6 +113,19 @@ describe("what is sent, and the answer's compaction", () => {
     expect(fake.received.at(-1)!.problems).toEqual([]);
   });
 
+  it("Anthropic pause_after_compaction: the compaction block alone (stop_reason compaction), then the call goes on from it", async () => {
+    const provider = anthropic({ contextManagement: { edits: [{ ...COMPACT.edits[0], pause_after_compaction: true }] } });
+    const first: Message[] = [{ role: "user", content: long(6_000) }];
+    const paused = await provider.complete({ messages: first });
+    expect(paused.stopReason).toBe("compaction");
+    expect((paused.message.content as { type: string }[]).map((b) => b.type)).toEqual(["compaction"]);
+    expect(paused.usage?.compaction?.iterations).toBe(1);
+    const resumed = await provider.complete({ messages: [...first, paused.message] });
+    expect(fake.received.at(-1)!.problems).toEqual([]);
+    expect(fake.received.at(-1)!.compaction).toMatchObject({ sent: 1, latestSentBack: true, compacted: false });
+    expect(resumed.message.content).toEqual([{ type: "text", text: "Done." }]);
+  });
+
   it("OpenAI Responses: context_management sent; the compaction item stored, counted in the bill, refused when edited", async () => {
     const provider = responses({ contextManagement: [{ type: "compaction", compact_threshold: 20_000 }] });
     const before = fake.received.length;
