@@ -80,6 +80,16 @@ describe("spilling a single oversized input", () => {
     expect(textOf(window.find((m) => m.role === "tool"))).toContain(other);
   });
 
+  it("the tool call's arguments steer the excerpt too: a line matching only them is in it", async () => {
+    const { context } = manager();
+    const other = "2026-11-28T04:30:00.000Z WARN cache worker-2 evicted tenant acme-5521 after quota breach";
+    const log = bigLog(300_000).replace(/\n[^\n]*r-0002000 [^\n]*\n/, `\n${other}\n`);
+    for (const m of toolRound("Check the cache log, please.", log, "call_grep", '{"path":"/var/log/cache.log","tenant":"acme-5521"}')) await context.addMessage(m);
+    const window = await context.getMessagesForRequest(BUDGET);
+    expect(textOf(window.at(-1))).toContain(other);
+    expect(textOf(window.at(-1))).not.toContain(NEEDLE);
+  });
+
   it("a user message over the share is spilled too; one under it is not", async () => {
     const { context, spills } = manager();
     await context.addMessage({ role: "user", content: `Here is today's log:\n${bigLog(100_000)}` });
