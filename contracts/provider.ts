@@ -55,6 +55,12 @@ export interface BilledUsage {
   cacheReadTokens?: number;
   cacheWriteTokens?: number;
   compaction?: CompactionUsage;
+  /**
+   * Input the provider's context editing cleared before the model read it (Anthropic
+   * `context_management.applied_edits[].cleared_input_tokens`: clear_tool_uses, clear_thinking):
+   * sent but not billed, so `inputTokens + clearedInputTokens` is what compares with the counted request.
+   */
+  clearedInputTokens?: number;
 }
 
 /** The provider's server-side compaction within one call (see BilledUsage). */

@@ -8,6 +8,7 @@
  * | provider:response on the bus | `settle()` with its usage, if the response's model resolves to the pending request's model (or names none) |
  * | context.recordUsage(usage)   | the same, explicitly (orchestrators without a provider module)      |
  * | settled                      | the pending request is consumed: one bill per window, never two     |
+ * | a bill with `clearedInputTokens` | calibrated on inputTokens + clearedInputTokens: the provider's context editing cleared that part of the window after it was sent (Anthropic applied_edits) |
  * | a bill with `compaction`     | the pending request is consumed, nothing calibrated: the provider compacted the window on its server, so the billed input is not the window's (Anthropic bills the compacted context, OpenAI both together) |
  *
  * A manager whose config fixes `safetyFactor` still records the drift but never changes its factor.
@@ -130,7 +131,8 @@ export class UsageLedger {
     }
     const pending = this.pending!;
     this.#pending = undefined;
-    const billed = usage.inputTokens;
+    // Context editing (Anthropic) cleared part of the window before billing it: that part was sent and counted.
+    const billed = typeof usage.clearedInputTokens === "number" && typeof usage.inputTokens === "number" ? usage.inputTokens + usage.clearedInputTokens : usage.inputTokens;
     const outcome = this.calibration.record({ model: pending.model, counted: pending.raw, billed }, pending.defaultFactor);
     const fixed = this.#fixedFactor;
     const record: UsageRecord = {

@@ -41,9 +41,9 @@ export async function callMessages(client: Anthropic, call: ApiCall & { maxOutpu
     // The compaction iterations (usage.iterations, type "compaction") are left out of the top-level
     // figures by the API: summed apart, they are the bill's `compaction`, priced apart.
     usageReport: usageReport(message.usage, {
-      figures: ["input_tokens", "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens", ...COMPACTION_FIGURES],
-      optional: ["cache_read_input_tokens", "cache_creation_input_tokens", ...COMPACTION_FIGURES],
-      derived: compactionFigures(message.usage),
+      figures: ["input_tokens", "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens", ...COMPACTION_FIGURES, CLEARED_FIGURE],
+      optional: ["cache_read_input_tokens", "cache_creation_input_tokens", ...COMPACTION_FIGURES, CLEARED_FIGURE],
+      derived: { ...compactionFigures(message.usage), ...clearedFigure((message as { context_management?: unknown }).context_management) },
       bill: (n) => ({
         inputTokens: n.input_tokens + n.cache_read_input_tokens + n.cache_creation_input_tokens,
         outputTokens: n.output_tokens,
@@ -60,6 +60,7 @@ export async function callMessages(client: Anthropic, call: ApiCall & { maxOutpu
               },
             }
           : {}),
+        ...(n[CLEARED_FIGURE] > 0 ? { clearedInputTokens: n[CLEARED_FIGURE] } : {}),
       }),
     }),
   };
@@ -88,4 +89,19 @@ function compactionFigures(usage: unknown): Partial<Record<(typeof COMPACTION_FI
     out[`iterations[compaction].${figure}`] = sum;
   }
   return out;
+}
+
+const CLEARED_FIGURE = "context_management.applied_edits[].cleared_input_tokens";
+
+/** The input tokens the applied context edits cleared (summed), as a figure checked like the usage's. */
+function clearedFigure(management: unknown): Record<string, unknown> {
+  const edits: unknown = (management as { applied_edits?: unknown } | null | undefined)?.applied_edits;
+  if (!Array.isArray(edits) || edits.length === 0) return {};
+  let sum: unknown = 0;
+  for (const edit of edits) {
+    const value = (edit as { cleared_input_tokens?: unknown } | null)?.cleared_input_tokens;
+    if (value === undefined || value === null) continue;
+    sum = typeof value === "number" && typeof sum === "number" ? sum + value : typeof sum === "number" ? value : sum;
+  }
+  return { [CLEARED_FIGURE]: sum };
 }

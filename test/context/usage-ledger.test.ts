@@ -50,4 +50,14 @@ describe("UsageLedger", () => {
     expect(second).toBe(first);
     expect(first?.counted).toBe(getTokenCounter("gpt-4o").countRequest([...window, { role: "assistant", content: "a few" }]));
   });
+
+  it("a bill with clearedInputTokens (Anthropic context editing) is calibrated on billed + cleared; a compaction bill on nothing", () => {
+    const ledger = new UsageLedger(new TokenCalibration(), undefined);
+    const counter = getTokenCounter("gpt-4o");
+    ledger.expect("gpt-4o", counter, window, undefined, counter.safetyFactor);
+    expect(ledger.settle({ inputTokens: 5, clearedInputTokens: 15 })).toMatchObject({ billed: 20 });
+    ledger.expect("gpt-4o", counter, window, undefined, counter.safetyFactor);
+    expect(ledger.settle({ inputTokens: 5, compaction: { iterations: 1 } })).toBeUndefined();
+    expect(ledger.pending).toBeUndefined();
+  });
 });

@@ -166,6 +166,17 @@ describe("the bill's compaction figures are checked like the others", () => {
     expect(invalid).toEqual([expect.objectContaining({ field: "usage.iterations[compaction].input_tokens", given: "9000" })]);
   });
 
+  it("Anthropic context editing: the input its applied edits cleared is reported beside the bill (clearedInputTokens)", async () => {
+    broken.answer = (api, res) => {
+      const answer = JSON.parse(plainAnswer(api, { input_tokens: 40_000, output_tokens: 2 })) as Record<string, unknown>;
+      answer.context_management = { applied_edits: [{ type: "clear_thinking_20251015", cleared_thinking_turns: 3, cleared_input_tokens: 15_000 }, { type: "clear_tool_uses_20250919", cleared_tool_uses: 8, cleared_input_tokens: 50_000 }] };
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify(answer));
+    };
+    const response = await brokenProvider("anthropic", broken, new Coordinator()).complete({ messages: [{ role: "user", content: "hi" }] });
+    expect(response.usage).toEqual({ inputTokens: 40_000, outputTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0, clearedInputTokens: 65_000 });
+  });
+
   it("sane iterations: summed per figure over every compaction entry", async () => {
     broken.answer = (api, res) => {
       res.writeHead(200, { "content-type": "application/json" });
