@@ -145,7 +145,7 @@ export function describeContextManagerContract(
     });
 
     describe("getMessagesForRequest", () => {
-      it("returns a new array of copies and never changes the stored history", async () => {
+      it("returns a new array whose messages are copies or frozen, and never changes the stored history", async () => {
         const { context } = await make();
         for (let i = 0; i < 30; i++) {
           await context.addMessage({ role: "user", content: `question ${i} ${"lorem ipsum ".repeat(40)}` });
@@ -154,9 +154,20 @@ export function describeContextManagerContract(
         const before = JSON.stringify(await context.getMessages());
         const window = await context.getMessagesForRequest(800);
         expect(window.length).toBeLessThan(60);
-        window[0]!.content = "mutated";
+        // contracts/CONTEXT.md "Copies": a window message may be the stored message itself, frozen
+        // (a write throws in strict-mode code), or a copy the caller owns; never a way into the history.
+        for (const m of window) {
+          try {
+            (m as { content: unknown }).content = "mutated";
+            (m.metadata as Record<string, unknown> | undefined)!.id = "mutated";
+          } catch (error) {
+            expect(error).toBeInstanceOf(TypeError);
+          }
+        }
         window.length = 0;
         expect(JSON.stringify(await context.getMessages())).toBe(before);
+        // The next window is whole again: the array was the caller's.
+        expect((await context.getMessagesForRequest(800)).length).toBeGreaterThan(0);
       });
 
       it("rejects a budget that is not a positive finite number with INVALID_BUDGET", async () => {

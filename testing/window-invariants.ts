@@ -11,7 +11,7 @@
  * | `request-only-last`    | end with `extraMessages`, as given                                               |
  * | `known-messages`       | hold only stored messages (matched by metadata.id, else by sent fields) and messages marked `metadata.window.synthetic` |
  * | `no-duplicates`        | hold each stored message at most once                                            |
- * | `copies`               | hold copies, never the stored objects themselves                                 |
+ * | `copies`               | hold copies, or stored objects only frozen (Object.isFrozen: a caller cannot change the history through the window) |
  * | `instructions-first`   | start with every instruction of the history (system/developer, not a turn note), verbatim, in stored order, and hold no other |
  * | `placeholder-position` | hold a placeholder (`synthetic: "omitted-history"`) only right after the instructions |
  * | `critical-kept`        | hold every critical message verbatim (only orphan tool_result blocks may be removed, marked `repaired`); a critical message that is nothing but orphan results is exempt |
@@ -230,7 +230,7 @@ function resolveOrigins(history: readonly Message[], body: readonly Message[], f
   const historyObjects = new Set<unknown>(history);
   const used = new Set<number>();
   return body.map((m, k) => {
-    if (historyObjects.has(m)) fail("copies", `window position ${k} is a stored message object, not a copy`);
+    if (historyObjects.has(m) && !Object.isFrozen(m)) fail("copies", `window position ${k} is a stored message object that is not frozen (hand out a copy, or the frozen message)`);
     if (syntheticKind(m) !== undefined) return "synthetic";
     const id = m.metadata?.id;
     let h = typeof id === "string" && !duplicateIds.has(id) ? byId.get(id) : undefined;

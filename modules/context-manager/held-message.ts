@@ -17,13 +17,18 @@
  * | a write, a delete, a definition                   | refused (false: a TypeError in strict code), like the frozen message it stands for |
  * | Object.freeze / preventExtensions                 | the body's fields move onto the target, frozen: the message is plain from then on and never packed again |
  *
+ * The body itself is frozen (a prepared message is deep-frozen when stored; a resumed one when a
+ * window first hands it out): windows hand out the body, not a copy (contracts/CONTEXT.md
+ * "Copies"). Its fields are reported configurable through the proxy — the language forbids a
+ * proxy to report a non-configurable field its target lacks — and stay unwritable.
+ *
  * A parsed body is the same JSON the message was packed from: equal field by field, nested values
  * deep-frozen as before; only the nested objects' identity is new (nobody may rely on it: copies
  * share nested values, and the token caches compare strings by value).
  */
 import type { Message, MessageFacts } from "@amplifier-ts/contracts";
 import { MESSAGE_BODY, MESSAGE_FACTS, MESSAGE_STORED_SIZE } from "@amplifier-ts/contracts";
-import { freezeNested } from "@amplifier-ts/window";
+import { freezeDeep } from "@amplifier-ts/window";
 
 /** Where a packed message's JSON lives: a block of cold-history.ts. */
 export interface PackedPlace {
@@ -45,12 +50,9 @@ export interface HeldState {
 const STATE = Symbol("held message state");
 type Target = { [STATE]?: HeldState };
 
-/**
- * The held message for `body` (a stored message: validated, copied, its nested values frozen).
- * A top-level-frozen body is copied once (a Proxy may not report a frozen field its target lacks).
- */
+/** The held message for `body` (a stored message: validated, copied, frozen — or resumed, frozen when first handed out). */
 export function holdMessage(body: Message): Message {
-  const plain = (Object.isFrozen(body) ? { ...body } : body) as unknown as Record<PropertyKey, unknown>;
+  const plain = body as unknown as Record<PropertyKey, unknown>;
   const target: Target = { [STATE]: { body: plain, place: undefined, start: 0, end: 0, facts: undefined } };
   return new Proxy(target, HANDLER) as unknown as Message;
 }
@@ -64,7 +66,7 @@ export function heldState(message: Message): HeldState | undefined {
 function parse(state: HeldState): Record<PropertyKey, unknown> {
   const place = state.place!;
   const body = JSON.parse(place.text(state.start, state.end)) as Record<PropertyKey, unknown>;
-  freezeNested(body as unknown as Message);
+  freezeDeep(body);
   state.body = body;
   place.revived();
   return body;
@@ -114,7 +116,7 @@ const HANDLER: ProxyHandler<Target> = {
   },
   getOwnPropertyDescriptor(target, key) {
     if (target[STATE] === undefined) return Reflect.getOwnPropertyDescriptor(target, key);
-    return Reflect.getOwnPropertyDescriptor(view(target), key);
+    return configurable(Reflect.getOwnPropertyDescriptor(view(target), key));
   },
   // A stored message is frozen: writes are refused (a TypeError in strict-mode code).
   set(target, key, value) {
@@ -134,3 +136,9 @@ const HANDLER: ProxyHandler<Target> = {
     return Reflect.isExtensible(target);
   },
 };
+
+/** A frozen body's field as the proxy may report it (its target lacks the field): configurable, still unwritable. */
+function configurable(descriptor: PropertyDescriptor | undefined): PropertyDescriptor | undefined {
+  if (descriptor !== undefined && descriptor.configurable === false) descriptor.configurable = true;
+  return descriptor;
+}

@@ -24,7 +24,7 @@ import { exportTokenCounts, type CarriedTokenCounts, type TokenCounter } from "@
 import { HistorySearchIndex } from "@amplifier-ts/search";
 import { createStrategyRegistry, describeFailure, ExplainLog, type CompactionPipeline, type StrategyRegistry, type StrategyServices } from "@amplifier-ts/strategies";
 import { configuredSummarizer, type ProviderLookup } from "@amplifier-ts/summarizers";
-import { freezeNested, omittedHistoryMessage, shallowCopy, WindowAssembler } from "@amplifier-ts/window";
+import { omittedHistoryMessage, shallowCopy, WindowAssembler } from "@amplifier-ts/window";
 import { ColdHistory, type ColdHistoryOptions } from "./cold-history.js";
 import { emitCompaction, isCompaction, listensToCompaction } from "./compaction-events.js";
 import type { ContextOptions, ContextOptionsInput } from "./context-options.js";
@@ -236,7 +236,6 @@ export class HistoryContextManager implements ContextManager {
         ? await this.#windowOverHistory(budget, counter, model, extra, tools, explain)
         : await this.#windowOverPipeline(budget, counter, model, extra, tools, explain);
     this.#serverWindow = serverSide ? { messages, counter } : undefined;
-    for (const message of messages) freezeNested(message);
     // Counted only if a bill arrives for it (usage-ledger.ts): a window without a bill costs nothing here.
     this.#usage.expect(model, counter, messages, tools, resolved.counter.safetyFactor);
     return messages;
@@ -568,6 +567,8 @@ export class HistoryContextManager implements ContextManager {
       compactTarget: this.options.compactTarget,
       extraMessages: extra,
       explain,
+      // The stored messages themselves, frozen, not a copy per window (contracts/CONTEXT.md "Copies").
+      handOut: "frozen",
     });
   }
 }

@@ -159,7 +159,12 @@ const HANDLER: ProxyHandler<Target> = {
     return Reflect.ownKeys(view(target));
   },
   getOwnPropertyDescriptor(target, key) {
-    return Reflect.getOwnPropertyDescriptor(view(target), key);
+    const descriptor = Reflect.getOwnPropertyDescriptor(view(target), key);
+    // A window froze the parsed body it handed out (contracts/CONTEXT.md "Copies"); the target lacks
+    // the field, so the proxy may only report it configurable (still unwritable). Once materialized
+    // the target holds the fields itself and answers as it is.
+    if (descriptor !== undefined && descriptor.configurable === false && target[STATE] !== undefined) descriptor.configurable = true;
+    return descriptor;
   },
   set(target, key, value) {
     return Reflect.set(view(target), key, value);

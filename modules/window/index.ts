@@ -15,7 +15,7 @@ export {
 } from "./window-marks.js";
 export { truncateText, truncationMarker, TRUNCATION_MARKER_PATTERN, type TruncatedText } from "./truncate-text.js";
 export { HistoryIndex, lowerBound, type Unit } from "./history-index.js";
-export { freezeDeep, freezeNested, shallowCopy } from "./message-copy.js";
+export { freezeDeep, freezeNested, frozenBody, shallowCopy } from "./message-copy.js";
 export { callsOf, isCritical, isInstruction, isResultCarrier, isToolResultBlock } from "./message-shape.js";
 export { joinText, textLength } from "./truncate-message.js";
 export { freezeCreated, withMark } from "./window-marks.js";

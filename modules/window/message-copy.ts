@@ -28,6 +28,31 @@ export function shallowCopy(message: Message): Message {
 }
 
 /**
+ * What a window hands out for a message (`assemble({ handOut: "frozen" })`): its plain object
+ * (contracts messageBody: the body behind a lazily loaded or held message), deep-frozen. The first
+ * time an object is handed out it is walked whole — a strategy's message may be frozen on top
+ * with mutable parts inside — and remembered; from then on it costs one WeakSet look-up.
+ */
+export function frozenBody(message: Message): Message {
+  const body = messageBody(message);
+  if (!HANDED_OUT.has(body)) {
+    freezeAll(body);
+    HANDED_OUT.add(body);
+  }
+  return body;
+}
+
+/** Objects frozenBody walked and froze whole (weak: a packed body or a dropped copy goes with its message). */
+const HANDED_OUT = new WeakSet<object>();
+
+/** Freezes `value` and everything inside it, frozen or not on the way (unlike freezeDeep, which stops at a frozen object). */
+function freezeAll(value: unknown): void {
+  if (value === null || typeof value !== "object") return;
+  Object.freeze(value);
+  for (const key of Object.keys(value)) freezeAll((value as Record<string, unknown>)[key]);
+}
+
+/**
  * Deep-freezes the values of a message's fields, not the message object itself. Messages loaded
  * from a store at resume are not frozen up front (100k messages would cost a visible share of the
  * resume); their nested values are frozen here, the first time they are exposed in a window or by

@@ -11,7 +11,7 @@
  * | 2 | instructions (system, developer — not hook turn notes) kept, first, in stored order; critical messages kept verbatim; a critical call keeps its results, a critical result its call |
  * | 3 | every result directly follows its call; every call has all its results (real or synthetic), both tool styles |
  * | 4 | stored order kept (turn notes included), except that results sit right after their call; placeholder after the instructions; request-only messages last |
- * | 5 | the stored history is never changed; windows are fresh copies                             |
+ * | 5 | the stored history is never changed; windows are new arrays of fresh copies, or of the stored messages frozen (`handOut: "frozen"`) |
  * | 6 | where the history has a user turn, the first non-instruction message is a user turn, or the notes that open it |
  *
  * Turn notes (system/developer with `metadata.scope: "turn"`: a hook's injection after the session
@@ -60,6 +60,13 @@ export interface AssembleOptions {
    * callers that do not hand the messages out as they are (fitWindow); they must not mutate them.
    */
   shared?: boolean | undefined;
+  /**
+   * What the window's messages are: fresh shallow copies ("copies", the default: a caller may
+   * change them), or the stored messages' plain objects deep-frozen ("frozen": no copy per window;
+   * only what the window made or changed is new — the context modules, contracts/CONTEXT.md
+   * "Copies"). Ignored with `shared`.
+   */
+  handOut?: "copies" | "frozen" | undefined;
 }
 
 export interface AssembledWindow {
@@ -217,7 +224,7 @@ export class WindowAssembler {
     const built =
       shared && !explain && extraMessages.length === 0 && plan.prompt < 0 && plan.replacements.size === 0
         ? { ...this.#shared.build(index, plan, cut), truncated: 0, sentTruncated: [] as number[], decisions: undefined }
-        : buildWindow({ index, ledger, plan, cut, extraMessages, explain, copy: !shared });
+        : buildWindow({ index, ledger, plan, cut, extraMessages, explain, copy: !shared, ...(shared ? {} : { handOut: options.handOut }) });
     const storedKept = built.sentStored.length;
     const historyTokens = this.#historyTokens(ledger, instructionTokens, criticalTokens, counter.replyPriming + toolTokens);
     const cutMessage = index.units[cut]?.firstStored;

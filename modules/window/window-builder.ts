@@ -8,13 +8,17 @@
  * | 3        | kept units in unit order: critical units before the cut, the last turn's prompt, then every unit from `from` on; each unit as call, its results, its synthetic results; a turn as its notes, then its user message; hook notes are conversation and sit here, in stored order |
  * | 4        | request-only messages (`extraMessages`), as given                                 |
  *
- * Every message is a fresh top-level object with fresh metadata (nested content is shared with
- * the stored, frozen message): a caller may change the window freely. Costs O(window), plus
- * O(history) for the decisions when they are asked for.
+ * By default every message is a fresh top-level object with fresh metadata (nested content is
+ * shared with the stored, frozen message): a caller may change the window freely. With
+ * `handOut: "frozen"` (the context modules) every message is the stored message's plain object
+ * itself, deep-frozen (message-copy.ts frozenBody: O(1) once frozen), and only what the window
+ * made or changed is new: no per-window copy. Costs O(window), plus O(history) for the decisions
+ * when they are asked for.
  */
 import type { Message } from "@amplifier-ts/contracts";
 import type { HistoryIndex, Member } from "./history-index.js";
 import type { WindowPlan } from "./ladder.js";
+import { frozenBody } from "./message-copy.js";
 import { idOf, isTurnNote, resultIdsOf, shallowCopy } from "./message-shape.js";
 import { omittedHistoryMessage } from "./repair.js";
 import type { TokenLedger } from "./token-ledger.js";
@@ -47,6 +51,8 @@ export interface BuildInput {
   readonly explain: boolean;
   /** Shallow copies (the default), or the messages themselves (`assemble({ shared: true })`, shared-window.ts). */
   readonly copy?: boolean;
+  /** "frozen": the messages' plain objects, deep-frozen, instead of copies (`assemble({ handOut: "frozen" })`); wins over `copy`. */
+  readonly handOut?: "copies" | "frozen" | undefined;
 }
 
 export function placeholderMessage(): Message {
@@ -55,7 +61,7 @@ export function placeholderMessage(): Message {
 
 export function buildWindow(input: BuildInput): BuiltWindow {
   const { index, plan, cut } = input;
-  const copy = input.copy === false ? (m: Message) => m : shallowCopy;
+  const copy = input.handOut === "frozen" ? frozenBody : input.copy === false ? (m: Message) => m : shallowCopy;
   const out: Message[] = [];
   let storedKept = 0;
   let truncated = 0;

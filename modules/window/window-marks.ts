@@ -13,6 +13,7 @@
  * Stored messages are never marked: marks exist on window copies only.
  */
 import type { Message } from "@amplifier-ts/contracts";
+import { freezeDeep } from "./message-copy.js";
 
 export type SyntheticKind = "interrupted-tool-call" | "omitted-history";
 
@@ -64,7 +65,8 @@ export function freezeCreated(message: Message, created: readonly object[] = [])
   for (const part of created) Object.freeze(part);
   if (message.metadata) {
     const mark = message.metadata.window;
-    if (typeof mark === "object" && mark !== null) Object.freeze(mark);
+    // The mark with its parts (truncated, repaired: small objects): windows hand these messages out frozen whole.
+    if (typeof mark === "object" && mark !== null) freezeDeep(mark);
     Object.freeze(message.metadata);
   }
   return Object.freeze(message);
