@@ -19,6 +19,10 @@ export const spillOptionsSchema = z
         .max(1_000_000)
         .default(2_000)
         .meta({ description: "The size of the excerpt the window carries instead, in tokens (header included); never more than half of share × budget. Default 2000." }),
+      refocus: z
+        .boolean()
+        .default(false)
+        .meta({ description: "true: when a new user prompt changes the search terms, the spilled messages still in the window are excerpted again for it (the model sees the lines the new question is about; the prompt cache loses the prefix from the first such message on). Default false: an excerpt is made once, for the prompt and tool call it answered, and stays byte-identical (cache friendly); the model reads the rest with read_stored_result." }),
       roles: z
         .array(z.enum(["tool", "user"]))
         .min(1)
@@ -26,7 +30,7 @@ export const spillOptionsSchema = z
         .meta({ description: "Which messages may be spilled: tool results (role tool, and user messages carrying tool_result blocks count as user) and user messages. Default both." }),
     }),
   ])
-  .default({ share: 0.25, excerptTokens: 2_000, roles: ["tool", "user"] })
+  .default({ share: 0.25, excerptTokens: 2_000, refocus: false, roles: ["tool", "user"] })
   .meta({ description: "Spilling of single inputs too large for the window: the whole message stays in the history and goes to the session's blob store under a stable handle; the window carries a query-aware excerpt and the handle, which the read_stored_result tool reads. false: off (the window cuts such a result to fit instead)." });
 export type SpillOptions = Exclude<z.output<typeof spillOptionsSchema>, false>;
 

@@ -559,7 +559,7 @@ export class HistoryContextManager implements ContextManager {
 
   /** The final step of every request: the budget and the window invariants, with this module's cut settings. */
   #assemble(assembler: WindowAssembler, budget: number, counter: TokenCounter, extra: Message[] | undefined, tools: ToolDefinition[] | undefined, explain: boolean) {
-    return assembler.assemble({
+    const assembled = assembler.assemble({
       budget,
       counter,
       tools,
@@ -570,6 +570,9 @@ export class HistoryContextManager implements ContextManager {
       // The stored messages themselves, frozen, not a copy per window (contracts/CONTEXT.md "Copies").
       handOut: "frozen",
     });
+    // The assembler saw spilled messages as their excerpts: its decisions say so (truncated / spilled).
+    const decisions = this.#spill.markDecisions(assembled.report.decisions);
+    return decisions === assembled.report.decisions ? assembled : { ...assembled, report: { ...assembled.report, decisions } };
   }
 }
 

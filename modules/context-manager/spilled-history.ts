@@ -12,7 +12,7 @@
  * | when                 | at the first request that sees it (the budget is the request's); each message once |
  * | the copy             | same role, id, pairing ids and non-text blocks; the largest text part holds the excerpt, other long text parts a marker; counted exactly like any message (invariant 1) |
  * | blob                 | the message's text parts joined by "\n", UTF-8, under `spill-<24 hex of sha256(id, text)>`: the same message always has the same handle, so a resumed session finds its blobs and writes nothing again |
- * | query                | the latest user prompt and the arguments of the call the result answers; when a new prompt changes the terms, the spilled messages of the window are excerpted again (their bytes are already stored) |
+ * | query                | the latest user prompt and the arguments of the call the result answers, when it is spilled; the excerpt then stays byte-identical (the prompt cache keeps its prefix). With `refocus: true`, a new prompt that changes the terms excerpts the window's spilled messages again (their bytes are already stored) |
  * | event                | `context:spill` once per message, when its blob is written (a resume that finds it stored emits nothing) |
  * | store failure        | the message is not spilled (the window cuts it to fit instead, as without spilling) and `context:storage_degraded` says why; tried again after a history rewrite |
  *
@@ -25,7 +25,7 @@ import { createHash } from "node:crypto";
 import type { BlobStore, HookBusContract, Message } from "@amplifier-ts/contracts";
 import { callArguments, callsOf, createError, defineErrorCodes, forEachContentPart, hasTurnContent, isAmplifierError, isCritical, joinText, knownFacts, resultIdsOf, storedSize, textLength } from "@amplifier-ts/contracts";
 import type { TokenCounter } from "@amplifier-ts/tokens";
-import { withMark, type SpillMark, type WindowAssembler } from "@amplifier-ts/window";
+import { withMark, type SpillMark, type WindowAssembler, type WindowDecision } from "@amplifier-ts/window";
 import type { SpillOptions } from "./context-options.js";
 import { excerptOf, queryTerms } from "./spill-excerpt.js";
 import type { HistoryFollower } from "./stored-history.js";
@@ -168,6 +168,15 @@ export class SpilledHistory implements HistoryFollower {
     return messageId === undefined ? undefined : this.#records.get(messageId);
   }
 
+  /**
+   * The window's decisions with each spilled message sent as its excerpt marked `truncated` /
+   * `spilled` (the assembler only saw the excerpt: to it, the message was kept whole).
+   */
+  markDecisions(decisions: readonly WindowDecision[] | undefined): readonly WindowDecision[] | undefined {
+    if (decisions === undefined || this.#records.size === 0) return decisions;
+    return decisions.map((d) => (d.action !== "dropped" && d.action !== "synthetic" && d.id !== undefined && this.#positions.has(d.id) ? { ...d, action: "truncated", reason: "spilled" } : d));
+  }
+
   /** Stored positions of the spilled messages (window records mark them truncated by "spill"). */
   spilledPositions(): ReadonlySet<number> | undefined {
     return this.#positions.size === 0 ? undefined : new Set(this.#positions.values());
@@ -227,7 +236,12 @@ export class SpilledHistory implements HistoryFollower {
       adopt(--this.#low, record);
       this.#tailTokens += tokens;
     }
-    // A new prompt: the window's spilled messages are excerpted for it (their bytes are stored already).
+    // With `refocus`, a new prompt: the window's spilled messages are excerpted for it (their bytes are stored already).
+    if (options.refocus) this.#refocus(changes, promptTerms, excerptTokens, counter);
+    this.#apply(changes);
+  }
+
+  #refocus(changes: Map<number, Message>, promptTerms: readonly string[], excerptTokens: number, counter: TokenCounter): void {
     for (const [id, position] of this.#positions) {
       if (position < this.#windowStart || changes.has(position)) continue;
       const record = this.#records.get(id)!;
@@ -236,7 +250,6 @@ export class SpilledHistory implements HistoryFollower {
       this.#excerpt(record, record.original, terms, excerptTokens, counter);
       changes.set(position, record.excerpt);
     }
-    this.#apply(changes);
   }
 
   async #spill(message: Message, id: string, role: "tool" | "user", tokens: number, counter: TokenCounter, promptTerms: readonly string[], excerptTokens: number, view: readonly Message[], position: number): Promise<SpillRecord | undefined> {

@@ -62,6 +62,7 @@ const WINDOW_REASONS: Record<DecisionReason, string> = {
   interrupted: "synthetic result for an interrupted call",
   placeholder: "placeholder for omitted history",
   "request-only": "request-only message",
+  spilled: "too large for the window: sent as an excerpt of its stored text",
 };
 
 /** A hook turn note is explained as what it is: conversation of its turn, kept or cut with it. */

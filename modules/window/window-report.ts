@@ -43,7 +43,9 @@ export type DecisionReason =
   | "orphan-result"
   | "interrupted"
   | "placeholder"
-  | "request-only";
+  | "request-only"
+  /** Not the assembler's: a context manager's mark for a stored input sent as the excerpt of its spilled text (context-manager spilled-history.ts). */
+  | "spilled";
 
 export interface WindowDecision {
   /** Index in the stored history; -1 for synthetic and request-only messages. */

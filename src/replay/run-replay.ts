@@ -158,7 +158,8 @@ export async function runReplay(options: ReplayOptions): Promise<ReplayResult> {
           if (id !== undefined && storedIds.has(id)) kept++;
           if (m.metadata?.truncated !== undefined && m.metadata.truncated !== false) truncated++;
         }
-        if (typeof report?.truncated === "number") truncated = report.truncated;
+        // The assembler's count, plus the messages sent as the excerpt of a spilled input (shortened too).
+        if (typeof report?.truncated === "number") truncated = report.truncated + window.filter((m) => isSpilledExcerpt(m)).length;
         if (typeof report?.budget === "number") budget = report.budget;
         const turn: ReplayTurn = {
           turn: turns.length + 1,
@@ -305,4 +306,10 @@ function summarize(
     p50Ms: q(0.5),
     p99Ms: q(0.99),
   };
+}
+
+/** A window copy of a spilled input that the assembler did not cut further (it would count it itself). */
+function isSpilledExcerpt(message: Message): boolean {
+  const mark = message.metadata?.window as { spilled?: unknown; truncated?: unknown } | undefined;
+  return typeof mark === "object" && mark !== null && mark.spilled !== undefined && mark.truncated === undefined;
 }

@@ -67,8 +67,8 @@ describe("spilling a single oversized input", () => {
     expect(entry.reason).toMatch(new RegExp(`^spilled \\(${spills[0]!.tokens} tokens → excerpt of ${spills[0]!.excerptTokens}\\)`));
   });
 
-  it("the excerpt follows the next prompt: a later question brings its matching line into the window", async () => {
-    const { context } = manager();
+  it("refocus: true — the excerpt follows the next prompt: a later question brings its matching line into the window", async () => {
+    const { context } = manager({ spill: { refocus: true } });
     const other = "2026-11-28T04:30:00.000Z WARN cache worker-2 evicted tenant acme-5521 after quota breach";
     const log = bigLog(300_000).replace(/\n[^\n]*r-0001000 [^\n]*\n/, `\n${other}\n`);
     expect(log).toContain(other);
@@ -88,6 +88,17 @@ describe("spilling a single oversized input", () => {
     const window = await context.getMessagesForRequest(BUDGET);
     expect(textOf(window.at(-1))).toContain(other);
     expect(textOf(window.at(-1))).not.toContain(NEEDLE);
+  });
+
+  it("by default the excerpt is made once and stays byte-identical when later prompts ask about other lines (cache friendly)", async () => {
+    const { context } = manager();
+    for (const m of toolRound("Why did order ord-77123 fail?", bigLog(300_000))) await context.addMessage(m);
+    const first = await context.getMessagesForRequest(BUDGET);
+    await context.addMessage({ role: "assistant", content: "A gateway timeout." });
+    await context.addMessage({ role: "user", content: "And request r-0001000?" });
+    const second = await context.getMessagesForRequest(BUDGET);
+    expect(JSON.stringify(second[2])).toBe(JSON.stringify(first[2]));
+    expect(textOf(second[2])).toContain(NEEDLE);
   });
 
   it("a user message over the share is spilled too; one under it is not", async () => {
