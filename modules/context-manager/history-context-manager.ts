@@ -136,6 +136,8 @@ export class HistoryContextManager implements ContextManager {
   readonly #onCalibration: ((record: CalibrationRecord) => void | Promise<void>) | undefined;
   readonly #unsubscribe: (() => void) | undefined;
   #last: LastWindow | undefined;
+  /** The stored position of each message of the pipeline's last output, over that history array (positionsInto). */
+  #origin: { history: readonly Message[]; positions: Array<number | undefined> } | undefined;
   readonly #records: WindowRecord[] = [];
   readonly #recordLimit: number;
   readonly #toolRecords = new ToolRecords();
@@ -521,7 +523,10 @@ export class HistoryContextManager implements ContextManager {
       ...(this.summarizer ? { summarizer: this.summarizer } : {}),
       search: this.searchIndex,
     };
-    const { run, assembler } = await this.#pipelineWindow.run(this.#spill.view, context);
+    // The cached positions follow the pipeline's runs one to one: a request that fails after its run leaves none.
+    const previous = this.#origin;
+    this.#origin = undefined;
+    const { run, assembler, unchanged } = await this.#pipelineWindow.run(this.#spill.view, context);
     for (const failure of run.failed) await this.hooks?.emit("context:strategy_failed", describeFailure(failure));
     const { messages, report } = this.#assemble(assembler, budget, counter, extra, tools, explain);
     const strategies = [...run.changed, "window"];
@@ -533,8 +538,11 @@ export class HistoryContextManager implements ContextManager {
       ...(report.decisions ? { explanation: this.#spill.annotate(explainWindow(history, run.messages, report.decisions, log)) } : {}),
     };
     const explanation = this.#last.explanation;
-    // Each output message's stored position: O(output) from the tally's id positions (no scan, no parse of packed messages).
-    const origin = this.#tally.positionsOf(history, run.messages);
+    // Each output message's stored position, from the tally's id positions (no scan, no parse of
+    // packed messages): kept for the output's unchanged prefix over the same history, so O(what changed).
+    const kept = previous?.history === history ? unchanged : 0;
+    const origin = this.#tally.positionsInto(history, run.messages, kept > 0 ? previous!.positions : [], kept);
+    this.#origin = { history, positions: origin };
     // What this window keeps stays hot: no packing at or after the stored position of its cut.
     this.coldHistory?.windowFrom(firstOriginFrom(origin, report.cutIndex) ?? history.length);
     const spilled = this.#spill.spilledPositions();

@@ -33,12 +33,22 @@ export class HistoryTally {
    * without an id or an id twice (then objects are compared, as the answer must stay exact).
    */
   positionsOf(history: readonly Message[], output: readonly Message[]): Array<number | undefined> {
+    return this.positionsInto(history, output, [], 0);
+  }
+
+  /**
+   * positionsOf into `positions`, whose first `from` entries are kept (they answer for the same
+   * output objects as before, over the same history array): O(output − from).
+   */
+  positionsInto(history: readonly Message[], output: readonly Message[], positions: Array<number | undefined>, from: number): Array<number | undefined> {
     this.#followIds(history);
     if (this.#ambiguous) return byScan(history, output);
-    return output.map((m) => {
-      const id = idOf(m);
-      return typeof id === "string" ? this.#ids.get(id) : undefined;
-    });
+    positions.length = Math.min(from, positions.length, output.length);
+    for (let i = positions.length; i < output.length; i++) {
+      const id = idOf(output[i]!);
+      positions.push(typeof id === "string" ? this.#ids.get(id) : undefined);
+    }
+    return positions;
   }
 
   #followIds(history: readonly Message[]): void {

@@ -15,6 +15,8 @@ export interface PipelineOutput {
   readonly run: PipelineRun;
   /** The assembler over `run.messages`, up to date. */
   readonly assembler: WindowAssembler;
+  /** Output positions [0, unchanged) hold the very objects the last run's output held there (what follows it may be cached by position). */
+  readonly unchanged: number;
 }
 
 export class PipelineWindow {
@@ -30,10 +32,11 @@ export class PipelineWindow {
   /** `history`: the stored history's live array (it only grows until a rewrite replaces it). */
   async run(history: readonly Message[], context: CompactionContext): Promise<PipelineOutput> {
     const run = await this.pipeline.runSource(new HistorySource(history), context);
-    return { run, assembler: this.#assemblerFor(run.output) };
+    const { assembler, unchanged } = this.#assemblerFor(run.output);
+    return { run, assembler, unchanged };
   }
 
-  #assemblerFor(output: MessageSource): WindowAssembler {
+  #assemblerFor(output: MessageSource): { assembler: WindowAssembler; unchanged: number } {
     let from = this.#cursor.next(output);
     const items = output.items;
     // Another source (token-budget stopped at another child; a strategy's array output): keep what
@@ -41,11 +44,11 @@ export class PipelineWindow {
     if (this.#assembler && from === 0) from = this.#assembler.sharedPrefix(items);
     if (!this.#assembler || from === 0) {
       this.#assembler = new WindowAssembler(items);
-    } else {
-      // Rewritten from `from` (a cut moved): roll back to it and append — O(what changed).
-      this.#assembler.truncate(from);
-      for (let i = this.#assembler.length; i < items.length; i++) this.#assembler.append(items[i]!);
+      return { assembler: this.#assembler, unchanged: 0 };
     }
-    return this.#assembler;
+    // Rewritten from `from` (a cut moved): roll back to it and append — O(what changed).
+    this.#assembler.truncate(from);
+    for (let i = this.#assembler.length; i < items.length; i++) this.#assembler.append(items[i]!);
+    return { assembler: this.#assembler, unchanged: from };
   }
 }

@@ -8,6 +8,8 @@ import { getTokenCounter } from "../../modules/tokens/index.js";
 import { HistoryContextManager } from "../../modules/context-manager/index.js";
 import { mount as mountPersistent } from "../../modules/context-persistent/index.js";
 import { windowRecordsAttachment } from "../../modules/context-persistent/window-records-attachment.js";
+import type { Message } from "../../contracts/generated/message.js";
+import { generateHistory } from "../bench/history-generator.js";
 
 /**
  * Issue 24 item 8: the manager records what each request sent — budget, model, tool definitions
@@ -72,6 +74,30 @@ describe("window records (what was sent)", () => {
     const kept = record.runs.filter((r) => r[2] === "kept").reduce((n, [from, to]) => n + to - from, 0);
     expect(kept).toBe(window.length);
     expect(record.runs.some(([, , decision, by, why]) => decision === "dropped" && by === "sliding-window" && why === "removed-by-pipeline")).toBe(true);
+  });
+
+  it("under a pipeline, a record made turn after turn (stored positions kept for the output's unchanged part) equals one made once over the same history", async () => {
+    const history: Message[] = generateHistory({ count: 120, seed: 77, idPrefix: "r" });
+    // No steps (targetRatio 1): each output depends on the history alone, not on earlier requests.
+    // Spilling off: a result spilled for a small window stays spilled, which one window at the end would not do.
+    for (const strategies of [
+      [{ use: "tool-result-compaction", maxChars: 200 }],
+      [{ use: "tool-result-compaction", maxChars: 200 }, { use: "sliding-window", maxMessages: 25, targetRatio: 1 }],
+    ]) {
+      const options = { spill: false as const, strategies };
+      const everyTurn = new HistoryContextManager({ moduleName: "test-records", options });
+      for (const [i, m] of history.entries()) {
+        await everyTurn.addMessage(m);
+        if (i % 3 !== 1) await everyTurn.getMessagesForRequest(i % 2 === 0 ? 100_000 : 3_000);
+      }
+      await everyTurn.getMessagesForRequest(100_000);
+      const once = new HistoryContextManager({ moduleName: "test-records", options });
+      for (const m of history) await once.addMessage(m);
+      await once.getMessagesForRequest(100_000);
+      const runs = (c: HistoryContextManager) => c.windowRecords().at(-1)!.runs;
+      expect(runs(everyTurn)).toEqual(runs(once));
+      expect(covered(once.windowRecords().at(-1)!)).toEqual(Array.from({ length: history.length }, (_, i) => i));
+    }
   });
 
   it("without explain, each stored message gets the decision and reason code explain gives it (critical, tool groups, truncated results, several budgets)", async () => {
