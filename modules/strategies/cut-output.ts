@@ -10,8 +10,11 @@
  * | rule     | kept input positions                                                                 |
  * |----------|--------------------------------------------------------------------------------------|
  * | `all`    | every position (nothing cut)                                                         |
- * | `tail`   | instructions, critical units, units ≥ cut, the prompt unit (turn the cut falls in), orphans ≥ the cut's first position |
- * | `groups` | everything except non-critical `group` units before the cut                          |
+ * | `tail`   | instructions, critical units, units ≥ cut, the prompt unit (turn the cut falls in), the turn in progress, orphans ≥ the cut's first position |
+ * | `groups` | everything except non-critical `group` units before the cut other than the turn in progress |
+ *
+ * The turn in progress (HistoryIndex.inProgressGroup) is kept on top of the limit, like critical
+ * units: it is the tail of the history, and without it the model calls its tool again.
  */
 import type { Message } from "@amplifier-ts/contracts";
 import { lowerBound } from "@amplifier-ts/window";
@@ -20,15 +23,20 @@ import { MessageLog } from "./message-log.js";
 
 export type KeepRule =
   | { readonly kind: "all" }
-  | { readonly kind: "tail"; readonly cut: number; readonly prompt: number; readonly orphansFrom: number }
-  | { readonly kind: "groups"; readonly cut: number };
+  | { readonly kind: "tail"; readonly cut: number; readonly prompt: number; readonly inProgress: number; readonly orphansFrom: number }
+  | { readonly kind: "groups"; readonly cut: number; readonly inProgress: number };
 
 /** The rule `HistoryUnits.keepFrom(cut)` applies (cut 0 = all). */
 export function tailRule(units: HistoryUnits, cut: number): KeepRule {
   if (cut === 0) return { kind: "all" };
   let prompt = -1;
   if (units.units[cut]?.kind !== "turn") prompt = units.turnBefore(Math.min(cut, units.length)) ?? -1;
-  return { kind: "tail", cut, prompt, orphansFrom: units.units[cut]?.firstStored ?? units.messages.length };
+  return { kind: "tail", cut, prompt, inProgress: units.index.inProgressGroup, orphansFrom: units.units[cut]?.firstStored ?? units.messages.length };
+}
+
+/** The rule of a cut that drops only the tool groups before `cut` (cut 0 = all); the turn in progress stays. */
+export function groupsRule(units: HistoryUnits, cut: number): KeepRule {
+  return cut === 0 ? { kind: "all" } : { kind: "groups", cut, inProgress: units.index.inProgressGroup };
 }
 
 export class CutOutput {
@@ -115,7 +123,7 @@ function keeps(units: HistoryUnits, rule: KeepRule, i: number): boolean {
   if (u === INSTRUCTION) return true;
   if (u === ORPHAN) return rule.kind === "groups" || i >= rule.orphansFrom;
   const unit = units.units[u]!;
-  if (unit.critical || u >= rule.cut) return true;
+  if (unit.critical || u >= rule.cut || u === rule.inProgress) return true;
   return rule.kind === "tail" ? u === rule.prompt : unit.kind !== "group";
 }
 
@@ -123,13 +131,14 @@ function keeps(units: HistoryUnits, rule: KeepRule, i: number): boolean {
 function boundary(units: HistoryUnits, rule: KeepRule): number {
   if (rule.kind === "all") return 0;
   const first = (u: number) => units.units[u]?.firstStored ?? units.messages.length;
-  if (rule.kind === "groups") return first(rule.cut);
-  return Math.min(first(rule.cut), rule.prompt >= 0 ? first(rule.prompt) : Number.POSITIVE_INFINITY, rule.orphansFrom);
+  const inProgress = rule.inProgress >= 0 ? first(rule.inProgress) : Number.POSITIVE_INFINITY;
+  if (rule.kind === "groups") return Math.min(first(rule.cut), inProgress);
+  return Math.min(first(rule.cut), rule.prompt >= 0 ? first(rule.prompt) : Number.POSITIVE_INFINITY, inProgress, rule.orphansFrom);
 }
 
 function sameRule(a: KeepRule, b: KeepRule): boolean {
   if (a.kind !== b.kind) return false;
   if (a.kind === "all" || b.kind === "all") return true;
-  if (a.cut !== b.cut) return false;
+  if (a.cut !== b.cut || a.inProgress !== b.inProgress) return false;
   return a.kind === "groups" || (b.kind === "tail" && a.prompt === b.prompt && a.orphansFrom === b.orphansFrom);
 }

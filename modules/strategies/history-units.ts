@@ -163,9 +163,9 @@ export class HistoryUnits {
 
   /**
    * The messages kept by a cut at unit `cut`: instructions, critical units, the units from `cut`
-   * on, orphans at or after the cut's first message, and — when the cut does not start at a user
-   * turn — the prompt of the turn it falls in (so the window still opens with that user turn),
-   * even when the cut keeps nothing else.
+   * on, orphans at or after the cut's first message, the turn in progress, and — when the cut
+   * does not start at a user turn — the prompt of the turn it falls in (so the window still opens
+   * with that user turn), even when the cut keeps nothing else.
    */
   keepFrom(cut: number, onDropped?: Dropped): Message[] {
     const keepUnit = new Uint8Array(this.length);
@@ -179,6 +179,9 @@ export class HistoryUnits {
       const prompt = this.turnBefore(Math.min(cut, this.length));
       if (prompt !== undefined) keepUnit[prompt] = 1;
     }
+    // The turn in progress (the latest tool calls, their thinking, their results) likewise.
+    const inProgress = this.index.inProgressGroup;
+    if (inProgress >= 0) keepUnit[inProgress] = 1;
     return this.select(keepUnit, this.units[cut]?.firstStored ?? this.messages.length, onDropped);
   }
 

@@ -17,7 +17,7 @@
 import type { CompactionContext, ExplainRecorder } from "@amplifier-ts/contracts";
 import { messageId, SplitInput, type Dropped, type HistoryUnits } from "./history-units.js";
 import { SteppedCut } from "./stepped-cut.js";
-import { CutOutput, tailRule, type KeepRule } from "./cut-output.js";
+import { CutOutput, groupsRule, tailRule } from "./cut-output.js";
 import { PrefixSums, type LogStep, type MessageSource } from "./message-log.js";
 
 export type TokenCounter = CompactionContext["counter"];
@@ -33,8 +33,6 @@ export interface IncrementalCutOptions {
   /** The weights read the token counter: the sums are recounted when the context's counter changes. */
   readonly countsTokens: boolean;
 }
-
-const ALL: KeepRule = { kind: "all" };
 
 export class IncrementalCut {
   readonly #input = new SplitInput();
@@ -82,7 +80,7 @@ export class IncrementalCut {
    */
   cut(units: HistoryUnits, fits: (from: number, scale: number) => boolean, targetRatio: number, explain: ExplainRecorder, reason: (cut: number) => string): LogStep {
     const cut = this.#cut.decide(units, fits, targetRatio);
-    const rule = this.options.drops === "tail" ? tailRule(units, cut) : cut === 0 ? ALL : { kind: "groups" as const, cut };
+    const rule = this.options.drops === "tail" ? tailRule(units, cut) : groupsRule(units, cut);
     this.#out.update(units, rule, this.#from, explain.enabled ? recorder(explain, this.name, reason(cut)) : undefined);
     return { output: this.#out.log, changed: !this.#out.isIdentity };
   }

@@ -190,6 +190,23 @@ export class HistoryIndex {
     return this.stored.length;
   }
 
+  /**
+   * The TURN IN PROGRESS: the latest `group` (an assistant message with tool calls, its thinking,
+   * the results answering it) when nothing but notes (hook injections) follows it — no user turn,
+   * no assistant message (which would have completed the tool turn). -1 when there is none. No
+   * strategy and no window drops it: without it the model calls the tool again, and a provider
+   * with extended thinking refuses the request (its signed thinking is needed until the tool turn
+   * completes). O(notes after it).
+   */
+  get inProgressGroup(): number {
+    for (let u = this.units.length - 1; u >= 0; u--) {
+      const unit = this.units[u]!;
+      if (unit.kind === "group") return u;
+      if (unit.kind === "turn" || !isTurnNote(unit.members[0]!.message)) return -1;
+    }
+    return -1;
+  }
+
   append(message: Message): void {
     const stored = this.stored.length;
     this.stored.push(message);

@@ -11,9 +11,13 @@
  * | 4    | `cap-notes`         | truncate the notes that open the last turn (a hook's note at prompt:submit) to a common cap, head and tail kept; the user message stays whole |
  * | 5    | `cap-prompt`        | notes at their bare markers, and the user message itself truncated, head and tail kept, down to its marker |
  *
- * The prompt is never dropped: a window without the current prompt is not a valid request. When
- * not even step 5 at the markers fits, climbLadder returns an `Unfit` with the numbers and the
- * assembler throws BUDGET_TOO_SMALL.
+ * The prompt is never dropped: a window without the current prompt is not a valid request. Nor is
+ * the TURN IN PROGRESS (HistoryIndex.inProgressGroup: the latest tool calls, their thinking, their
+ * results, and the notes after them): step 2 drops units only below it, steps 3–5 keep it with its
+ * results capped like any other (down to their markers) and its calls and thinking untouched —
+ * without it the model would call the tool again, and signed thinking must reach the provider
+ * byte-identical until the tool turn completes. When not even step 5 at the markers fits,
+ * climbLadder returns an `Unfit` with the numbers and the assembler throws BUDGET_TOO_SMALL.
  *
  * The last turn's prompt unit is its user message preceded by the hook notes stored right before
  * it (history-index.ts): steps 1–3 keep those notes whole with the prompt, steps 4–5 truncate
@@ -78,13 +82,15 @@ export interface WindowPlan {
   readonly sticky?: StickyDrop;
 }
 
-/** Not even the last turn's prompt at its markers fits: the numbers for BUDGET_TOO_SMALL. */
+/** Not even the last turn's prompt at its markers (and the turn in progress at its smallest) fits: the numbers for BUDGET_TOO_SMALL. */
 export interface Unfit {
   readonly unfit: true;
-  /** Tokens of the smallest window that keeps the prompt. */
+  /** Tokens of the smallest window that keeps the prompt and the turn in progress. */
   readonly required: number;
-  /** The prompt unit at its smallest (its notes and user message as bare markers, or whole when shorter). */
+  /** The prompt unit at its smallest (its notes and user message as bare markers, or whole when shorter); 0 when there is no non-critical prompt. */
   readonly promptMinimumTokens: number;
+  /** The turn in progress at its smallest (results at their markers, calls and thinking whole, the notes after it); 0 when there is none. */
+  readonly inProgressMinimumTokens: number;
 }
 
 interface Candidate {
@@ -100,6 +106,9 @@ export function climbLadder(input: LadderInput): WindowPlan | Unfit {
   const prompt = index.units[cut]?.kind === "turn" ? cut : -1;
   const regionStart = prompt >= 0 ? cut + 1 : cut;
   const promptCritical = prompt >= 0 && index.units[prompt]!.critical;
+  // Units from `end` on are the turn in progress and the notes after it: never dropped.
+  const group = index.inProgressGroup;
+  const end = group >= regionStart ? group : n;
 
   // Steps 1–2 (the sticky step-2 cut is tried first: step 1 cannot succeed for a turn that only grew).
   const sticky = input.sticky?.cut === cut ? input.sticky : undefined;
@@ -110,20 +119,38 @@ export function climbLadder(input: LadderInput): WindowPlan | Unfit {
     }
   }
   for (const remembered of sticky ? [sticky, undefined] : [undefined]) {
-    const from = chooseDrop(input, regionStart, prompt, remembered);
+    const from = chooseDrop(input, regionStart, end, prompt, remembered);
     if (from === undefined) break;
     const plan = bestCap(input, from, prompt, "down-to-floor", "drop-older");
     if (plan) return { ...plan, sticky: { cut, from } };
   }
   // Step 3: everything droppable is gone; results below the floor.
-  const below = bestCap(input, n, prompt, "below-floor", "results-to-marker");
+  const below = bestCap(input, end, prompt, "below-floor", "results-to-marker");
   if (below) return below;
   if (prompt < 0 || promptCritical) {
-    // No turn to keep apart (a critical prompt is pinned): at cap 0 this is exactly the checked minimum, so it fits.
-    return bestCap(input, n, -1, "all", "results-to-marker", true)!;
+    // No turn to keep apart (a critical prompt is pinned): at cap 0 this is exactly the checked
+    // minimum plus the turn in progress at its smallest — it fits unless that turn does not.
+    const last = bestCap(input, end, -1, "all", "results-to-marker", true)!;
+    if (last.tokens <= budget || end === n) return last;
+    return { unfit: true, required: last.tokens, promptMinimumTokens: 0, inProgressMinimumTokens: inProgressMinimum(input, end, last) };
   }
   // Step 4: the notes that open the turn, the user message whole; step 5: notes at their markers, the user message cut.
-  return capNotes(input, prompt) ?? capPrompt(input, prompt);
+  return capNotes(input, prompt, end) ?? capPrompt(input, prompt, end);
+}
+
+/** Tokens the units from `end` on cost in `plan` (their results at the plan's cap). */
+function inProgressMinimum(input: LadderInput, end: number, plan: WindowPlan): number {
+  const { index, ledger } = input;
+  let tokens = 0;
+  for (let u = end; u < index.units.length; u++) {
+    if (index.units[u]!.critical) continue;
+    const members = ledger.memberTokens(u);
+    index.units[u]!.emitted().forEach((m, i) => {
+      const sent = plan.replacements.get(m.message);
+      tokens += sent ? ledger.counter.countMessage(sent) : members[i]!;
+    });
+  }
+  return tokens;
 }
 /** Caps to try, largest first: floor·2^k above the floor, floor/2^k below it, then 0. */
 function capLevels(floor: number, largest: number, range: "down-to-floor" | "below-floor" | "all"): number[] {
@@ -270,19 +297,20 @@ function regionCostAtFloor(input: LadderInput, from: number, prompt: number, lim
  * else the earliest unit from which the floor-capped window is ≤ τ·B (or, failing that, ≤ B).
  * Undefined when even dropping every droppable unit does not get under B at the floor.
  */
-function chooseDrop(input: LadderInput, regionStart: number, prompt: number, sticky: StickyDrop | undefined): number | undefined {
+function chooseDrop(input: LadderInput, regionStart: number, end: number, prompt: number, sticky: StickyDrop | undefined): number | undefined {
   const { index, budget } = input;
   const n = index.units.length;
   const high = input.threshold * budget;
   const low = input.target * budget;
-  if (sticky && sticky.from >= regionStart && sticky.from <= n) {
+  if (sticky && sticky.from >= regionStart && sticky.from <= end) {
     if (regionCostAtFloor(input, sticky.from, prompt, high) <= high) return sticky.from;
   }
-  let tokens = pinnedAtFloor(input, prompt, n);
+  let tokens = pinnedAtFloor(input, prompt, end);
+  for (let u = n - 1; u >= end; u--) if (!index.units[u]!.critical) tokens += unitAtFloor(input, u);
   if (tokens > budget) return undefined;
-  let toTarget: number | undefined = tokens <= low ? n : undefined;
-  let toBudget = n;
-  for (let u = n - 1; u >= regionStart; u--) {
+  let toTarget: number | undefined = tokens <= low ? end : undefined;
+  let toBudget = end;
+  for (let u = end - 1; u >= regionStart; u--) {
     if (!index.units[u]!.critical) tokens += unitAtFloor(input, u);
     if (tokens > budget) break;
     toBudget = u;
@@ -295,11 +323,11 @@ function chooseDrop(input: LadderInput, regionStart: number, prompt: number, sti
  * Step 4: results at 0, the user message whole, the notes that open its turn cut to a common cap
  * (head and tail kept, marked like any truncation). Undefined when that is not enough.
  */
-function capNotes(input: LadderInput, prompt: number): WindowPlan | undefined {
+function capNotes(input: LadderInput, prompt: number, end: number): WindowPlan | undefined {
   const { ledger, budget } = input;
   const { notes } = turnMembers(input, prompt);
   if (notes.length === 0) return undefined;
-  const atZero = planAtZero(input, prompt, "cap-notes");
+  const atZero = planAtZero(input, prompt, end, "cap-notes");
   const texts = notes.map((note) => {
     const part = promptPart(note.message);
     const text = ledger.counter.countText(part.text);
@@ -332,10 +360,10 @@ function capNotes(input: LadderInput, prompt: number): WindowPlan | undefined {
  * what is left of B — down to its marker. When even that does not fit, the window would have no
  * prompt: an Unfit with the numbers (the assembler throws BUDGET_TOO_SMALL), never a silent drop.
  */
-function capPrompt(input: LadderInput, prompt: number): WindowPlan | Unfit {
+function capPrompt(input: LadderInput, prompt: number, end: number): WindowPlan | Unfit {
   const { ledger, budget } = input;
   const { notes, user } = turnMembers(input, prompt);
-  const atZero = planAtZero(input, prompt, "cap-prompt");
+  const atZero = planAtZero(input, prompt, end, "cap-prompt");
   const replacements = new Map(atZero.replacements);
   let notesMinimum = 0;
   for (const note of notes) {
@@ -363,16 +391,18 @@ function capPrompt(input: LadderInput, prompt: number): WindowPlan | Unfit {
   }
   const userMinimum = atMinimum(ledger, user);
   const required = base + userMinimum.tokens;
-  if (required > budget) return { unfit: true, required, promptMinimumTokens: notesMinimum + userMinimum.tokens };
+  if (required > budget) {
+    const inProgressMinimumTokens = end < input.index.units.length ? inProgressMinimum(input, end, atZero) : 0;
+    return { unfit: true, required, promptMinimumTokens: notesMinimum + userMinimum.tokens, inProgressMinimumTokens };
+  }
   if (userMinimum.message !== user.message) replacements.set(user.message, userMinimum.message);
   return { ...atZero, replacements, tokens: required };
 }
 
-/** The window at its smallest around the last turn: results at cap 0, the prompt unit untouched. */
-function planAtZero(input: LadderInput, prompt: number, level: LadderLevel): WindowPlan {
-  const n = input.index.units.length;
-  const candidates = collectCandidates(input, n, prompt);
-  return exactPlan(input, n, prompt, candidates, untruncatedTokens(input, n, prompt), 0, level);
+/** The window at its smallest around the last turn: results at cap 0, the prompt unit untouched, the units from `end` (the turn in progress) kept. */
+function planAtZero(input: LadderInput, prompt: number, end: number, level: LadderLevel): WindowPlan {
+  const candidates = collectCandidates(input, end, prompt);
+  return exactPlan(input, end, prompt, candidates, untruncatedTokens(input, end, prompt), 0, level);
 }
 
 interface Sent {

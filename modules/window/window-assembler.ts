@@ -197,10 +197,18 @@ export class WindowAssembler {
         sticky: this.#sticky,
       });
       if ("unfit" in climbed) {
+        const inProgress = climbed.inProgressMinimumTokens > 0;
         throw budgetTooSmall(
-          `The last prompt does not fit: the smallest window that keeps it needs ${climbed.required} tokens; the budget is ${budget}`,
+          inProgress
+            ? `The turn in progress does not fit: the smallest window that keeps the last prompt and the latest tool calls with their thinking and results needs ${climbed.required} tokens (the turn in progress ${climbed.inProgressMinimumTokens}); the budget is ${budget}`
+            : `The last prompt does not fit: the smallest window that keeps it needs ${climbed.required} tokens; the budget is ${budget}`,
           { budget, ledger, instructionTokens, criticalTokens, extraTokens, toolTokens, criticalMinimumTokens: this.#criticalMinimum(ledger) },
-          { promptMinimumTokens: climbed.promptMinimumTokens, required: climbed.required, hint: "raise the budget, or inject shorter notes and prompts" },
+          {
+            promptMinimumTokens: climbed.promptMinimumTokens,
+            ...(inProgress ? { inProgressMinimumTokens: climbed.inProgressMinimumTokens } : {}),
+            required: climbed.required,
+            hint: inProgress ? "raise the budget, or return shorter tool results (the latest tool calls and their thinking are sent whole)" : "raise the budget, or inject shorter notes and prompts",
+          },
         );
       }
       plan = climbed;
@@ -320,7 +328,7 @@ export class WindowAssembler {
 function budgetTooSmall(
   message: string,
   a: { budget: number; ledger: TokenLedger; instructionTokens: number; criticalTokens: number; criticalMinimumTokens: number; extraTokens: number; toolTokens: number },
-  more: { required: number; hint: string; promptMinimumTokens?: number },
+  more: { required: number; hint: string; promptMinimumTokens?: number; inProgressMinimumTokens?: number },
 ): Error {
   return createError("BUDGET_TOO_SMALL", message, {
     module: "context/window",
@@ -332,6 +340,7 @@ function budgetTooSmall(
     toolTokens: a.toolTokens,
     replyPriming: a.ledger.counter.replyPriming,
     ...(more.promptMinimumTokens === undefined ? {} : { promptMinimumTokens: more.promptMinimumTokens }),
+    ...(more.inProgressMinimumTokens === undefined ? {} : { inProgressMinimumTokens: more.inProgressMinimumTokens }),
     required: more.required,
     hint: more.hint,
   });

@@ -45,9 +45,16 @@ describe("token-window", () => {
 
   it("keeps the last turn's prompt even when not even the newest unit fits (issue 14, item 3: never a window without the prompt)", async () => {
     const prompt = user("fix the tests");
+    const history = [system("be brief"), prompt, assistant(words(400)), user("go on"), assistant(words(400))];
+    const out = await createStrategy({ use: "token-window", maxTokens: 50, targetRatio: 1 }).compact(history, contextFor());
+    expect(ids(out)).toEqual(ids([history[0]!, history[3]!]));
+  });
+
+  it("keeps the turn in progress — the latest call and its results — on top of its limit (issue 28: never cut, or the model calls again)", async () => {
+    const prompt = user("fix the tests");
     const history = [system("be brief"), prompt, ...openaiGroup("g", words(400), words(400))];
     const out = await createStrategy({ use: "token-window", maxTokens: 50, targetRatio: 1 }).compact(history, contextFor());
-    expect(ids(out)).toEqual(ids([history[0]!, prompt]));
+    expect(ids(out)).toEqual(ids(history));
   });
 
   it("keeps critical messages outside the window verbatim", async () => {
