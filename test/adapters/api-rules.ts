@@ -12,6 +12,21 @@
  * tool_use block in the previous message", tool_result blocks first in their user message, "text
  * content blocks must be non-empty", "A maximum of 4 blocks with cache_control may be provided",
  * "final assistant content cannot end with trailing whitespace", roles alternate, first is user).
+ *
+ * Thinking and reasoning (issue 28; the rules as the providers document them, each with a
+ * hand-made violation in api-rules.test.ts):
+ *
+ * | API       | rule                                                                                   | checked by |
+ * |-----------|----------------------------------------------------------------------------------------|------------|
+ * | Anthropic | a thinking block has its thinking text and its signature; redacted_thinking its data; both only in assistant messages | anthropicProblems |
+ * | Anthropic | with thinking enabled (`thinking.type` enabled/adaptive), the final assistant message whose tool_use blocks the last user message answers must start with a thinking or redacted_thinking block ("Expected `thinking` or `redacted_thinking`, but found `tool_use`") | anthropicProblems |
+ * | Anthropic | every thinking / redacted_thinking block sent is byte-identical to one the API issued (the signature is verified: "Invalid `signature` in `thinking` block") | anthropicThinkingProblems |
+ * | Anthropic | the assistant turn in progress (the last tool_use message, answered by the final user message) carries all of its issued thinking blocks, in order, unaltered, first ("thinking blocks in the latest assistant message cannot be modified"; "you must pass thinking blocks back … during tool use") | anthropicThinkingProblems |
+ * | Anthropic | older turns' thinking may be left out — but an issued message's thinking is sent whole or not at all (our policy: never partially) | anthropicThinkingProblems |
+ * | Responses | a reasoning item is followed by the item it led to; no item id twice ("Duplicate item found with id") | openAIResponsesProblems |
+ * | Responses | a reasoning item sent is the one the API issued: same id, encrypted_content byte-identical | openAIReasoningProblems |
+ * | Responses | a reasoning item sent sits before the items of its own response (the function calls it preceded), with nothing from another response in between; the function calls of the turn in progress (after the last user message) come with the reasoning items that preceded them | openAIReasoningProblems |
+ * | Chat      | an assistant message's tool_calls are each answered by a tool message right after it; a tool message answers a call of the assistant message before it | openAIChatProblems |
  */
 type Json = Record<string, unknown>;
 
@@ -106,9 +121,14 @@ export function openAIResponsesProblems(body: Json): string[] {
   if (!Array.isArray(input)) return [...problems, "input: a string or an array of items"];
   const calls = new Map<string, number>();
   const answered = new Set<string>();
+  const itemIds = new Set<string>();
   input.forEach((item: unknown, i) => {
     const at = `input[${i}]`;
     if (!isObject(item)) return void problems.push(`${at}: not an object`);
+    if (isText(item.id)) {
+      if (itemIds.has(item.id)) problems.push(`${at}: Duplicate item found with id ${item.id}`);
+      itemIds.add(item.id);
+    }
     // An input message may leave `type` out (EasyInputMessage: `type?: "message"` in the API's own SDK types).
     switch (item.type === undefined && isText(item.role) ? "message" : item.type) {
       case "message": {
@@ -273,6 +293,18 @@ export function anthropicProblems(body: Json): string[] {
       if (last?.type === "text" && isText(last.text) && last.text !== last.text.trimEnd()) problems.push(`${at}: final assistant content cannot end with trailing whitespace`);
     }
   });
+  if (thinkingEnabled(body)) {
+    const last = messages.length - 1;
+    const final = messages[last] as Json | undefined;
+    const before = messages[last - 1] as Json | undefined;
+    const answersTools = isObject(final) && final.role === "user" && Array.isArray(final.content) && final.content.some((b) => isObject(b) && b.type === "tool_result");
+    if (answersTools && isObject(before) && before.role === "assistant" && Array.isArray(before.content) && before.content.some((b) => isObject(b) && b.type === "tool_use")) {
+      const first = before.content[0] as Json | undefined;
+      if (first?.type !== "thinking" && first?.type !== "redacted_thinking") {
+        problems.push(`messages[${last - 1}].content[0].type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${String(first?.type)}\`. When \`thinking\` is enabled, a final \`assistant\` message must start with a thinking block (preceding the lastmost set of \`tool_use\` and \`tool_result\` blocks)`);
+      }
+    }
+  }
   if (previousUses.size > 0 && (messages[messages.length - 1] as Json).role === "assistant") {
     // A final assistant message with tool_use and no result: refused as well.
     problems.push(`messages[${messages.length - 1}]: tool_use ids were found without tool_result blocks immediately after: ${[...previousUses].join(", ")}`);
@@ -320,4 +352,128 @@ function checkTools(tools: unknown, valid: (tool: Json) => boolean, problems: st
       names.add(name);
     }
   });
+}
+
+function thinkingEnabled(body: Json): boolean {
+  const thinking = body.thinking;
+  return isObject(thinking) && (thinking.type === "enabled" || thinking.type === "adaptive");
+}
+
+// --- Thinking and reasoning against what the API issued -----------------------------------------
+
+/** An assistant message as the Messages API returned it (its content blocks, signatures included). */
+export interface IssuedAnthropicMessage {
+  readonly content: readonly Json[];
+}
+
+const isThinking = (b: unknown): b is Json & { type: "thinking" | "redacted_thinking" } => isObject(b) && (b.type === "thinking" || b.type === "redacted_thinking");
+/** A thinking block's identity: what the API verifies (thinking text + signature, or the redacted data). */
+const thinkingKey = (b: Json): string => JSON.stringify(b.type === "thinking" ? ["thinking", b.thinking, b.signature] : ["redacted_thinking", b.data]);
+
+/**
+ * The Anthropic thinking rules that need what the API issued (`issued`: every assistant message
+ * it returned in this conversation, blocks as returned). [] when the request keeps them.
+ */
+export function anthropicThinkingProblems(body: Json, issued: readonly IssuedAnthropicMessage[]): string[] {
+  const problems: string[] = [];
+  const messages = Array.isArray(body.messages) ? (body.messages as unknown[]) : [];
+  // Each issued block → the issued message it came from; each tool_use id → that message.
+  const owner = new Map<string, number>();
+  const byToolUse = new Map<string, number>();
+  issued.forEach((m, k) => {
+    for (const b of m.content) {
+      if (isThinking(b)) owner.set(thinkingKey(b), k);
+      else if (b.type === "tool_use" && isText(b.id)) byToolUse.set(b.id, k);
+    }
+  });
+  const thinkingOf = (k: number) => issued[k]!.content.filter(isThinking).map(thinkingKey);
+  messages.forEach((m, i) => {
+    if (!isObject(m) || m.role !== "assistant" || !Array.isArray(m.content)) return;
+    const sent = m.content.filter(isThinking);
+    for (const b of sent) {
+      if (!owner.has(thinkingKey(b))) problems.push(`messages[${i}]: Invalid \`signature\` in \`${String(b.type)}\` block: a thinking block not byte-identical to one the API issued`);
+    }
+    // Never partially: an issued message's thinking blocks are all sent, contiguous and in order, or none.
+    const keys = sent.map(thinkingKey);
+    for (const k of new Set(keys.map((key) => owner.get(key)).filter((k): k is number => k !== undefined))) {
+      const whole = thinkingOf(k);
+      const start = keys.indexOf(whole[0]!);
+      if (start < 0 || whole.some((key, n) => keys[start + n] !== key)) problems.push(`messages[${i}]: the thinking of an issued message is sent partially (${whole.length} blocks issued; thinking is kept whole or left out)`);
+    }
+  });
+  // The tool turn in progress: the final user message answers the assistant message before it.
+  const last = messages.length - 1;
+  const final = messages[last] as Json | undefined;
+  const before = messages[last - 1] as Json | undefined;
+  if (isObject(final) && final.role === "user" && Array.isArray(final.content) && isObject(before) && before.role === "assistant" && Array.isArray(before.content)) {
+    const finalBlocks = final.content as unknown[];
+    const beforeBlocks = before.content as unknown[];
+    const results = new Set(finalBlocks.filter(isObject).filter((b) => b.type === "tool_result").map((b) => b.tool_use_id));
+    const uses = beforeBlocks.filter(isObject).filter((b) => b.type === "tool_use" && results.has(b.id));
+    const origins = new Set(uses.map((u) => byToolUse.get(u.id as string)).filter((k): k is number => k !== undefined));
+    const sentKeys = beforeBlocks.filter(isThinking).map(thinkingKey);
+    for (const k of origins) {
+      const whole = thinkingOf(k);
+      if (whole.length === 0) continue;
+      const start = sentKeys.indexOf(whole[0]!);
+      if (start < 0 || whole.some((key, n) => sentKeys[start + n] !== key)) {
+        problems.push(`messages[${last - 1}]: thinking or redacted_thinking blocks in the latest assistant message cannot be modified or left out: the tool turn in progress needs its ${whole.length} issued thinking block(s) unaltered`);
+      }
+    }
+    if (origins.size > 0 && sentKeys.length > 0 && !isThinking(beforeBlocks[0])) problems.push(`messages[${last - 1}]: the thinking of the assistant turn in progress must come first, before its text and tool_use blocks`);
+  }
+  return problems;
+}
+
+/**
+ * The Responses reasoning rules that need what the API issued (`issued`: each response's output
+ * items, as returned). [] when the request keeps them.
+ */
+export function openAIReasoningProblems(body: Json, issued: readonly (readonly Json[])[]): string[] {
+  const problems: string[] = [];
+  const input = Array.isArray(body.input) ? (body.input as unknown[]) : [];
+  // Response of each reasoning id and each call_id; the reasoning items a response has before each of its calls.
+  const reasoningOf = new Map<string, { response: number; item: Json }>();
+  const responseOfCall = new Map<string, number>();
+  const reasoningBefore = new Map<string, string[]>();
+  issued.forEach((output, r) => {
+    const seen: string[] = [];
+    for (const item of output) {
+      if (item.type === "reasoning" && isText(item.id)) {
+        reasoningOf.set(item.id, { response: r, item });
+        seen.push(item.id);
+      } else if (item.type === "function_call" && isText(item.call_id)) {
+        responseOfCall.set(item.call_id, r);
+        reasoningBefore.set(item.call_id, [...seen]);
+      }
+    }
+  });
+  const lastUser = input.reduce<number>((at, item, i) => (isObject(item) && (item.type === "message" || item.type === undefined) && item.role === "user" ? i : at), -1);
+  input.forEach((item, i) => {
+    if (!isObject(item)) return;
+    if (item.type === "reasoning") {
+      const origin = isText(item.id) ? reasoningOf.get(item.id) : undefined;
+      if (!origin) return void problems.push(`input[${i}]: reasoning item ${String(item.id)} was not issued by the API`);
+      if ((item.encrypted_content ?? null) !== (origin.item.encrypted_content ?? null)) problems.push(`input[${i}]: The encrypted content for item ${String(item.id)} could not be verified (not byte-identical)`);
+      // What follows it, up to the next item of another kind of origin, is its own response's.
+      const next = input[i + 1] as Json | undefined;
+      const nextOrigin = next?.type === "reasoning" && isText(next.id) ? reasoningOf.get(next.id)?.response : next?.type === "function_call" && isText(next.call_id) ? responseOfCall.get(next.call_id) : origin.response;
+      if (nextOrigin !== undefined && nextOrigin !== origin.response) problems.push(`input[${i}]: reasoning item ${String(item.id)} is not kept with the items of its own response`);
+    }
+    if (item.type === "function_call" && isText(item.call_id)) {
+      const needed = reasoningBefore.get(item.call_id) ?? [];
+      if (needed.length === 0) return;
+      const present = new Set<string>();
+      for (let j = i - 1; j >= 0; j--) {
+        const earlier = input[j] as Json;
+        if (earlier?.type === "function_call_output" || (earlier?.type === "message" && earlier.role !== "assistant")) break;
+        if (earlier?.type === "reasoning" && isText(earlier.id)) present.add(earlier.id);
+      }
+      const missing = needed.filter((id) => !present.has(id));
+      const anyKept = needed.some((id) => present.has(id));
+      if (i > lastUser && missing.length > 0) problems.push(`input[${i}]: function_call ${item.call_id} of the turn in progress was provided without its required reasoning item(s): ${missing.join(", ")}`);
+      else if (anyKept && missing.length > 0) problems.push(`input[${i}]: function_call ${item.call_id} keeps part of the reasoning that preceded it (missing ${missing.join(", ")}; kept whole or left out)`);
+    }
+  });
+  return problems;
 }
