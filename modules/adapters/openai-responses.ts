@@ -7,7 +7,7 @@
  * | turn notes                                           | a `message` item of the same role, in place                    |
  * | user: text, image / image_url blocks                 | `message` (user): `input_text` / `input_image` parts           |
  * | assistant text                                       | `message` (assistant) with the text                            |
- * | assistant thinking read from Responses (`metadata.openai.reasoning` holds its item ids) | a `reasoning` item (summary text, encrypted_content from the signature) before the answer; other thinking is dropped (the API needs its own item id) |
+ * | assistant thinking read from Responses (`metadata.openai.reasoning` holds its item ids) | a `reasoning` item (summary text, encrypted_content from the signature) where it sat: before the text or calls it led to; other thinking is dropped (the API needs its own item id) |
  * | assistant `compaction` block of provider "openai" (a `compaction` item read back: server-side compaction's output or `/responses/compact`'s) | its `data` verbatim (type, id, encrypted_content, …), first among the message's items, in content order with its reasoning; another provider's compaction block is dropped |
  * | calls (`tool_calls`, `tool_use`)                     | one `function_call` item per call (call_id, name, arguments)   |
  * | results                                              | `function_call_output` per call, right after the calls, in stored order (images as `input_image` output parts) |
@@ -167,38 +167,47 @@ export function fromOpenAIResponses(source: { instructions?: string | null; inpu
   return out;
 }
 
-/** Items for one assistant message: compaction and reasoning (replayable only) in content order, its text, then its calls. */
+/**
+ * Items for one assistant message, in its content order: each replayable reasoning item (one with
+ * its API item id) where its thinking block sits — so a reasoning item stays right before the
+ * output it led to, as the response had it — and an OpenAI compaction item where its block sits;
+ * the text between them as assistant messages, then its calls. A reasoning item with nothing
+ * after it is left out (the API refuses it alone); a message with no text and no calls sends its
+ * compaction items alone (the whole of /responses/compact's state, or a reply cut short after it).
+ */
 function assistantItems(message: Message, calls: ResponsesItem[], where: (path?: string) => Where): ResponsesItem[] {
   const ids = (message.metadata?.openai as Partial<OpenAIReasoningMetadata> | undefined)?.reasoning ?? [];
-  const reasoning: ResponsesItem[] = [];
-  let compactions = 0;
-  const texts: string[] = [];
+  const items: ResponsesItem[] = [];
+  let text = "";
+  const flushText = () => {
+    if (text !== "") items.push({ type: "message", role: "assistant", content: text });
+    text = "";
+  };
   let thinkingIndex = 0;
-  if (typeof message.content === "string") texts.push(message.content);
+  if (typeof message.content === "string") text = message.content;
   else
     (message.content ?? []).forEach((block, b) => {
-      if (block.type === "text") texts.push(block.text);
+      if (block.type === "text") text += block.text;
       else if (block.type === "thinking") {
         const id = ids[thinkingIndex++];
         if (typeof id === "string" && id !== "") {
-          reasoning.push({ type: "reasoning", id, summary: block.thinking === "" ? [] : [{ type: "summary_text", text: block.thinking }], ...(block.signature ? { encrypted_content: block.signature } : {}) });
+          flushText();
+          items.push({ type: "reasoning", id, summary: block.thinking === "" ? [] : [{ type: "summary_text", text: block.thinking }], ...(block.signature ? { encrypted_content: block.signature } : {}) });
         }
       } else if (block.type === "compaction") {
         if (block.provider === "openai") {
-          reasoning.push(compactionItem(block.data, where(`.content[${b}].data`)));
-          compactions++;
+          flushText();
+          items.push(compactionItem(block.data, where(`.content[${b}].data`)));
         }
       } else if (block.type !== "redacted_thinking" && block.type !== "tool_use") {
         throw adapterError("UNSUPPORTED_CONTENT", { ...where(`.content[${b}]`), rule: "an assistant message carries text, reasoning and tool calls in Responses", given: block.type });
       }
     });
-  const text = texts.join("");
-  const answer: ResponsesItem[] = text === "" ? [] : [{ type: "message", role: "assistant", content: text }];
-  const rest = [...answer, ...calls];
-  // A reasoning item must be followed by the output it led to; alone it is refused. A compaction
-  // item stands alone (it is the whole of /responses/compact's state, or a reply cut short after it).
-  if (rest.length > 0) return [...reasoning, ...rest];
-  return compactions > 0 ? reasoning.filter((item) => item.type === "compaction") : [];
+  flushText();
+  items.push(...calls);
+  if (!items.some((item) => item.type === "message" || item.type === "function_call")) return items.filter((item) => item.type === "compaction");
+  while (items.at(-1)?.type === "reasoning") items.pop();
+  return items;
 }
 
 /** A stored OpenAI compaction item, copied key by key (the stored history is never changed). */
