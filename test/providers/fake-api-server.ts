@@ -90,7 +90,12 @@ export async function startFakeApiServer(reply: (api: Api, body: Record<string, 
     received.push({ api, body, problems, ...(resolved !== body ? { resolved } : {}), ...compactionSeen });
     if (problems.length > 0) return apiError(res, api, { status: 400, message: problems.join("; "), type: "invalid_request_error" });
     const scripted = reply(api, body, received.length - 1);
-    const answer: Reply = check?.compact ? { ...scripted, compaction: check.compact } : scripted;
+    let answer: Reply = check?.compact ? { ...scripted, compaction: check.compact } : scripted;
+    if (api === "responses") {
+      // Each response's items get ids of their own, as the API's do (an item id sent twice is refused).
+      const serial = (received.length - 1).toString(16).padStart(8, "0");
+      answer = { ...answer, ids: { reasoning: answer.ids?.reasoning ?? `rs_67ccd7eca01881908ff0b514${serial}`, message: answer.ids?.message ?? `msg_67ccd3acc8d48190a77525dc6de64b4104becb25c9b2${serial}` } };
+    }
     if (answer.error) return apiError(res, api, answer.error);
     const stream = body.stream === true;
     if (api === "chat") return stream ? sse(res, chatChunks(body, answer)) : send(res, 200, chatCompletion(body, answer));
