@@ -33,6 +33,13 @@ export interface ContextManager {
    * recorder) files under the same id, so the Inspector joins them.
    */
   readonly sessionId?: string;
+  /**
+   * Resolves once every stored message is indexed for search and — with an embedder — embedded
+   * (a manager that embeds does so off the turn's path, so windows never wait for it). For batch
+   * jobs and evaluations, and what outside checks call before they measure. Optional in the
+   * contract; the built-ins implement it. A manager without an index may resolve at once.
+   */
+  indexReady?(): Promise<void>;
 }
 
 export function isContextManager(value: unknown): value is ContextManager {

@@ -21,7 +21,7 @@ import { randomUUID } from "node:crypto";
 import type { AnyStrategyDefinition, BilledUsage, CompactionContext, ContextManager, Embedder, HistoryStore, HookBusContract, Message, Provider, SearchHit, SearchOptions, Summarizer, ToolDefinition, WindowRecord, WindowRequestOptions } from "@amplifier-ts/contracts";
 import { createError } from "@amplifier-ts/contracts";
 import { exportTokenCounts, type CarriedTokenCounts, type TokenCounter } from "@amplifier-ts/tokens";
-import { HistorySearchIndex } from "@amplifier-ts/search";
+import { HistorySearchIndex, type VectorArchive } from "@amplifier-ts/search";
 import { createStrategyRegistry, describeFailure, ExplainLog, type CompactionPipeline, type StrategyRegistry, type StrategyServices } from "@amplifier-ts/strategies";
 import { configuredSummarizer, type ProviderLookup } from "@amplifier-ts/summarizers";
 import { omittedHistoryMessage, shallowCopy, WindowAssembler } from "@amplifier-ts/window";
@@ -71,8 +71,10 @@ export interface HistoryContextManagerInit {
    * capability "strategies" here (strategy-capability.ts).
    */
   strategyDefinitions?: Iterable<AnyStrategyDefinition>;
-  /** Embedder for hybrid search (contracts/search.ts); absent = lexical search only. */
+  /** Embedder for hybrid search (contracts/search.ts); absent = lexical search only. Messages are embedded in the background. */
   embedder?: Embedder;
+  /** Where the embedder's vectors outlive the process, so a resume embeds nothing again (context-persistent: the session's attachments). */
+  vectorArchive?: VectorArchive;
   /**
    * Packing of the messages far behind the window (cold-history.ts): its sizes, or false to keep
    * every message as a parsed object. Default: on, with the default sizes, with or without config
@@ -195,7 +197,13 @@ export class HistoryContextManager implements ContextManager {
       ...(init.initialMessages ? { initialMessages: init.initialMessages } : {}),
     });
     // Follows the history by reference: O(new) after addMessage, rebuilt after a replacement or resume.
-    this.searchIndex = new HistorySearchIndex(() => this.#history.messages, { module: this.moduleName, ...(init.embedder ? { embedder: init.embedder } : {}) });
+    this.searchIndex = new HistorySearchIndex(() => this.#history.messages, {
+      module: this.moduleName,
+      ...(init.embedder ? { embedder: init.embedder } : {}),
+      ...(init.vectorArchive ? { vectorArchive: init.vectorArchive } : {}),
+    });
+    // With an embedder, the resumed history is embedded (or matched with its archived vectors) in the background.
+    this.searchIndex.noteChanged();
   }
 
   protected get store(): HistoryStore | undefined {
@@ -211,6 +219,7 @@ export class HistoryContextManager implements ContextManager {
     } finally {
       done?.();
     }
+    this.searchIndex.noteChanged();
   }
 
   async getMessagesForRequest(tokenBudget?: number, provider?: Provider, options: WindowRequestOptions = {}): Promise<Message[]> {
@@ -259,10 +268,22 @@ export class HistoryContextManager implements ContextManager {
     // Validate everything first: one bad message and nothing is replaced.
     const next = messages.map((m, i) => this.#history.prepare(m, `messages[${i}]`));
     await this.#busyWhile(this.#history.replace(next));
+    this.searchIndex.noteChanged();
   }
 
   async clear(): Promise<void> {
     await this.#busyWhile(this.#history.clear());
+  }
+
+  /**
+   * Resolves once every stored message is in the search index and — with an embedder — has its
+   * vector (computed in the background; a turn never waits for it), and the vectors are written
+   * where the session keeps them. For batch jobs and evaluations: `await context.indexReady()`
+   * before measuring. Rejects with the embedder's error when a batch could not be embedded (a
+   * later call tries again).
+   */
+  async indexReady(): Promise<void> {
+    await this.searchIndex.indexReady();
   }
 
   // --- counts reconciled with the bill (contracts/TOKENS.md §8) ---------------------------------
@@ -408,6 +429,8 @@ export class HistoryContextManager implements ContextManager {
   async close(): Promise<void> {
     await this.coldHistory?.close();
     this.#unsubscribe?.();
+    // Before the store closes: the vectors queued for the session's attachments are written.
+    await this.searchIndex.close();
     await this.#history.close();
   }
 
@@ -521,7 +544,8 @@ export class HistoryContextManager implements ContextManager {
       ...(tools ? { tools } : {}),
       ...(this.hooks ? { hooks: this.hooks } : {}),
       ...(this.summarizer ? { summarizer: this.summarizer } : {}),
-      search: this.searchIndex,
+      // The turn's path: no embedding is waited for (a query without a known vector goes lexical).
+      search: this.searchIndex.turnPath,
     };
     // The cached positions follow the pipeline's runs one to one: a request that fails after its run leaves none.
     const previous = this.#origin;

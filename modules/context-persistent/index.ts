@@ -18,6 +18,7 @@ import { sessionAttachment } from "./session-attachment.js";
 import { windowRecordsAttachment } from "./window-records-attachment.js";
 import { forAgent, HybridStore, jsonlAgentFolder } from "@amplifier-ts/stores";
 import { join } from "node:path";
+import { VECTORS_ATTACHMENT_PREFIX, vectorsAttachment } from "./vectors-attachment.js";
 import { DEFAULT_AGENT_ID } from "@amplifier-ts/contracts";
 import { providerLookup } from "@amplifier-ts/summarizers";
 import { embedderOf } from "@amplifier-ts/search";
@@ -120,6 +121,13 @@ export async function mount(coordinator: CoordinatorContract, config: ContextPer
     ? windowRecordsAttachment((name) => sessionAttachment(store, sessionId, agentId, name, "window records")!, degraded)
     : undefined;
 
+  // The embedder's vectors of the messages (with an embedder): kept beside the session, so a resume embeds nothing again.
+  const embedder = embedderOf(coordinator);
+  const vectorsFile =
+    embedder.embedder && sessionAttachment(store, sessionId, agentId, `${VECTORS_ATTACHMENT_PREFIX}0`, "vectors")
+      ? vectorsAttachment({ attachment: (index) => sessionAttachment(store, sessionId, agentId, `${VECTORS_ATTACHMENT_PREFIX}${index}`, "vectors")!, degraded })
+      : undefined; // written by the context's close (HistorySearchIndex.close), before the store closes
+
   let context: HistoryContextManager;
   try {
     context = new HistoryContextManager({
@@ -132,7 +140,8 @@ export async function mount(coordinator: CoordinatorContract, config: ContextPer
       ...(calibrationFile ? { calibration: calibrationFile.calibration, onCalibration: (record) => calibrationFile.save(record) } : {}),
       ...(windowsFile ? { onWindow: (record) => windowsFile.add(record) } : {}),
       providers: providerLookup(coordinator),
-      ...embedderOf(coordinator),
+      ...embedder,
+      ...(vectorsFile ? { vectorArchive: vectorsFile } : {}),
       ...strategyDefinitionsOf(coordinator),
       ...(typeof folder === "string" ? { spillStore: spillStoreBeside(folder, agentId, sessionId) } : {}),
       // A hybrid store feeds the `hybrid` strategy: hot = its recent view (cold while degraded), cold = the record,

@@ -20,15 +20,18 @@
  * Nothing is indexed before the first search: a session that never searches pays nothing.
  * Documents are keyed by position in the history; hits carry the position and metadata.id.
  *
- * With an embedder, messages are also embedded (lazily, batched, cached by message id so a
- * rebuild does not re-embed) into a VectorStore; lexical and vector rankings are fused by
- * reciprocal rank fusion and `score` is the fused score.
+ * With an embedder, messages are also embedded — in the background, off the turn's path, keyed by
+ * their text so a rebuild or a resume with an archive does not re-embed (message-vectors.ts) — and
+ * lexical and vector rankings are fused by reciprocal rank fusion (`score` is then the fused
+ * score). A message not embedded yet is in the lexical ranking only. `search()` embeds its query
+ * (one text) and waits for it; `turnPath` — what strategies on the request path get — never waits
+ * for any embedding: a query whose vector is not known yet is answered lexically.
  */
 import MiniSearch from "minisearch";
 import type { Message } from "@amplifier-ts/contracts";
-import type { Embedder, SearchFeedback, SearchFilter, SearchHit, SearchOptions, VectorStore } from "@amplifier-ts/contracts";
+import type { Embedder, HistorySearch, SearchFeedback, SearchFilter, SearchHit, SearchOptions } from "@amplifier-ts/contracts";
 import { createError } from "@amplifier-ts/contracts";
-import { InMemoryVectorStore } from "./in-memory-vector-store.js";
+import { MessageVectors, type VectorArchive, type VectorStats } from "./message-vectors.js";
 import { recordCallNames, searchableParts, searchableText, toolNamesOf } from "./message-text.js";
 import { reciprocalRankFusion } from "./reciprocal-rank-fusion.js";
 import { tokenize } from "./tokenizer.js";
@@ -36,10 +39,12 @@ import { tokenize } from "./tokenizer.js";
 export const DEFAULT_K = 8;
 
 export interface HistorySearchIndexOptions {
-  /** With an embedder: hybrid ranking (BM25 + cosine, fused by RRF). */
+  /** With an embedder: hybrid ranking (BM25 + cosine, fused by RRF); messages embedded in the background. */
   embedder?: Embedder;
-  /** Where embeddings go; default a private InMemoryVectorStore. */
-  vectorStore?: VectorStore;
+  /** Where vectors outlive the process, so a resume does not embed again (context-persistent: the session's attachments). */
+  vectorArchive?: VectorArchive;
+  /** Texts per embed() call of the background embedding. Default 32. */
+  embedBatchSize?: number;
   /** Longest the event loop is held while catching up on a backlog, ms (checked every 32 messages). Default 25. */
   sliceMs?: number;
   /** Name used in errors. */
@@ -72,7 +77,7 @@ interface Doc {
 export class HistorySearchIndex {
   readonly #source: () => readonly Message[];
   readonly #embedder: Embedder | undefined;
-  readonly #vectors: VectorStore | undefined;
+  readonly #vectors: MessageVectors | undefined;
   readonly #sliceMs: number;
   readonly #backgroundBacklog: number;
   readonly #module: string;
@@ -83,18 +88,22 @@ export class HistorySearchIndex {
   #idToPosition = new Map<string, number>();
   #documentFrequency = new Map<string, number>();
   #callNames = new Map<string, string>();
-  #embedded = 0;
-  /** Positions 0 … vectorCount−1 have a vector in the store (upserted by position: a rebuild overwrites). */
-  #vectorCount = 0;
-  readonly #embeddingCache = new Map<string, Float32Array>();
   #catchingUp: Promise<void> | undefined;
   readonly stats: IndexStats = { indexed: 0, rebuilds: 0, lastCatchUpMs: 0, rewinds: 0 };
 
   constructor(source: () => readonly Message[], options: HistorySearchIndexOptions = {}) {
     this.#source = source;
     this.#embedder = options.embedder;
-    this.#vectors = options.embedder ? (options.vectorStore ?? new InMemoryVectorStore()) : undefined;
     this.#sliceMs = options.sliceMs ?? 25;
+    this.#vectors = options.embedder
+      ? new MessageVectors(source, {
+          embedder: options.embedder,
+          sliceMs: this.#sliceMs,
+          module: options.module ?? "search",
+          ...(options.vectorArchive ? { archive: options.vectorArchive } : {}),
+          ...(options.embedBatchSize ? { batchSize: options.embedBatchSize } : {}),
+        })
+      : undefined;
     this.#backgroundBacklog = options.backgroundBacklog ?? 5_000;
     this.#module = options.module ?? "search";
     this.#speakers = options.speakers ?? true;
@@ -104,8 +113,46 @@ export class HistorySearchIndex {
     return this.#embedder !== undefined;
   }
 
-  /** Ranked hits for `query` (see SearchOptions in contracts/search.ts). */
+  /** Counts of the background embedding (texts embedded, embed() calls, vectors reused); undefined without an embedder. */
+  get vectorStats(): Readonly<VectorStats> | undefined {
+    return this.#vectors?.stats;
+  }
+
+  /** The history changed (a message added, replaced, resumed): embed what has no vector yet, in the background. */
+  noteChanged(): void {
+    this.#vectors?.schedule();
+  }
+
+  /** Stops the background embedding and writes the vectors the archive has queued (the context's close). */
+  async close(): Promise<void> {
+    await this.#vectors?.close();
+  }
+
+  /** Resolves once every stored message is indexed and (with an embedder) embedded; rejects with the embedder's error. */
+  async indexReady(): Promise<void> {
+    await this.catchUp();
+    await this.#vectors?.whenReady();
+    // The history may have grown while the vectors were computed: index that too.
+    await this.catchUp();
+  }
+
+  /**
+   * The search as strategies on the request path get it (CompactionContext.search): the same
+   * ranking, but no embedding is waited for — a query whose vector is not known yet is answered
+   * lexically (its embedding starts, for the next request).
+   */
+  readonly turnPath: HistorySearch = {
+    search: (query, options) => this.#search(query, options ?? {}, false),
+    ready: () => this.ready(),
+    warm: () => this.warm(),
+  };
+
+  /** Ranked hits for `query` (see SearchOptions in contracts/search.ts); with an embedder, its query is embedded first. */
   async search(query: string, options: SearchOptions = {}): Promise<SearchHit[]> {
+    return this.#search(query, options, true);
+  }
+
+  async #search(query: string, options: SearchOptions, waitForQuery: boolean): Promise<SearchHit[]> {
     const { k, neighbours } = checkOptions(query, options, this.#module);
     await this.catchUp();
     if (k === 0) return [];
@@ -117,8 +164,11 @@ export class HistorySearchIndex {
       const expansion = this.#expansion(terms, lexical, options.feedback);
       if (expansion.size > 0) lexical = this.#lexical([...terms, ...expansion.keys()], accept, expansion);
     }
-    let ranked: { position: number; score: number; terms?: string[] }[] = lexical.slice(0, this.#embedder ? Math.max(k * 4, 50) : k);
-    if (this.#embedder) ranked = await this.#fuse(query, ranked, accept, k);
+    let ranked: { position: number; score: number; terms?: string[] }[] = lexical.slice(0, this.#vectors ? Math.max(k * 4, 50) : k);
+    if (this.#vectors) {
+      const vector = await this.#vectors.queryVector(query, { wait: waitForQuery });
+      if (vector) ranked = this.#fuse(vector, ranked, accept, k);
+    }
     return ranked.slice(0, k).map(({ position, score, terms }) => this.#hit(position, score, terms, neighbours));
   }
 
@@ -269,7 +319,6 @@ export class HistorySearchIndex {
       if (typeof id === "string" && this.#idToPosition.get(id) === i) this.#idToPosition.delete(id);
     }
     indexed.length = common;
-    this.#embedded = Math.min(this.#embedded, common);
     this.stats.indexed = common;
     this.stats.rewinds++;
   }
@@ -280,7 +329,6 @@ export class HistorySearchIndex {
     this.#indexed = [];
     this.#idToPosition = new Map();
     this.#callNames = new Map();
-    this.#embedded = 0;
     this.stats.rebuilds++;
     this.stats.indexed = 0;
   }
@@ -343,46 +391,11 @@ export class HistorySearchIndex {
     };
   }
 
-  async #fuse(query: string, lexical: { position: number; score: number; terms?: string[] }[], accept: (p: number) => boolean, k: number) {
-    await this.#embedPending();
-    const [vector] = await this.#embedder!.embed([query]);
-    const total = await this.#vectors!.count({ collection: COLLECTION });
-    const nearest = await this.#vectors!.query(vector!, { collection: COLLECTION, limit: total });
-    const semantic: number[] = [];
-    for (const hit of nearest) {
-      const p = Number(hit.id);
-      if (accept(p)) semantic.push(p);
-      if (semantic.length >= Math.max(k * 4, 50)) break;
-    }
+  /** Lexical and dense rankings fused (RRF); a message without a vector is in the lexical list only. */
+  #fuse(vector: Float32Array, lexical: { position: number; score: number; terms?: string[] }[], accept: (p: number) => boolean, k: number) {
+    const semantic = this.#vectors!.nearest(vector, this.#indexed, accept, Math.max(k * 4, 50));
     const terms = new Map(lexical.map((r) => [r.position, r.terms]));
     return reciprocalRankFusion([lexical.map((r) => r.position), semantic]).map(({ id, score }) => ({ position: id, score, terms: terms.get(id) ?? [] }));
-  }
-
-  /** Embeds indexed messages not embedded yet (batched; cached by message id across rebuilds). */
-  async #embedPending(): Promise<void> {
-    // After a rebuild, vectors of positions beyond the new history would answer queries: drop them.
-    if (this.#vectorCount > this.#indexed.length) {
-      const stale = Array.from({ length: this.#vectorCount - this.#indexed.length }, (_, i) => String(this.#indexed.length + i));
-      await this.#vectors!.delete(stale, { collection: COLLECTION });
-      this.#vectorCount = this.#indexed.length;
-    }
-    const BATCH = 64;
-    while (this.#embedded < this.#indexed.length) {
-      const from = this.#embedded;
-      const batch = this.#indexed.slice(from, from + BATCH);
-      const texts = batch.map(searchableText);
-      const uncached = batch.map((m, i) => (this.#embeddingCache.has(cacheKey(m, from + i)) ? -1 : i)).filter((i) => i >= 0);
-      if (uncached.length > 0) {
-        const vectors = await this.#embedder!.embed(uncached.map((i) => texts[i]!));
-        uncached.forEach((i, j) => this.#embeddingCache.set(cacheKey(batch[i]!, from + i), vectors[j]!));
-      }
-      await this.#vectors!.upsert(
-        batch.map((m, i) => ({ id: String(from + i), content: texts[i]!, embedding: this.#embeddingCache.get(cacheKey(m, from + i))!, metadata: { position: from + i } })),
-        { collection: COLLECTION },
-      );
-      this.#embedded = from + batch.length;
-      this.#vectorCount = Math.max(this.#vectorCount, this.#embedded);
-    }
   }
 
   #hit(position: number, score: number, terms: string[] | undefined, neighbours: number): SearchHit {
@@ -401,7 +414,6 @@ export class HistorySearchIndex {
   }
 }
 
-const COLLECTION = "history";
 /** Backlogs up to this many messages are indexed in one go (the usual case: what came since the last search). */
 const SMALL_BACKLOG = 256;
 /** Query terms in more than this share of the messages are dropped (see #queryTerms). */
@@ -427,11 +439,6 @@ function newMini(): MiniSearch<Doc> {
 
 function splitTerms(text: string): string[] {
   return text === "" ? [] : text.split(" ");
-}
-
-function cacheKey(message: Message, position: number): string {
-  const id = message.metadata?.id;
-  return typeof id === "string" ? id : `#${position}`;
 }
 
 function checkOptions(query: string, options: SearchOptions, module: string): { k: number; neighbours: number } {

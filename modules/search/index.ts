@@ -8,3 +8,4 @@ export { checkDocument, toVector } from "./in-memory-vector-store.js";
 export { recallQuery, questionClauses } from "./recall-query.js";
 export { isSessionHeader } from "./session-header.js";
 export { recallCandidates, RANKING_RULES, ALL_RULES, type RankedHit, type RankingRule } from "./recall-ranking.js";
+export { MessageVectors, vectorKey, type VectorArchive, type VectorStats, type MessageVectorsOptions } from "./message-vectors.js";

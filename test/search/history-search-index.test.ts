@@ -215,6 +215,7 @@ describe("HistorySearchIndex", () => {
     };
     const history = [msg("user", "my automobile broke down"), msg("user", "pizza tonight"), msg("user", "nothing relevant")];
     const { index } = indexOver({ current: history }, { embedder });
+    await index.indexReady(); // messages are embedded in the background; this waits for them
     const hits = await index.search("vehicle", { k: 2 });
     expect(hits[0]!.index).toBe(0);
     const lexicalOnly = new HistorySearchIndex(() => history);
