@@ -32,6 +32,10 @@ export interface AmplifierConfig {
    */
   hooks?: ModuleRef[];
   /**
+   * The session's embedder (embedder-local, embedder-openai or a third party's): mounted before the context, it registers the "embedder" capability (contracts/search.ts), so the context's search and recall rank by vectors beside BM25. With optional: true a failure leaves search lexical. See contracts/MODULES.md.
+   */
+  embedder?: ModuleRef;
+  /**
    * The agent's memory (memory-local, memory-null, memory-postgres, memory-redis or a third party's), mounted at the memory point; over the MEMORY_* environment variables. See contracts/MEMORY.md.
    */
   memory?: ModuleRef;

@@ -71,6 +71,12 @@ export const amplifierConfigSchema = z
     providers: z.array(namedModuleRefSchema).optional().meta({ description: "Model providers, mounted at the providers point under their name." }),
     tools: z.array(namedModuleRefSchema).optional().meta({ description: "Tools, mounted at the tools point under their name." }),
     hooks: z.array(moduleRefSchema).optional().meta({ description: "Hook modules; they register their handlers on coordinator.hooks." }),
+    embedder: moduleRefSchema
+      .optional()
+      .meta({
+        description:
+          'The session\'s embedder (embedder-local, embedder-openai or a third party\'s): mounted before the context, it registers the "embedder" capability (contracts/search.ts), so the context\'s search and recall rank by vectors beside BM25. With optional: true a failure leaves search lexical. See contracts/MODULES.md.',
+      }),
     memory: moduleRefSchema
       .optional()
       .meta({ description: "The agent's memory (memory-local, memory-null, memory-postgres, memory-redis or a third party's), mounted at the memory point; over the MEMORY_* environment variables. See contracts/MEMORY.md." }),

@@ -1,5 +1,5 @@
 import type { CoordinatorContract } from "@amplifier-ts/contracts";
-import { AmplifierError, createError, isAmplifierError, type AnyErrorCode } from "@amplifier-ts/contracts";
+import { AmplifierError, createError, EMBEDDER_CAPABILITY, isAmplifierError, type AnyErrorCode } from "@amplifier-ts/contracts";
 import type { LoadedModule } from "./load-module.js";
 import { createModuleScope } from "./module-scope.js";
 import type { PlannedModule } from "./plan-modules.js";
@@ -30,7 +30,9 @@ const MAX_TIMER_MS = 2_147_483_647;
  * |                 | mounted it itself or the slot is taken; for hooks it is only returned        |
  * | nothing         | nothing                                                                      |
  *
- * A context entry must leave a ContextManager in the context slot. Failures:
+ * A context entry must leave a ContextManager in the context slot; an embedder entry (the
+ * top-level "embedder") must leave an Embedder as the capability "embedder" — registered by
+ * mount(), or returned by it and registered here. Failures:
  * MODULE_MOUNT_FAILED (mount threw, or what it returned could not be mounted; `cause` is the
  * original error) and MODULE_MOUNT_TIMEOUT (mount did not settle in time). Either way every
  * registration the module made is rolled back first (module-scope.ts) — nothing half-mounted.
@@ -115,6 +117,7 @@ async function adopt(coordinator: CoordinatorContract, entry: PlannedModule, res
       if (!mounted.includes(result) && coordinator.get(entry.point, name) === undefined) await coordinator.mount(entry.point, result, name);
     }
   }
+  if (entry.point === "embedder") return adoptEmbedder(coordinator, entry, result);
   if (entry.point === "context" && coordinator.get("context") === undefined) {
     throw createError("INVALID_MODULE", "the context module left the context slot empty", {
       module: entry.specifier,
@@ -123,6 +126,33 @@ async function adopt(coordinator: CoordinatorContract, entry: PlannedModule, res
       given: result,
     });
   }
+}
+
+/**
+ * The top-level "embedder" entry: the module registers the capability "embedder" itself, or returns
+ * the Embedder for the loader to register. Either way it must be an Embedder: the context reads it
+ * at mount, and a wrong value is this entry's failure rather than the first search's.
+ */
+function adoptEmbedder(coordinator: CoordinatorContract, entry: PlannedModule, result: unknown): void {
+  const expected = "mount() to register an Embedder as the capability \"embedder\" (coordinator.registerCapability(\"embedder\", embedder)) or to return one: { name: string, dimensions?: number, embed(texts: string[]): Promise<Float32Array[]> }";
+  let embedder = coordinator.getCapability(EMBEDDER_CAPABILITY);
+  if (embedder === undefined && isEmbedder(result)) {
+    coordinator.registerCapability(EMBEDDER_CAPABILITY, result);
+    embedder = result;
+  }
+  if (!isEmbedder(embedder)) {
+    throw createError("INVALID_MODULE", embedder === undefined ? "the embedder module registered no embedder" : 'the capability "embedder" is not an Embedder', {
+      module: entry.specifier,
+      path: entry.path,
+      expected,
+      given: embedder ?? result,
+    });
+  }
+}
+
+function isEmbedder(value: unknown): value is { name: string; embed: (texts: string[]) => Promise<Float32Array[]> } {
+  const candidate = value as { name?: unknown; embed?: unknown } | null | undefined;
+  return typeof candidate === "object" && candidate !== null && typeof candidate.name === "string" && typeof candidate.embed === "function";
 }
 
 function withErrors(rollbackErrors: unknown[]): { rollbackErrors?: unknown[] } {

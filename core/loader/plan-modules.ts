@@ -2,7 +2,7 @@ import type { AmplifierConfig } from "@amplifier-ts/contracts";
 import { formatPath, type PathSegment } from "../config/format-path.js";
 
 /** Where a config entry goes. `hooks` is not a mount point: hook modules register on coordinator.hooks. */
-export type ConfigPoint = "context" | "memory" | "stores" | "orchestrator" | "providers" | "tools" | "hooks";
+export type ConfigPoint = "embedder" | "context" | "memory" | "stores" | "orchestrator" | "providers" | "tools" | "hooks";
 
 /** The store capabilities a config's "stores" section can name, in mount order. */
 export const STORE_KINDS = ["blobs", "graph", "tasks", "vectors"] as const;
@@ -29,6 +29,8 @@ export interface PlannedModule {
  * |-------|--------------|-----------------------------------------------------------------------|
  * | 1     | hooks        | first, so they hear everything the other modules announce while they  |
  * |       |              | mount (module:mounted, context:storage_fallback, storage_recovered …) |
+ * | 1b    | embedder     | the top-level "embedder" entry: it registers the capability           |
+ * |       |              | "embedder" (contracts/search.ts), which the context reads at mount    |
  * | 2     | context      | required; providers, tools and the orchestrator may use it at mount   |
  * | 2b    | memory       | the top-level "memory" entry (agent memory)                           |
  * | 2c    | stores       | "stores": blobs, graph, tasks, vectors — each module registers its   |
@@ -40,7 +42,7 @@ export interface PlannedModule {
  * A hook module finds no context manager while it mounts; its handlers reach it when they run
  * (`coordinator.get("context")`).
  */
-export const MOUNT_ORDER: readonly ConfigPoint[] = ["hooks", "context", "memory", "stores", "providers", "tools", "orchestrator"];
+export const MOUNT_ORDER: readonly ConfigPoint[] = ["hooks", "embedder", "context", "memory", "stores", "providers", "tools", "orchestrator"];
 
 export function planModules(config: AmplifierConfig): PlannedModule[] {
   const plan: PlannedModule[] = [];
@@ -63,9 +65,9 @@ export function planModules(config: AmplifierConfig): PlannedModule[] {
       if (ref !== undefined) add(point, ["session", point], ref);
       continue;
     }
-    if (point === "memory") {
-      const ref = config.memory;
-      if (ref !== undefined) add(point, ["memory"], ref);
+    if (point === "memory" || point === "embedder") {
+      const ref = config[point];
+      if (ref !== undefined) add(point, [point], ref);
       continue;
     }
     if (point === "stores") {

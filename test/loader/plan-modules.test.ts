@@ -9,7 +9,7 @@ describe("planModules", () => {
       providers: [{ module: "p", name: "p" }],
       hooks: [{ module: "h" }],
     });
-    expect(MOUNT_ORDER).toEqual(["hooks", "context", "memory", "stores", "providers", "tools", "orchestrator"]);
+    expect(MOUNT_ORDER).toEqual(["hooks", "embedder", "context", "memory", "stores", "providers", "tools", "orchestrator"]);
     expect(plan.map((e) => [e.path, e.specifier, e.name, e.optional])).toEqual([
       ["hooks[0]", "h", undefined, false],
       ["session.context", "c", undefined, false],
