@@ -26,8 +26,9 @@ export default defineConfig({
     // Cross-package and end-to-end suites live in test/; a package's own tests live beside it
     // (modules/<name>/test/, core/test/, …) so the package can be read and moved alone.
     include: ["test/**/*.test.ts", "{contracts,core,modules,hooks,testing}/**/*.test.ts"],
-    // Fault tests restart servers: they run alone, in vitest.faults.config.ts.
-    exclude: [...configDefaults.exclude, "**/dist/**", "**/*.fault.test.ts"],
+    // Fault tests restart servers: they run alone, in vitest.faults.config.ts; tests of a real
+    // embedding model load it for seconds: vitest.model.config.ts.
+    exclude: [...configDefaults.exclude, "**/dist/**", "**/*.fault.test.ts", "**/*.model.test.ts"],
     testTimeout: timeout,
     hookTimeout: BASE_TIMEOUT_MS,
     // eventsource-parser (under the `ai` SDK) exports TypeScript source under "source" too: the

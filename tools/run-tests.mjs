@@ -7,6 +7,7 @@
  * |---|---|---|
  * | tests | `vitest run` | the unit, integration, store and browser suites (vitest.config.ts) |
  * | fault tests | `vitest run --config vitest.faults.config.ts` | they kill private PostgreSQL / Redis servers: alone, one file at a time |
+ * | model tests | `vitest run --config vitest.model.config.ts` | they load a real embedding model (seconds, hundreds of MB): alone, with long limits |
  * | types | `tsc --noEmit` | the tests, examples and documentation code compile under strict |
  *
  * A chain with `&&` stopped at the first failing stage and said nothing of the others: a timeout in
@@ -16,7 +17,7 @@
  * test: vitest alone would fail the faults stage with "No test files found"); when they match no
  * file of any vitest stage, the command fails at once — a mistyped filter never passes.
  *
- *   node tools/run-tests.mjs [--stage tests|faults|types] [vitest arguments…]
+ *   node tools/run-tests.mjs [--stage tests|faults|model|types] [vitest arguments…]
  */
 import { runStages, vitestFilesOf } from "./test-stages.mjs";
 import { fileURLToPath } from "node:url";
@@ -26,6 +27,7 @@ const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const STAGES = [
   { name: "tests", command: "vitest", args: ["run"] },
   { name: "faults", command: "vitest", args: ["run", "--config", "vitest.faults.config.ts"] },
+  { name: "model", command: "vitest", args: ["run", "--config", "vitest.model.config.ts"] },
   { name: "types", command: "tsc", args: ["--noEmit"], takesArguments: false },
 ];
 

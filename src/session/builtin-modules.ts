@@ -28,10 +28,22 @@ export const BUILTIN_MODULES: Readonly<Record<string, string>> = Object.freeze({
   "store-vectors": "@amplifier-ts/module-store-vectors",
 });
 
+/**
+ * Modules amplifier-ts publishes that this package does not depend on, because they are heavy and
+ * few sessions use them (embedder-local: TensorFlow.js and 28 MB of weights). A project installs
+ * one itself (`npm i @amplifier-ts/module-embedder-local`); a config names it by the package
+ * convention (`embedder-local` → `@amplifier-ts/module-embedder-local`, resolved from the config's
+ * folder). Listed here for "did you mean" hints only.
+ */
+export const SEPARATELY_INSTALLED_MODULES: Readonly<Record<string, string>> = Object.freeze({
+  "embedder-local": "@amplifier-ts/module-embedder-local",
+});
+
 /** The built-ins as the kernel's loader takes them (createSession's `moduleNames`). */
 export const BUILTIN_MODULE_NAMES: ModuleNames = Object.freeze({
   aliases: BUILTIN_MODULES,
   resolveFrom: dirname(fileURLToPath(import.meta.url)),
+  known: Object.freeze([...Object.keys(BUILTIN_MODULES), ...Object.keys(SEPARATELY_INSTALLED_MODULES)]),
 });
 
 export function builtinModuleNames(): string[] {

@@ -12,6 +12,7 @@ const BUILT_IN_MODULES = [
   "../../modules/context-manager/index.js",
   "../../modules/context-persistent/index.js",
   "../../modules/context-simple/index.js",
+  "../../modules/embedder-local/index.js",
   "../../modules/inspector/index.js",
   "../../modules/langchain/index.js",
   "../../modules/memory-tool/index.js",

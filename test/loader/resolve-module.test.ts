@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { MODULE_PACKAGE_PREFIX, resolveNamedPackage } from "../../core/loader/module-names.js";
-import { BUILTIN_MODULE_NAMES, BUILTIN_MODULES, builtinModuleFile } from "../../src/session/builtin-modules.js";
+import { BUILTIN_MODULE_NAMES, BUILTIN_MODULES, builtinModuleFile, SEPARATELY_INSTALLED_MODULES } from "../../src/session/builtin-modules.js";
 import { resolveModule } from "../../core/loader/resolve-module.js";
 import { resolvePackage } from "../../core/loader/resolve-package.js";
 import { CONFIGS, FIXTURES, MODULES, rejection } from "./support.js";
@@ -99,9 +99,10 @@ describe("resolveModule", () => {
 
   it("not a name at all: MODULE_NOT_FOUND listing the three kinds of reference", async () => {
     const error = await rejection(() => resolveModule("Not A Name", CONFIGS, undefined, BUILTIN_MODULE_NAMES), "MODULE_NOT_FOUND");
-    // Every built-in of the table, in its order (derived, so adding a built-in does not edit this test).
+    // Every built-in of the table, in its order, then the separately installed ones (derived, so adding a built-in does not edit this test).
     expect(Object.keys(BUILTIN_MODULES)).toEqual(expect.arrayContaining(["context-simple", "memory-tool", "store-blobs"]));
-    expect(error.expected).toBe(`a built-in name (${Object.keys(BUILTIN_MODULES).join(", ")}), a relative path to a .js, .mjs or .ts file, or an installed npm package name`);
+    const names = [...Object.keys(BUILTIN_MODULES), ...Object.keys(SEPARATELY_INSTALLED_MODULES)];
+    expect(error.expected).toBe(`a built-in name (${names.join(", ")}), a relative path to a .js, .mjs or .ts file, or an installed npm package name`);
   });
 });
 

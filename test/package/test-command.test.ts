@@ -53,24 +53,25 @@ describe("the test command", () => {
     const filtered = spawnSync(process.execPath, [runner, "test/package/engines.test.ts"], { cwd: ROOT, env, encoding: "utf8", timeout: 240_000 });
     expect(filtered.stdout).toMatch(/pass\s+tests/);
     expect(filtered.stdout).toMatch(/skip\s+faults\s+no test file of this stage matches test\/package\/engines\.test\.ts/);
+    expect(filtered.stdout).toMatch(/skip\s+model\s+no test file of this stage matches test\/package\/engines\.test\.ts/);
     expect(filtered.stdout).toMatch(/pass\s+types/);
     expect(filtered.status).toBe(0);
 
     const mistyped = spawnSync(process.execPath, [runner, "test/no-such-test-file"], { cwd: ROOT, env, encoding: "utf8", timeout: 120_000 });
-    expect(mistyped.stderr).toContain("no test file of tests or faults matches test/no-such-test-file");
+    expect(mistyped.stderr).toContain("no test file of tests or faults or model matches test/no-such-test-file");
     expect(mistyped.status).toBe(1);
   }, 300_000);
 
-  it("is what package.json's test script runs, with the vitest suites, the fault suites and the types", () => {
+  it("is what package.json's test script runs, with the vitest suites, the fault suites, the model suites and the types", () => {
     const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> };
     expect(manifest.scripts.test).toBe("node tools/run-tests.mjs");
     const runner = readFileSync(join(ROOT, "tools", "run-tests.mjs"), "utf8");
-    for (const stage of ['"vitest", args: ["run"]', '"vitest.faults.config.ts"', '"tsc", args: ["--noEmit"]']) expect(runner).toContain(stage);
+    for (const stage of ['"vitest", args: ["run"]', '"vitest.faults.config.ts"', '"vitest.model.config.ts"', '"tsc", args: ["--noEmit"]']) expect(runner).toContain(stage);
   });
 
   it("exits non-zero with the stage names for an unknown --stage", () => {
     const run = spawnSync(process.execPath, [join(ROOT, "tools", "run-tests.mjs"), "--stage", "nope"], { cwd: ROOT, encoding: "utf8", timeout: 60_000 });
     expect(run.status).toBe(2);
-    expect(run.stderr).toContain('no stage named "nope"; expected one of tests, faults, types');
+    expect(run.stderr).toContain('no stage named "nope"; expected one of tests, faults, model, types');
   });
 });

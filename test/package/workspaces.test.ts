@@ -3,7 +3,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { BUILTIN_MODULES } from "../../src/session/builtin-modules.js";
+import { BUILTIN_MODULES, SEPARATELY_INSTALLED_MODULES } from "../../src/session/builtin-modules.js";
 import { externalClosure, ROOT, rootManifest, workspaceClosure, workspacePackages } from "./workspace-manifests.js";
 
 /**
@@ -83,6 +83,20 @@ describe("workspace packages", () => {
     for (const [name, packageName] of Object.entries(BUILTIN_MODULES)) {
       expect(byName.has(packageName), name).toBe(true);
       expect(umbrella.dependencies?.[packageName], name).toBeDefined();
+    }
+  });
+
+  it("a separately installed module (embedder-local) is a workspace package the umbrella does not depend on: TensorFlow.js reaches only who installs it", () => {
+    const umbrella = rootManifest();
+    for (const [name, packageName] of Object.entries(SEPARATELY_INSTALLED_MODULES)) {
+      expect(byName.has(packageName), name).toBe(true);
+      expect(umbrella.dependencies?.[packageName], name).toBeUndefined();
+      expect(packageName, name).toBe(`@amplifier-ts/module-${name}`); // found by the package convention, no alias needed
+    }
+    expect(externalClosure("@amplifier-ts/module-embedder-local").has("@energetic-ai/core")).toBe(true);
+    for (const pkg of packages) {
+      if (pkg.name === "@amplifier-ts/module-embedder-local") continue;
+      expect(externalClosure(pkg.name).has("@energetic-ai/core"), pkg.name).toBe(false);
     }
   });
 });
