@@ -15,7 +15,7 @@
  * | not sent, at or after the cut               | dropped / window / older-in-turn (ladder) or orphan-result |
  * | (a pipeline ran) not returned by it         | dropped / its strategy (the one that changed something, else "pipeline") / removed-by-pipeline |
  */
-import { idOf, isCritical, isInstruction, isTurnNote, type Message, type ToolDefinition, type ToolRecord, type WindowRecord, type WindowRun, type WindowRunDecision } from "@amplifier-ts/contracts";
+import { idOf, isCritical, isInstruction, isTurnNote, messageBody, type Message, type ToolDefinition, type ToolRecord, type WindowRecord, type WindowRun, type WindowRunDecision } from "@amplifier-ts/contracts";
 import type { TokenCounter } from "@amplifier-ts/tokens";
 import type { WindowReport } from "@amplifier-ts/window";
 import type { MessageExplanation } from "./window-explanation.js";
@@ -108,7 +108,8 @@ function runsOfSent(input: WindowRecordInput): WindowRun[] {
     if (at > next) dropGap(runs, next, at, cut, returned, pipelineBy, droppedBefore, droppedAfter);
     const decision = sent.get(at)!;
     if (input.spilled?.has(at)) push(runs, at, "truncated", "spill", "spilled");
-    else push(runs, at, decision, "window", sentReason(history[at]!, decision));
+    // Read from the plain object behind a held or lazy message (one proxy read, not one per field); a sent message is parsed already.
+    else push(runs, at, decision, "window", sentReason(messageBody(history[at]!), decision));
     next = at + 1;
   }
   if (next < history.length) dropGap(runs, next, history.length, cut, returned, pipelineBy, droppedBefore, droppedAfter);
