@@ -21,7 +21,7 @@
  * | `stored-order`         | keep stored order for everything but instructions (first) and results (after their call) — turn notes included |
  * | `first-is-user-turn`   | where the history has a user turn, put a user turn first after the instructions — or turn notes directly followed by a stored user turn (the notes that open it; stored order puts them before it) |
  * | `last-prompt-kept`     | where the history has a user turn, hold the latest one (whole, or truncated and marked): a window without the current prompt is not a valid request |
- * | `changes-marked`       | mark a stored message it changed: `truncated` (with the `[… N chars truncated …]` marker), `repaired`, or `spilled` (an excerpt naming the `handle` its whole text is stored under) |
+ * | `changes-marked`       | mark a stored message it changed: `truncated` (with the `[… N chars truncated …]` marker), `repaired`, `spilled` (an excerpt naming the `handle` its whole text is stored under), or `thinkingDropped` (an assistant message of a turn before the latest user turn, exactly the stored one without all of its thinking / redacted_thinking blocks — never some of them) |
  *
  * A turn NOTE is a system/developer message with `metadata.scope: "turn"` (a hook's injection
  * after the session started): conversation, not an instruction — it is held to stored order and
@@ -160,6 +160,10 @@ export function checkWindowInvariants(history: readonly Message[], window: reado
     const h = origins[k];
     if (typeof h !== "number" || sent(m) === sent(history[h]!)) return;
     const mark = windowMark(m);
+    if (mark?.thinkingDropped && !mark.truncated && !mark.repaired) {
+      if (h > lastTurn || sent(m) !== sent(withoutThinking(history[h]!))) fail("changes-marked", `stored message ${h} is marked thinkingDropped but is not that message of an earlier turn without all of its thinking blocks`);
+      return;
+    }
     if (!mark?.truncated && !mark?.repaired && !mark?.spilled) fail("changes-marked", `stored message ${h} was changed without a truncated/repaired/spilled mark`);
     if (mark?.spilled && !mark.truncated && !JSON.stringify(m.content).includes(String(mark.spilled.handle))) fail("changes-marked", `spilled message at window position ${k} does not name its handle ${JSON.stringify(mark.spilled.handle)}`);
     if (mark?.truncated && !MARKER.test(JSON.stringify(m.content))) fail("changes-marked", `truncated message at window position ${k} has no "[… N chars truncated …]" marker`);
@@ -281,13 +285,18 @@ function withoutOrphanBlocks(m: Message, orphanIds: Set<string> | undefined): Me
   return { ...m, content: m.content.filter((b) => b.type !== "tool_result" || !orphanIds.has(b.tool_use_id)) };
 }
 
-function windowMark(m: Message): { synthetic?: string; truncated?: unknown; repaired?: unknown; spilled?: { handle?: unknown } } | undefined {
+function windowMark(m: Message): { synthetic?: string; truncated?: unknown; repaired?: unknown; spilled?: { handle?: unknown }; thinkingDropped?: unknown } | undefined {
   const mark = m.metadata?.window;
   return typeof mark === "object" && mark !== null ? (mark as { synthetic?: string }) : undefined;
 }
 
 function syntheticKind(m: Message): string | undefined {
   return windowMark(m)?.synthetic;
+}
+
+/** The message without its thinking and redacted_thinking blocks (all of them). */
+function withoutThinking(m: Message): Message {
+  return Array.isArray(m.content) ? { ...m, content: m.content.filter((b) => b?.type !== "thinking" && b?.type !== "redacted_thinking") } : m;
 }
 
 /** What the provider receives of a message (metadata is never sent). */

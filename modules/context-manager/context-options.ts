@@ -79,6 +79,11 @@ export const contextOptionsShape = {
     .meta({ description: 'Whether the provider compacts the conversation on its server (Anthropic compact_20260112, OpenAI Responses context_management). "auto" (default): when the provider\'s getInfo() lists the "server-compaction" capability (provider-anthropic / provider-openai with contextManagement configured). "on": always; "off": never. Then windows start at the newest stored compaction block (what the provider already compacted is not sent again) and config strategies are not run; the provider\'s compactions are reported as context:post_compact with source "provider".' }),
   /** spilled-history.ts: a single input too large for the window goes to the blob store; the window carries an excerpt. */
   spill: spillOptionsSchema,
+  /** modules/window/window-builder.ts: the thinking policy of the window. */
+  thinking: z
+    .enum(["drop-older", "keep"])
+    .default("drop-older")
+    .meta({ description: "Thinking blocks (Anthropic thinking / redacted_thinking, Responses reasoning) of turns before the last one. \"drop-older\" (default): those assistant messages are sent without them — all of a message's or none, never altered — and the window record counts the tokens saved (report.thinkingDropped); the providers need thinking only until its tool turn completes. \"keep\": sent as stored. The last turn's thinking, the turn in progress's included, is always sent byte-identical." }),
   /** modules/summarizers/configured-summarizer.ts */
   summarizer: summarizerConfigSchema.optional().meta({ description: "Summarizer used by the summarising strategies (summarization, summarizing). \"extractive\" (default): offline, no model. \"provider\": a mounted provider's complete(); the object form names the provider (default: the first mounted) and the model (default: the provider's own). With no provider mounted when a summary is needed, the strategy drops the old messages instead and emits context:summary_failed." }),
 };

@@ -597,6 +597,7 @@ export class HistoryContextManager implements ContextManager {
       tools,
       compactThreshold: this.options.compactThreshold,
       compactTarget: this.options.compactTarget,
+      thinking: this.options.thinking,
       extraMessages: extra,
       explain,
       // The stored messages themselves, frozen, not a copy per window (contracts/CONTEXT.md "Copies").

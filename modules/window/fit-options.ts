@@ -14,6 +14,7 @@
  * | `compactThreshold`, `compactTarget`     | the cut's hysteresis (WindowAssembler; defaults 0.9 and 0.7)               |
  * | `minResultTokens`                       | tool results are capped no lower than this before whole turns are dropped  |
  * | `appendOnly`                            | the caller promises each call's array is the last one grown at its end: a fitter reads only the new items (window-fitter.ts) |
+ * | `thinking`                              | `drop-older` (default): turns before the last one lose their thinking blocks (all of a message's or none; the saving is reported); `keep` |
  *
  * Neither `model` nor `budget`, or a model the registry does not know without a budget:
  * WINDOW_FIT/NO_BUDGET — a window fitted to a guessed budget is the failure this library exists to
@@ -25,6 +26,7 @@ import { explainBudget } from "./budget.js";
 import { fitError } from "./fit-errors.js";
 import { WINDOW_FORMATS, type WindowFormat } from "./fit-formats.js";
 import { toolDefinitions } from "./fit-tools.js";
+import { thinkingPolicies, type ThinkingPolicy } from "./window-builder.js";
 
 export interface FitOptions {
   /** A model the token registry knows: gives the counter and, without `budget`, the budget. */
@@ -60,6 +62,8 @@ export interface FitOptions {
    * array is not seen: leave this off if the loop edits or rewrites its history. Default false.
    */
   appendOnly?: boolean | undefined;
+  /** Thinking of turns before the last one: `drop-older` (default) or `keep` (window-builder.ts). */
+  thinking?: ThinkingPolicy | undefined;
 }
 
 export interface ResolvedFitOptions {
@@ -74,6 +78,7 @@ export interface ResolvedFitOptions {
   readonly compactTarget: number | undefined;
   readonly minResultTokens: number | undefined;
   readonly appendOnly: boolean;
+  readonly thinking: ThinkingPolicy;
 }
 
 export function resolveFitOptions(options: FitOptions): ResolvedFitOptions {
@@ -83,6 +88,7 @@ export function resolveFitOptions(options: FitOptions): ResolvedFitOptions {
   const { model, budget, format } = options;
   if (model !== undefined && (typeof model !== "string" || model === "")) throw invalid("model", "a model name", model);
   if (format !== undefined && !WINDOW_FORMATS.includes(format)) throw invalid("format", WINDOW_FORMATS.join(" | "), format);
+  if (options.thinking !== undefined && !thinkingPolicies.includes(options.thinking)) throw invalid("thinking", thinkingPolicies.join(" | "), options.thinking);
   if (options.strategies !== undefined && !(Array.isArray(options.strategies) && options.strategies.every((s) => typeof s?.compact === "function"))) {
     throw invalid("strategies", "an array of CompactionStrategy instances ({ name, compact(messages, context) })", options.strategies);
   }
@@ -99,6 +105,7 @@ export function resolveFitOptions(options: FitOptions): ResolvedFitOptions {
     compactTarget: options.compactTarget,
     minResultTokens: options.minResultTokens,
     appendOnly: options.appendOnly === true,
+    thinking: options.thinking ?? "drop-older",
   };
 }
 

@@ -4,6 +4,7 @@ export type { WindowCounter } from "./token-ledger.js";
 export type { CutReason } from "./cut-policy.js";
 export type { LadderLevel } from "./ladder.js";
 export type { WindowReport, WindowRepairs, WindowDecision, DecisionAction, DecisionReason } from "./window-report.js";
+export { thinkingPolicies, type ThinkingPolicy } from "./window-builder.js";
 export {
   INTERRUPTED_RESULT_TEXT,
   OMITTED_HISTORY_TEXT,

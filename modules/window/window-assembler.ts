@@ -35,7 +35,7 @@ import { HistoryIndex } from "./history-index.js";
 import { climbLadder, needsPlaceholder, type StickyDrop, type WindowPlan } from "./ladder.js";
 import { TokenLedger, type WindowCounter } from "./token-ledger.js";
 import { SharedWindow } from "./shared-window.js";
-import { buildWindow, placeholderMessage } from "./window-builder.js";
+import { buildWindow, placeholderMessage, thinkingPolicies, type ThinkingPolicy } from "./window-builder.js";
 import type { WindowReport } from "./window-report.js";
 
 export interface AssembleOptions {
@@ -52,6 +52,12 @@ export interface AssembleOptions {
   extraMessages?: readonly Message[] | undefined;
   /** Account for every stored message in `report.decisions` (costs O(history)). */
   explain?: boolean | undefined;
+  /**
+   * Thinking of turns before the last one: `drop-older` (default) sends those assistant messages
+   * without their thinking blocks (all or none; `report.thinkingDropped` counts the saving),
+   * `keep` sends them as stored (window-builder.ts). The last turn's thinking is always sent.
+   */
+  thinking?: ThinkingPolicy | undefined;
   /** The ladder caps tool results no lower than this before dropping units (default min(512, ⌊budget/64⌋), ≥ 1). */
   minResultTokens?: number | undefined;
   /**
@@ -153,6 +159,9 @@ export class WindowAssembler {
     const threshold = options.compactThreshold ?? DEFAULT_COMPACT_THRESHOLD;
     const target = options.compactTarget ?? DEFAULT_COMPACT_TARGET;
     checkOptions(budget, threshold, target, counter, options.minResultTokens);
+    if (options.thinking !== undefined && !thinkingPolicies.includes(options.thinking)) {
+      throw createError("INVALID_ARGUMENT", "assemble() thinking is a thinking policy", { module: "context/window", expected: thinkingPolicies.join(" | "), given: options.thinking });
+    }
     const index = this.#index;
     const ledger = this.#ledgerFor(counter);
     const n = index.units.length;
@@ -229,10 +238,13 @@ export class WindowAssembler {
     this.#sticky = plan.sticky;
 
     const shared = options.shared === true;
+    const thinking = options.thinking ?? "drop-older";
+    // The shared window hands out the stored objects; older thinking to drop needs the builder.
+    const olderThinking = thinking === "drop-older" && (index.turnStarts.at(-1) ?? 0) > plan.from;
     const built =
-      shared && !explain && extraMessages.length === 0 && plan.prompt < 0 && plan.replacements.size === 0
-        ? { ...this.#shared.build(index, plan, cut), truncated: 0, sentTruncated: [] as number[], decisions: undefined }
-        : buildWindow({ index, ledger, plan, cut, extraMessages, explain, copy: !shared, ...(shared ? {} : { handOut: options.handOut }) });
+      shared && !explain && extraMessages.length === 0 && plan.prompt < 0 && plan.replacements.size === 0 && !olderThinking
+        ? { ...this.#shared.build(index, plan, cut), truncated: 0, sentTruncated: [] as number[], thinkingDropped: NO_THINKING_DROPPED, decisions: undefined }
+        : buildWindow({ index, ledger, plan, cut, extraMessages, explain, copy: !shared, thinking, ...(shared ? {} : { handOut: options.handOut }) });
     const storedKept = built.sentStored.length;
     const historyTokens = this.#historyTokens(ledger, instructionTokens, criticalTokens, counter.replyPriming + toolTokens);
     const cutMessage = index.units[cut]?.firstStored;
@@ -242,7 +254,8 @@ export class WindowAssembler {
       historyTokens: historyTokens.tokens,
       historyTokensExact: historyTokens.exact,
       windowMessages: built.messages.length,
-      windowTokens: plan.tokens,
+      // The plan counted older turns' thinking; what is sent is without it.
+      windowTokens: plan.tokens - built.thinkingDropped.tokens,
       removed: index.length - storedKept,
       truncated: built.truncated,
       repaired: {
@@ -262,6 +275,7 @@ export class WindowAssembler {
       toolTokens,
       sentStored: built.sentStored,
       sentTruncated: built.sentTruncated,
+      thinkingDropped: built.thinkingDropped,
       durationMs: performance.now() - started,
       ...(built.decisions ? { decisions: built.decisions } : {}),
     };
@@ -345,6 +359,8 @@ function budgetTooSmall(
     hint: more.hint,
   });
 }
+
+const NO_THINKING_DROPPED = Object.freeze({ messages: 0, tokens: 0 });
 
 function defaultFloor(budget: number): number {
   return Math.max(1, Math.min(512, Math.floor(budget / 64)));

@@ -14,15 +14,24 @@
  * itself, deep-frozen (message-copy.ts frozenBody: O(1) once frozen), and only what the window
  * made or changed is new: no per-window copy. Costs O(window), plus O(history) for the decisions
  * when they are asked for.
+ *
+ * Thinking policy (`thinking`, default `drop-older`): an assistant message of an OLDER turn (a unit
+ * before the last user turn) is sent without its thinking and redacted_thinking blocks — all of
+ * them or none, never some: the providers need thinking only until its tool turn completes
+ * (Anthropic strips earlier turns' thinking from the context itself; Responses drops reasoning
+ * items of earlier turns), and sending it costs tokens. A message that holds nothing but thinking
+ * is sent as it is. `keep` sends every block as stored. The turn in progress and the rest of the
+ * last turn always keep their thinking byte-identical. The saving is counted (`thinkingDropped`).
  */
 import type { Message } from "@amplifier-ts/contracts";
 import type { HistoryIndex, Member } from "./history-index.js";
 import type { WindowPlan } from "./ladder.js";
 import { frozenBody } from "./message-copy.js";
+import type { ContentBlock } from "@amplifier-ts/contracts";
 import { idOf, isTurnNote, resultIdsOf, shallowCopy } from "./message-shape.js";
 import { omittedHistoryMessage } from "./repair.js";
 import type { TokenLedger } from "./token-ledger.js";
-import { windowMarkOf } from "./window-marks.js";
+import { windowMarkOf, withMark } from "./window-marks.js";
 import type { DecisionReason, WindowDecision } from "./window-report.js";
 
 const PLACEHOLDER = omittedHistoryMessage();
@@ -38,8 +47,14 @@ export interface BuiltWindow {
   /** Stored index of each stored message in the window (window order), and of those sent truncated: O(window), for the window's record. */
   readonly sentStored: number[];
   readonly sentTruncated: number[];
+  /** Older turns' assistant messages sent without their thinking, and the tokens that saved. */
+  readonly thinkingDropped: { readonly messages: number; readonly tokens: number };
   readonly decisions?: WindowDecision[];
 }
+
+/** What the window does with thinking blocks of turns before the last one (see the header). */
+export type ThinkingPolicy = "drop-older" | "keep";
+export const thinkingPolicies: readonly ThinkingPolicy[] = ["drop-older", "keep"];
 
 export interface BuildInput {
   readonly index: HistoryIndex;
@@ -53,6 +68,8 @@ export interface BuildInput {
   readonly copy?: boolean;
   /** "frozen": the messages' plain objects, deep-frozen, instead of copies (`assemble({ handOut: "frozen" })`); wins over `copy`. */
   readonly handOut?: "copies" | "frozen" | undefined;
+  /** Default `drop-older`. */
+  readonly thinking?: ThinkingPolicy;
 }
 
 export function placeholderMessage(): Message {
@@ -69,6 +86,8 @@ export function buildWindow(input: BuildInput): BuiltWindow {
   let firstKeptId: string | undefined;
   const sentStored: number[] = [...index.instructions];
   const sentTruncated: number[] = [];
+  const thinkingDropped = { messages: 0, tokens: 0 };
+  const lastTurn = (input.thinking ?? "drop-older") === "drop-older" ? (index.turnStarts.at(-1) ?? -1) : -1;
 
   for (const i of index.instructions) out.push(copy(index.stored[i]!));
   storedKept += index.instructions.length;
@@ -77,9 +96,15 @@ export function buildWindow(input: BuildInput): BuiltWindow {
     const unit = index.units[u]!;
     for (const member of unit.emitted()) {
       const replaced = plan.replacements.get(member.message);
-      const sent = replaced ?? member.message;
+      let sent = replaced ?? member.message;
       if (firstKeptId === undefined && u >= cut && !member.synthetic) firstKeptId = idOf(sent);
-      out.push(copy(sent));
+      const stripped = u < lastTurn && !member.critical ? withoutThinking(sent, input.ledger) : undefined;
+      if (stripped) {
+        sent = stripped.message;
+        thinkingDropped.messages++;
+        thinkingDropped.tokens += stripped.saved;
+        out.push(sent);
+      } else out.push(copy(sent));
       if (member.synthetic) interruptedCalls.push(...resultIdsOf(sent));
       else {
         storedKept++;
@@ -93,7 +118,7 @@ export function buildWindow(input: BuildInput): BuiltWindow {
   };
   forEachKeptUnit(index, plan, emit);
   for (const extra of input.extraMessages) out.push(copy(extra));
-  const built = { messages: out, storedKept, truncated, interruptedCalls, firstKeptId, sentStored, sentTruncated };
+  const built = { messages: out, storedKept, truncated, interruptedCalls, firstKeptId, sentStored, sentTruncated, thinkingDropped };
   return input.explain ? { ...built, decisions: explainDecisions(input) } : built;
 }
 
@@ -121,6 +146,7 @@ function explainDecisions(input: BuildInput): WindowDecision[] {
   const extra: WindowDecision[] = [];
   const kept = new Set<number>();
   forEachKeptUnit(index, plan, (u) => kept.add(u));
+  const lastTurn = (input.thinking ?? "drop-older") === "drop-older" ? (index.turnStarts.at(-1) ?? -1) : -1;
 
   for (const i of index.instructions) {
     decisions[i] = decision(i, stored[i]!, "kept", "instruction", ledger.counter.countMessage(stored[i]!));
@@ -135,7 +161,7 @@ function explainDecisions(input: BuildInput): WindowDecision[] {
         return;
       }
       decisions[member.stored] = isKept
-        ? keptDecision(member, unit.critical, u === plan.prompt, plan, ledger, tokens![k]!)
+        ? keptDecision(member, unit.critical, u === plan.prompt, plan, ledger, tokens![k]!, u < lastTurn)
         : decision(member.stored, stored[member.stored]!, "dropped", droppedReason(index, u, cut), undefined, orphansIn(member));
     });
   });
@@ -146,11 +172,17 @@ function explainDecisions(input: BuildInput): WindowDecision[] {
   return [...(decisions.filter(Boolean) as WindowDecision[]), ...extra];
 }
 
-function keptDecision(member: Member, critical: boolean, isPrompt: boolean, plan: WindowPlan, ledger: TokenLedger, tokens: number): WindowDecision {
+function keptDecision(member: Member, critical: boolean, isPrompt: boolean, plan: WindowPlan, ledger: TokenLedger, tokens: number, olderTurn: boolean): WindowDecision {
   const replaced = plan.replacements.get(member.message);
   const reason: DecisionReason = replaced ? (isPrompt ? (member.message.role === "user" ? "prompt-cap" : "note-cap") : "result-cap") : critical ? "critical" : "in-window";
-  const sent = replaced ?? member.message;
-  const cost = replaced ? ledger.counter.countMessage(replaced) : tokens;
+  let sent = replaced ?? member.message;
+  let cost = replaced ? ledger.counter.countMessage(replaced) : tokens;
+  // As emitted: an older turn's message without its thinking (the policy `drop-older`) costs less.
+  const stripped = olderTurn && !member.critical ? withoutThinking(sent, ledger) : undefined;
+  if (stripped) {
+    sent = stripped.message;
+    cost -= stripped.saved;
+  }
   return decision(member.stored, sent, replaced ? "truncated" : "kept", reason, cost, orphansIn(member));
 }
 
@@ -182,4 +214,22 @@ function decision(
     ...(orphanResultsRemoved === undefined ? {} : { orphanResultsRemoved }),
     ...(isTurnNote(message) ? { note: true as const } : {}),
   };
+}
+
+/**
+ * An assistant message without its thinking and redacted_thinking blocks — all of them, never some
+ * — and the tokens that saves, counted as the window counts messages (the message with them minus
+ * the message without them: their tokens and their share of the block framing). Undefined when it
+ * has none, or nothing besides them.
+ */
+function withoutThinking(message: Message, ledger: TokenLedger): { message: Message; saved: number } | undefined {
+  if (message.role !== "assistant" || !Array.isArray(message.content)) return undefined;
+  const content = message.content as readonly ContentBlock[];
+  let thinking = 0;
+  for (const block of content) if (block?.type === "thinking" || block?.type === "redacted_thinking") thinking++;
+  if (thinking === 0) return undefined;
+  const rest = content.filter((block) => block?.type !== "thinking" && block?.type !== "redacted_thinking");
+  if (rest.length === 0 && !message.tool_calls?.length) return undefined;
+  const stripped = withMark({ ...shallowCopy(message), content: rest }, { thinkingDropped: { blocks: thinking } });
+  return { message: stripped, saved: ledger.counter.countMessage(message) - ledger.counter.countMessage(stripped) };
 }

@@ -205,6 +205,7 @@ class Fitter implements WindowFitter {
       compactThreshold: o.compactThreshold,
       compactTarget: o.compactTarget,
       minResultTokens: o.minResultTokens,
+      thinking: o.thinking,
       explain: options.report === true,
       shared: true,
     });

@@ -9,6 +9,7 @@
  * | `truncated: { chars, keptChars, … }`   | a stored message whose text was cut (head and tail kept) |
  * | `repaired: { orphanResults }`          | a stored user message whose orphan tool_result blocks were removed |
  * | `spilled: { handle, tokens, chars }`   | a stored input too large for the window, sent as an excerpt naming the handle its whole text is stored under (the context manager's spilling) |
+ * | `thinkingDropped: { blocks }`          | an assistant message of an older turn sent without its thinking blocks — all of them (thinking policy `drop-older`, window-builder.ts) |
  *
  * Stored messages are never marked: marks exist on window copies only.
  */
@@ -39,6 +40,7 @@ export interface WindowMark {
   readonly spilled?: SpillMark;
   readonly truncated?: TruncationMark;
   readonly repaired?: { readonly orphanResults: number };
+  readonly thinkingDropped?: { readonly blocks: number };
 }
 
 export const INTERRUPTED_RESULT_TEXT = "[tool call interrupted: no result was recorded]";

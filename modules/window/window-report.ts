@@ -113,6 +113,14 @@ export interface WindowReport {
    */
   readonly sentStored: readonly number[];
   readonly sentTruncated: readonly number[];
+  /**
+   * Assistant messages of turns before the last one sent without their thinking blocks (thinking
+   * policy `drop-older`, the default), and the tokens of the thinking left out (the token rules'
+   * own count of those blocks). `windowTokens` is what is sent, without them; the cut and the
+   * ladder planned with them counted (an upper bound), so a window never grows past the budget
+   * when a turn ends and its thinking starts being dropped.
+   */
+  readonly thinkingDropped: { readonly messages: number; readonly tokens: number };
   readonly durationMs: number;
   readonly decisions?: readonly WindowDecision[];
 }
