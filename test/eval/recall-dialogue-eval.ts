@@ -14,6 +14,8 @@
  *   ours: computed here, counted with the same counter, up to the budget (the context module's
  *   windows stay below 0.85 × budget: the baseline gets more room than the default has);
  * - embedder — recall with the hashed test embedder fused in (test/eval/hashed-embedder.ts);
+ * - embedder-local (opt-in: `--local-embedder`) — recall with the offline model of
+ *   modules/embedder-local (Universal Sentence Encoder lite) fused in;
  * - ablations — recall with one rule, cue lexicon or feature removed (RecallTuning), or an option
  *   that is off by default turned on (pseudo-relevance feedback), each a row.
  */
@@ -26,6 +28,7 @@ import type { HistoryContextManager } from "../../modules/context-manager/histor
 import { mount } from "../../modules/context-simple/index.js";
 import { HistorySearchIndex } from "../../modules/search/history-search-index.js";
 import { RecallStrategy, recallOptions, type RecallTuning } from "../../modules/strategies/recall.js";
+import type { Embedder } from "../../contracts/search.js";
 import { hashedEmbedder } from "./hashed-embedder.js";
 import { historyFor, type DialogueConversation, type DialogueQuestion, type Split } from "./realtalk.js";
 
@@ -37,7 +40,8 @@ export interface DialogueMethod {
   /** A context-module pipeline, or the BM25 baseline computed by the harness. */
   kind: "pipeline" | "bm25";
   strategies?: unknown[];
-  embedder?: boolean;
+  /** true: the hashed test embedder; a function: the embedder it makes (closed after the conversation when it can be). */
+  embedder?: boolean | (() => Embedder & { close?(): Promise<void> });
   /** Recall with this tuning (an ablation): registered as the strategy "recall-tuned". */
   tuning?: RecallTuning;
 }
@@ -143,7 +147,8 @@ export async function evaluateDialogue(
     return { method: method.label, results, msPerWindow: windows ? windowMs / windows : 0 };
   }
   const coordinator = new Coordinator({ sessionId: `dialogue-${conversation.name}` });
-  if (method.embedder) coordinator.registerCapability(EMBEDDER_CAPABILITY, hashedEmbedder);
+  const embedder = typeof method.embedder === "function" ? method.embedder() : method.embedder ? hashedEmbedder : undefined;
+  if (embedder) coordinator.registerCapability(EMBEDDER_CAPABILITY, embedder);
   let strategies = method.strategies ?? [];
   if (method.tuning) {
     const tuning = method.tuning;
@@ -156,7 +161,8 @@ export async function evaluateDialogue(
   try {
     for (const q of questions) {
       await context.setMessages(historyFor(conversation, q));
-      await context.searchIndex.catchUp();
+      // Every message indexed and (with an embedder) embedded: windows never wait for it (issue 30).
+      await context.indexReady();
       const ok: Record<number, boolean> = {};
       const share: Record<number, number> = {};
       for (const budget of budgets) {
@@ -172,6 +178,7 @@ export async function evaluateDialogue(
     }
   } finally {
     await coordinator.cleanup();
+    if (embedder && embedder !== hashedEmbedder) await (embedder as { close?(): Promise<void> }).close?.();
   }
   return { method: method.label, results, msPerWindow: windows ? windowMs / windows : 0 };
 }

@@ -48,6 +48,7 @@ import { hashedEmbedder } from "./hashed-embedder.js";
 import {
   DIALOGUE_ABLATIONS,
   DIALOGUE_METHODS,
+  type DialogueMethod,
   dialogueRate,
   renderDialogueCategories,
   renderDialogueShares,
@@ -141,8 +142,8 @@ export async function evaluate(conversation: RecallConversation, method: Method,
       seen.add(messageId);
       const question = byId.get(messageId);
       if (!question) continue;
-      // Recall never waits for a backlog being indexed in the background; make sure none is pending.
-      await (context.searchIndex as { catchUp?: () => Promise<void> }).catchUp?.();
+      // Recall never waits for a backlog being indexed or embedded in the background; make sure none is pending.
+      await context.indexReady();
       const t0 = performance.now();
       const window: Message[] = await context.getMessagesForRequest(budget);
       windowMs += performance.now() - t0;
@@ -492,6 +493,12 @@ async function main(argv: string[]): Promise<number> {
  * every budget; the held-out split as aggregates only (recent, baseline, default recall).
  * Without the data (test/eval/data/realtalk/README.md) it says so and returns 0.
  */
+/** Recall with modules/embedder-local (loaded only when asked for: TensorFlow.js and the model). */
+async function localEmbedderMethod(): Promise<DialogueMethod> {
+  const { createLocalEmbedder } = await import("../../modules/embedder-local/index.js");
+  return { id: "embedder-local", label: "recall + embedder-local (USE lite, RRF)", kind: "pipeline", strategies: [{ use: "recall" }], embedder: () => createLocalEmbedder() };
+}
+
 async function dialogueMain(argv: string[]): Promise<number> {
   const conversations = loadRealtalk();
   if (conversations.length === 0) {
@@ -500,9 +507,16 @@ async function dialogueMain(argv: string[]): Promise<number> {
   }
   const log = (line: string) => process.stderr.write(`${line}\n`);
   const quick = argv.includes("--quick");
-  const dev = await runDialogueEval(conversations, { split: "dev", methods: quick ? DIALOGUE_METHODS : [...DIALOGUE_METHODS, ...DIALOGUE_ABLATIONS], log });
-  const heldout = argv.includes("--no-heldout") ? undefined : await runDialogueEval(conversations, { split: "heldout", methods: DIALOGUE_METHODS.filter((m) => m.id !== "embedder"), log });
-  const report = renderDialogueReport(dev, heldout, `npm run eval:recall -- --set realtalk${quick ? " --quick" : ""}`);
+  // --local-embedder: the offline model of modules/embedder-local beside the default (development split only; slow: ~16 texts/s).
+  const local = argv.includes("--local-embedder");
+  const methods = local
+    ? [...DIALOGUE_METHODS.filter((m) => m.id === "bm25" || m.id === "recall"), await localEmbedderMethod()]
+    : quick
+      ? DIALOGUE_METHODS
+      : [...DIALOGUE_METHODS, ...DIALOGUE_ABLATIONS];
+  const dev = await runDialogueEval(conversations, { split: "dev", methods, log });
+  const heldout = argv.includes("--no-heldout") || local ? undefined : await runDialogueEval(conversations, { split: "heldout", methods: DIALOGUE_METHODS.filter((m) => m.id !== "embedder"), log });
+  const report = renderDialogueReport(dev, heldout, `npm run eval:recall -- --set realtalk${quick ? " --quick" : ""}${local ? " --local-embedder" : ""}`);
   process.stdout.write(`${report}\n`);
   if (argv.includes("--write")) writeSection(WRITE_FILE, "recall-dialogue", report);
   return 0;
