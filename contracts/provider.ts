@@ -9,6 +9,18 @@ export interface ToolDefinition {
     description?: string;
     parameters?: Record<string, unknown>;
   };
+  /**
+   * The definition a provider knows the tool by, sent to that provider instead of the function
+   * shape: Anthropic's memory tool is `{ anthropic: { type: "memory_20250818", name: "memory" } }`
+   * (its name is the function's). Every other provider gets the function shape, and counts use it.
+   */
+  native?: { anthropic?: NativeAnthropicTool };
+}
+
+/** A tool of Anthropic's own, versioned by its type (`memory_20250818`): the API knows its schema. */
+export interface NativeAnthropicTool {
+  type: string;
+  name: string;
 }
 
 export interface ChatRequest {

@@ -17,10 +17,17 @@ export interface ResponsesTool {
   parameters: Record<string, unknown>;
   strict: boolean;
 }
-export interface AnthropicTool {
+export type AnthropicTool = AnthropicCustomTool | AnthropicNativeTool;
+export interface AnthropicCustomTool {
   name: string;
   description?: string;
   input_schema: Record<string, unknown>;
+  cache_control?: { type: "ephemeral" };
+}
+/** One of Anthropic's own tools (`{ type: "memory_20250818", name: "memory" }`): sent as the definition's `native.anthropic`. */
+export interface AnthropicNativeTool {
+  type: string;
+  name: string;
   cache_control?: { type: "ephemeral" };
 }
 
@@ -38,6 +45,10 @@ export function checkedTools(tools: readonly ToolDefinition[] | undefined, adapt
     }
     if (seen.has(name)) throw adapterError("INVALID_INPUT", { adapter, direction: "to", index, path: `options.tools[${index}].function.name`, rule: "tool names are unique", given: name });
     seen.add(name);
+    const native = tool.native?.anthropic;
+    if (native !== undefined && (typeof native.type !== "string" || native.type === "" || native.type === "custom" || native.name !== name)) {
+      throw adapterError("INVALID_INPUT", { adapter, direction: "to", index, path: `options.tools[${index}].native.anthropic`, rule: "native.anthropic is { type, name } with one of Anthropic's tool types and the function's name", expected: `{ type: "memory_20250818", name: ${JSON.stringify(name)} }`, given: native });
+    }
     const parameters = tool.function.parameters;
     if (parameters !== undefined && (typeof parameters !== "object" || parameters === null || Array.isArray(parameters))) {
       throw adapterError("INVALID_INPUT", { adapter, direction: "to", index, path: `options.tools[${index}].function.parameters`, rule: "parameters is a JSON Schema object", given: parameters });
@@ -54,14 +65,17 @@ export function toResponsesTools(tools: readonly ToolDefinition[]): ResponsesToo
   return tools.map((t) => ({ type: "function", name: t.function.name, ...describe(t), parameters: t.function.parameters ?? EMPTY_SCHEMA, strict: false }));
 }
 
+/** A tool Anthropic knows by its own type (`native.anthropic`) is sent as that; every other as a custom tool with its schema. */
 export function toAnthropicTools(tools: readonly ToolDefinition[]): AnthropicTool[] {
-  return tools.map((t) => ({ name: t.function.name, ...describe(t), input_schema: objectSchema(t.function.parameters) }));
+  return tools.map((t) => (t.native?.anthropic ? { type: t.native.anthropic.type, name: t.native.anthropic.name } : { name: t.function.name, ...describe(t), input_schema: objectSchema(t.function.parameters) }));
 }
 
 /** Back to the stored shape, from any of the three. */
 export function fromApiTool(tool: ChatTool | ResponsesTool | AnthropicTool): ToolDefinition {
   if ("function" in tool) return { type: "function", function: { name: tool.function.name, ...optionalDescription(tool.function.description), parameters: tool.function.parameters } };
   if ("input_schema" in tool) return { type: "function", function: { name: tool.name, ...optionalDescription(tool.description), parameters: tool.input_schema } };
+  // One of Anthropic's own tools: its schema is the API's; the function shape keeps the name only.
+  if (!("parameters" in tool)) return { type: "function", function: { name: tool.name }, native: { anthropic: { type: tool.type, name: tool.name } } };
   return { type: "function", function: { name: tool.name, ...optionalDescription(tool.description), parameters: tool.parameters } };
 }
 

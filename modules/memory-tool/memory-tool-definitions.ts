@@ -44,7 +44,12 @@ export const MEMORY_TOOL_DESCRIPTION =
   "Your memory directory /memories persists across conversations: view it before starting a task, record progress, decisions and what you learn in files there, and keep it organised (rename or delete files that are no longer relevant). Files under /memories/pinned/ are shown to you at the start of every request.";
 
 export function memoryFunctionDefinition(name = "memory"): ToolDefinition {
-  return { type: "function", function: { name, description: MEMORY_TOOL_DESCRIPTION, parameters: structuredClone(MEMORY_COMMANDS_SCHEMA) as Record<string, unknown> } };
+  return {
+    type: "function",
+    function: { name, description: MEMORY_TOOL_DESCRIPTION, parameters: structuredClone(MEMORY_COMMANDS_SCHEMA) as Record<string, unknown> },
+    // Sent to Anthropic instead (modules/adapters toAnthropicTools): the model knows the tool by its type.
+    native: { anthropic: { type: ANTHROPIC_MEMORY_TOOL.type, name } },
+  };
 }
 
 function command(name: string, description: string, properties: Record<string, unknown>, required: string[]): Record<string, unknown> {
