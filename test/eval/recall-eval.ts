@@ -21,7 +21,8 @@
  * recall-dialogue-eval.ts): `--set realtalk` runs only it, `--set generated` only the generator,
  * `both` runs those two; `--write` puts it into .cache/eval/recall.md as the `recall-dialogue` block.
  * Issue 30: the second development set — QMSum, meetings people held (test/eval/qmsum.ts):
- * `--set qmsum` runs only it (`--limit N`: a fixed sample of N questions), `--set all` (the
+ * `--set qmsum` runs only it (`--limit N`: a fixed sample of N questions; `--local-embedder` as
+ * for REALTALK), `--set all` (the
  * default) every set whose data is present; `--write` puts it in as the `recall-qmsum` block.
  *
  *   npm run eval:recall [-- --set all|both|realtalk|qmsum|generated] [--no-heldout] [--limit N] [--seeds 5] [--first-seed 1001] [--methods recent,lexical,embedder,ablation] [--quick] [--json] [--write] [--section recall-eval]
@@ -543,8 +544,11 @@ async function qmsumMain(argv: string[]): Promise<number> {
   }
   const quick = argv.includes("--quick");
   const conversations = limit === undefined ? all : sampleQuestions(all, limit);
-  const { dev, heldout } = await runQmsum(conversations, { quick, heldout: !argv.includes("--no-heldout"), log: (line) => process.stderr.write(`${line}\n`) });
-  const flags = [quick ? "--quick" : "", limit !== undefined ? `--limit ${limit}` : ""].filter(Boolean).join(" ");
+  // --local-embedder: as for REALTALK — the offline model beside the default and the baseline, development split only (slow: ~16 texts/s; use --limit).
+  const local = argv.includes("--local-embedder");
+  const methods = local ? [...DIALOGUE_METHODS.filter((m) => m.id === "bm25" || m.id === "recall"), await localEmbedderMethod()] : undefined;
+  const { dev, heldout } = await runQmsum(conversations, { quick, heldout: !argv.includes("--no-heldout") && !local, log: (line) => process.stderr.write(`${line}\n`), ...(methods ? { methods } : {}) });
+  const flags = [quick ? "--quick" : "", limit !== undefined ? `--limit ${limit}` : "", local ? "--local-embedder" : ""].filter(Boolean).join(" ");
   const report = renderQmsumReport(dev, heldout, `npm run eval:recall -- --set qmsum${flags ? ` ${flags}` : ""}`, { meetings: all.length, questions: all.reduce((s, c) => s + c.questions.length, 0), limit });
   process.stdout.write(`${report}\n`);
   if (argv.includes("--write")) writeSection(WRITE_FILE, "recall-qmsum", report);
@@ -554,9 +558,10 @@ async function qmsumMain(argv: string[]): Promise<number> {
 /** QMSum's development split (every method; ablations unless quick) and its held-out split (aggregates). */
 export async function runQmsum(
   conversations: readonly DialogueConversation[],
-  options: { quick: boolean; heldout?: boolean; log?: (line: string) => void },
+  options: { quick: boolean; heldout?: boolean; log?: (line: string) => void; methods?: readonly DialogueMethod[] },
 ): Promise<{ dev: DialogueRun; heldout?: DialogueRun }> {
-  const dev = await runDialogueEval(conversations, { split: "dev", methods: options.quick ? DIALOGUE_METHODS : [...DIALOGUE_METHODS, ...DIALOGUE_ABLATIONS], ...(options.log ? { log: options.log } : {}) });
+  const methods = options.methods ?? (options.quick ? DIALOGUE_METHODS : [...DIALOGUE_METHODS, ...DIALOGUE_ABLATIONS]);
+  const dev = await runDialogueEval(conversations, { split: "dev", methods, ...(options.log ? { log: options.log } : {}) });
   const heldout = options.heldout === false ? undefined : await runDialogueEval(conversations, { split: "heldout", methods: DIALOGUE_METHODS, ...(options.log ? { log: options.log } : {}) });
   return { dev, ...(heldout ? { heldout } : {}) };
 }
