@@ -62,7 +62,7 @@ describe("loadConfig", () => {
     expect(error.details.file).toBe(file);
     expect(details(error)).toEqual(
       expect.arrayContaining([
-        { path: "hook", expected: 'one of the keys "$schema", "session", "providers", "tools", "hooks", "memory", "stores", "mountTimeoutMs"', given: "hook", hint: 'did you mean "hooks"?' },
+        { path: "hook", expected: 'one of the keys "$schema", "session", "providers", "tools", "hooks", "embedder", "memory", "stores", "mountTimeoutMs"', given: "hook", hint: 'did you mean "hooks"?' },
         expect.objectContaining({ path: "session.orchestartor", given: "orchestartor", hint: 'did you mean "orchestrator"?' }),
         expect.objectContaining({ path: "session.context.module", expected: 'key "module" to be present', given: undefined }),
         expect.objectContaining({ path: "tools[0].name", expected: 'key "name" to be present' }),
