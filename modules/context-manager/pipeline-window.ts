@@ -8,7 +8,8 @@
  * prompt cache keeps hitting; only a new source (a rewritten history) rebuilds it — O(output).
  */
 import type { CompactionContext, Message } from "@amplifier-ts/contracts";
-import { HistorySource, LogCursor, type CompactionPipeline, type MessageSource, type PipelineRun } from "@amplifier-ts/strategies";
+import { ArraySource, HistorySource, LogCursor, type CompactionPipeline, type MessageSource, type PipelineRun } from "@amplifier-ts/strategies";
+import { callsOf, hasTurnContent, isTurnNote, resultIdsOf } from "@amplifier-ts/contracts";
 import { WindowAssembler } from "@amplifier-ts/window";
 
 export interface PipelineOutput {
@@ -24,6 +25,8 @@ export class PipelineWindow {
   #assembler: WindowAssembler | undefined;
   /** Where the assembler stands in the pipeline's output (message-log.ts). */
   readonly #cursor = new LogCursor();
+  /** The pipeline's output with the turn in progress put back, when a strategy dropped it. */
+  readonly #restored = new ArraySource();
 
   constructor(pipeline: CompactionPipeline) {
     this.pipeline = pipeline;
@@ -31,8 +34,10 @@ export class PipelineWindow {
 
   /** `history`: the stored history's live array (it only grows until a rewrite replaces it). */
   async run(history: readonly Message[], context: CompactionContext): Promise<PipelineOutput> {
-    const run = await this.pipeline.runSource(new HistorySource(history), context);
-    const { assembler, unchanged } = this.#assemblerFor(run.output);
+    const piped = await this.pipeline.runSource(new HistorySource(history), context);
+    const output = withTurnInProgress(history, piped.output, this.#restored);
+    const run = output === piped.output ? piped : { ...piped, messages: output.items, output };
+    const { assembler, unchanged } = this.#assemblerFor(output);
     return { run, assembler, unchanged };
   }
 
@@ -51,4 +56,42 @@ export class PipelineWindow {
     for (let i = this.#assembler.length; i < items.length; i++) this.#assembler.append(items[i]!);
     return { assembler: this.#assembler, unchanged: from };
   }
+}
+
+/**
+ * The turn in progress is never dropped by a pipeline (contracts/STRATEGIES.md): the built-in
+ * strategies keep it (HistoryIndex.inProgressGroup); a strategy that drops it anyway — a third
+ * party's — gets it put back: the stored messages from the latest assistant message with tool
+ * calls on (its results, the notes after it) replace whatever the output kept of them, verbatim,
+ * at the end. Cost: O(those messages) when the output ends with them, as the built-ins' does; a
+ * full scan of the output only when it does not.
+ */
+function withTurnInProgress(history: readonly Message[], output: MessageSource, scratch: ArraySource): MessageSource {
+  const start = turnInProgressStart(history);
+  if (start < 0) return output;
+  const items = output.items;
+  const turn = history.slice(start);
+  const keys = new Set<unknown>();
+  for (const m of turn) {
+    keys.add(m);
+    const id = m.metadata?.id;
+    if (typeof id === "string") keys.add(id);
+  }
+  const matches = (m: Message) => keys.has(m) || (typeof m.metadata?.id === "string" && keys.has(m.metadata.id));
+  let found = 0;
+  for (let i = items.length - 1; i >= 0 && i >= items.length - turn.length; i--) if (matches(items[i]!)) found++;
+  if (found === turn.length) return output;
+  const kept = items.filter((m) => !matches(m));
+  return scratch.set([...kept, ...turn]);
+}
+
+/** Index of the latest assistant message with tool calls when only results and notes follow it; -1 when none. */
+function turnInProgressStart(history: readonly Message[]): number {
+  for (let i = history.length - 1; i >= 0; i--) {
+    const m = history[i]!;
+    if (m.role === "tool" || (m.role === "user" && resultIdsOf(m).length > 0 && !hasTurnContent(m))) continue;
+    if (isTurnNote(m)) continue;
+    return m.role === "assistant" && callsOf(m).length > 0 ? i : -1;
+  }
+  return -1;
 }

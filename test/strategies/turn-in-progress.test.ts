@@ -6,6 +6,8 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Message } from "@amplifier-ts/contracts";
+import { z } from "zod";
+import { defineStrategy } from "../../contracts/strategy-definition.js";
 import { HistoryContextManager } from "../../modules/context-manager/history-context-manager.js";
 
 function manager(strategies: unknown[]) {
@@ -134,5 +136,45 @@ describe("the window keeps the turn in progress, excerpted, or fails typed with 
     expect(details.inProgressMinimumTokens).toBeGreaterThan(200);
     expect(details.required).toBeGreaterThan(details.inProgressMinimumTokens);
     expect(details.required).toBeGreaterThan(100);
+  });
+});
+
+describe("a third party's strategy that drops the turn in progress", () => {
+  // Keeps the instructions and the first user message only: it drops the call, its thinking and its result.
+  const forgetful = defineStrategy({
+    name: "test-forgetful",
+    description: "instructions and the first prompt only",
+    optionsSchema: z.object({}).strict(),
+    create: () => ({
+      name: "test-forgetful",
+      compact: (messages: Message[]) => [...messages.filter((m) => m.role === "system"), messages.find((m) => m.role === "user")!],
+    }),
+  });
+  // Keeps everything but shortens every tool result to its first 10 characters (a copy with the same id).
+  const shortening = defineStrategy({
+    name: "test-shortening",
+    description: "results cut to 10 characters",
+    optionsSchema: z.object({}).strict(),
+    create: () => ({
+      name: "test-shortening",
+      compact: (messages: Message[]) =>
+        messages.map((m) => (Array.isArray(m.content) && m.content.some((b) => b.type === "tool_result") ? { ...m, content: m.content.map((b) => (b.type === "tool_result" ? { ...b, content: String(b.content).slice(0, 10) } : b)) } : m)),
+    }),
+  });
+
+  it("the pipeline puts it back, verbatim, at the end of its output", async () => {
+    const context = new HistoryContextManager({ moduleName: "context-simple", options: { strategies: [{ use: "test-forgetful" }] as never }, strategyDefinitions: [forgetful] });
+    const stored = history(3);
+    await context.setMessages(stored);
+    const window = await context.getMessagesForRequest(20_000);
+    expect(window.map((m) => m.metadata?.id)).toEqual(["sys", "u0", "a2", "r2"]);
+    expect(JSON.stringify(window[2]!.content)).toBe(JSON.stringify(stored.at(-2)!.content));
+  });
+
+  it("a strategy that keeps it (its results shortened) is left as it is", async () => {
+    const context = new HistoryContextManager({ moduleName: "context-simple", options: { strategies: [{ use: "test-shortening" }] as never }, strategyDefinitions: [shortening] });
+    await context.setMessages(history(3));
+    const window = await context.getMessagesForRequest(20_000);
+    expect(window.at(-1)!.content).toEqual([{ type: "tool_result", tool_use_id: "toolu_2", content: "match for " }]);
   });
 });
