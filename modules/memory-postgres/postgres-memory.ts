@@ -132,7 +132,7 @@ export class PostgresMemory extends MemoryBase<MemoryPostgresOptions> {
   }
 
   protected async removeSessionsChangedBefore(cutoff: Date): Promise<number> {
-    const { rowCount } = await this.query("write", `DELETE FROM ${this.t("memory_sessions")} WHERE updated_at <= $1`, [cutoff]);
+    const { rowCount } = await this.query("write", `DELETE FROM ${this.t("memory_sessions")} WHERE date_trunc('milliseconds', updated_at) <= $1`, [cutoff]);
     return rowCount ?? 0;
   }
 
