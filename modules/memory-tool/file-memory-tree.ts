@@ -125,14 +125,7 @@ export class FileMemoryTree implements MemoryTreeStore {
 
   async #write(base: string, path: string, text: string): Promise<void> {
     const segments = path.split("/");
-    for (let depth = 1; depth < segments.length; depth++) {
-      const dir = join(base, ...segments.slice(0, depth));
-      await mkdir(dir).catch((error: NodeJS.ErrnoException) => {
-        if (error.code !== "EEXIST") throw error;
-      });
-      const info = await lstat(dir);
-      if (!info.isDirectory()) throw unsafe(base, dir, info.isSymbolicLink() ? "a symbolic link" : "not a directory");
-    }
+    await makeParents(base, segments);
     const target = join(base, path);
     const existing = await lstat(target).catch(() => undefined);
     if (existing !== undefined && !existing.isFile()) throw unsafe(base, target, existing.isSymbolicLink() ? "a symbolic link" : "not a regular file");
@@ -168,14 +161,7 @@ export class FileMemoryTree implements MemoryTreeStore {
   async #move(base: string, from: string, to: string): Promise<void> {
     if ((await walk(base, from)) === "missing") return;
     const segments = to.split("/");
-    for (let depth = 1; depth < segments.length; depth++) {
-      const dir = join(base, ...segments.slice(0, depth));
-      await mkdir(dir).catch((error: NodeJS.ErrnoException) => {
-        if (error.code !== "EEXIST") throw error;
-      });
-      const info = await lstat(dir);
-      if (!info.isDirectory()) throw unsafe(base, dir, info.isSymbolicLink() ? "a symbolic link" : "not a directory");
-    }
+    await makeParents(base, segments);
     await rename(join(base, from), join(base, to));
     await prune(base, from);
   }
@@ -249,4 +235,16 @@ async function removeAbandoned(dir: string): Promise<void> {
 function unsafe(base: string, path: string, what: string) {
   const shown = path === base ? "/memories" : `/memories/${relative(base, path).split(sep).join("/")}`;
   return memoryToolError("UNSAFE_PATH", `${shown} is ${what} in the memory store; the memory tool never follows links or opens special files`, { file: path });
+}
+
+/** The folders above `segments`' last name, made where missing; each must be a real directory (never a symbolic link). */
+async function makeParents(base: string, segments: readonly string[]): Promise<void> {
+  for (let depth = 1; depth < segments.length; depth++) {
+    const dir = join(base, ...segments.slice(0, depth));
+    await mkdir(dir).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== "EEXIST") throw error;
+    });
+    const info = await lstat(dir);
+    if (!info.isDirectory()) throw unsafe(base, dir, info.isSymbolicLink() ? "a symbolic link" : "not a directory");
+  }
 }
