@@ -55,6 +55,7 @@ export const EVENT_KINDS = Object.freeze({
 
   "context:pre_compact": "notification",
   "context:post_compact": "notification",
+  "context:spend": "notification",
   "context:strategy_failed": "notification",
   "context:summary_failed": "notification",
   "context:include": "notification",

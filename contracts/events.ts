@@ -1,6 +1,7 @@
 import type { ContentBlock, Message, Role } from "./generated/message.js";
 import type { BilledUsage, ToolDefinition } from "./provider.js";
 import type { ToolResult } from "./tool.js";
+import type { CompactionCostDecision, SpendPart, SpendReport } from "./compaction-cost.js";
 
 /**
  * The one typed event map of amplifier-ts: event name → payload type.
@@ -89,7 +90,7 @@ export interface StandardEvents {
 
   // --- context management ----------------------------------------------------------------
   /** Before a window is compacted: the history's size against the budget. */
-  "context:pre_compact": { messageCount: number; tokens: number; budget: number };
+  "context:pre_compact": { messageCount: number; tokens: number; budget: number; decision?: CompactionCostDecision };
   /**
    * After compaction. `removed` / `truncated` / `summarized` count messages; `strategies` names
    * the strategies that ran, in order; `repaired` is present when the window had to be repaired.
@@ -107,7 +108,14 @@ export interface StandardEvents {
     durationMs: number;
     repaired?: ContextRepairReport;
     source?: "engine" | "provider";
+    /** Under config `compactionPolicy: "cost"`: why this request compacted (contracts/compaction-cost.ts). */
+    decision?: CompactionCostDecision;
   };
+  /**
+   * A bill the context manager recorded, split (contracts/compaction-cost.ts): `kind` "summarizer"
+   * when the context's summarizer made the call; this bill's parts, and the session's totals so far.
+   */
+  "context:spend": { model: string; kind: "conversation" | "summarizer"; priced: boolean; conversation: SpendPart; compaction: SpendPart; cacheWrites: { tokens: number; usd: number }; session: SpendReport };
   /** A compaction strategy threw (or returned garbage): it was skipped and the request went on (contracts/STRATEGIES.md). */
   "context:strategy_failed": { strategy: string; index: number; error: string; code?: string };
   /** A summarizer threw or timed out: the strategy dropped the old messages instead of summarising them (contracts/STRATEGIES.md). */

@@ -58,6 +58,9 @@ export const SESSION_ID = "session.id";
  * | `amplifier.error.retryable` | chat span | provider:error's `retryable` |
  * | `amplifier.context.*` | compaction span, fit span | context:pre_compact / post_compact; a fit report (fit-span.ts) |
  * | `amplifier.include.*`, `amplifier.calibration.*`, `amplifier.storage.*`, `amplifier.strategy.*`, `amplifier.summary.*`, `amplifier.orphan.*`, `amplifier.usage_invalid.*` | span events | the context:* event's fields |
+ * | `amplifier.usage.kind`, `amplifier.usage.{conversation,compaction,cache_creation}.cost_usd`, `amplifier.usage.cost_usd` | chat span | context:spend of the bill: whose call it was (conversation / summarizer) and its cost by part, at list prices |
+ * | `amplifier.session.usage.{conversation,compaction}.{input_tokens,output_tokens,cost_usd}`, `amplifier.session.usage.cache_creation.{input_tokens,cost_usd}`, `amplifier.session.usage.compaction.{summarizer_calls,provider_compactions}`, `amplifier.session.usage.cost_usd`, `amplifier.session.usage.compaction.cost_share` | turn span, session span | the session's spend so far (context:spend's `session`), the last value when the span ends |
+ * | `amplifier.context.compaction.*` | compaction span | the cost policy's decision (post_compact's `decision`): policy, compact, forced, horizon_turns, window_tokens, target_tokens, growth_per_turn, now_cost_usd, defer_cost_usd, reason |
  * | `amplifier.turn.status` | turn span | execution:end / orchestrator:complete's status when failed or cancelled |
  * | `amplifier.span.abandoned` | any span | the span was ended without its closing event (bound reached, teardown) |
  */
@@ -92,6 +95,36 @@ export const AMPLIFIER = {
   CONTEXT_REPAIRED_SYNTHETIC_RESULTS: "amplifier.context.repaired.synthetic_results",
   CONTEXT_REPAIRED_ORPHANS_DROPPED: "amplifier.context.repaired.orphans_dropped",
   CONTEXT_REPAIRED_PLACEHOLDER: "amplifier.context.repaired.placeholder",
+  // The cost policy's decision (post_compact's `decision`).
+  COMPACTION_POLICY: "amplifier.context.compaction.policy",
+  COMPACTION_COMPACT: "amplifier.context.compaction.compact",
+  COMPACTION_FORCED: "amplifier.context.compaction.forced",
+  COMPACTION_HORIZON_TURNS: "amplifier.context.compaction.horizon_turns",
+  COMPACTION_WINDOW_TOKENS: "amplifier.context.compaction.window_tokens",
+  COMPACTION_TARGET_TOKENS: "amplifier.context.compaction.target_tokens",
+  COMPACTION_GROWTH_PER_TURN: "amplifier.context.compaction.growth_per_turn",
+  COMPACTION_NOW_COST_USD: "amplifier.context.compaction.now_cost_usd",
+  COMPACTION_DEFER_COST_USD: "amplifier.context.compaction.defer_cost_usd",
+  COMPACTION_REASON: "amplifier.context.compaction.reason",
+  // One bill (context:spend), on its chat span.
+  USAGE_KIND: "amplifier.usage.kind",
+  USAGE_CONVERSATION_COST_USD: "amplifier.usage.conversation.cost_usd",
+  USAGE_COMPACTION_COST_USD: "amplifier.usage.compaction.cost_usd",
+  USAGE_CACHE_CREATION_COST_USD: "amplifier.usage.cache_creation.cost_usd",
+  USAGE_COST_USD: "amplifier.usage.cost_usd",
+  // The session's spend so far (context:spend's session), on the turn and session spans.
+  SESSION_CONVERSATION_INPUT_TOKENS: "amplifier.session.usage.conversation.input_tokens",
+  SESSION_CONVERSATION_OUTPUT_TOKENS: "amplifier.session.usage.conversation.output_tokens",
+  SESSION_CONVERSATION_COST_USD: "amplifier.session.usage.conversation.cost_usd",
+  SESSION_COMPACTION_INPUT_TOKENS: "amplifier.session.usage.compaction.input_tokens",
+  SESSION_COMPACTION_OUTPUT_TOKENS: "amplifier.session.usage.compaction.output_tokens",
+  SESSION_COMPACTION_COST_USD: "amplifier.session.usage.compaction.cost_usd",
+  SESSION_COMPACTION_SUMMARIZER_CALLS: "amplifier.session.usage.compaction.summarizer_calls",
+  SESSION_COMPACTION_PROVIDER_COMPACTIONS: "amplifier.session.usage.compaction.provider_compactions",
+  SESSION_COMPACTION_COST_SHARE: "amplifier.session.usage.compaction.cost_share",
+  SESSION_CACHE_CREATION_INPUT_TOKENS: "amplifier.session.usage.cache_creation.input_tokens",
+  SESSION_CACHE_CREATION_COST_USD: "amplifier.session.usage.cache_creation.cost_usd",
+  SESSION_COST_USD: "amplifier.session.usage.cost_usd",
 } as const;
 
 /** Span names that are not `{operation} {target}` GenAI spans. */

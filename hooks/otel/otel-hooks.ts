@@ -35,6 +35,7 @@ export interface OtelHooksOptions {
  * | tool:pre → tool:post / tool:error | `execute_tool {tool}` (internal) | the open turn |
  * | context:pre_compact + context:post_compact | `amplifier.context.compact` (internal), its duration the compaction's | the open turn |
  * | execution:end / orchestrator:complete with status failed or cancelled | ends the open turn (`amplifier.turn.status`; failed: status error, error.type `turn_failed`) | |
+ * | context:spend (a bill the context recorded) | attributes of the call it bills (`amplifier.usage.*`), and the session's totals on the open turn and the session span (`amplifier.session.usage.*`) | |
  * | context:include, calibration, storage_*, strategy_failed, summary_failed, orphan_tool_result, hook:error, provider:usage_invalid | a span event | the open call (calibration: the call it settles), else the turn, else the session; with none open, a span of its own |
  *
  * Observers (`hooks.on`), never handlers: a tracer cannot steer the session, sees each event
@@ -102,6 +103,7 @@ class BusTracer {
       observe("tool:error", (p) => this.#toolEnd(p.callId, { type: errorType(p.error), message: p.error.message, error: p.error })),
       observe("context:pre_compact", (p) => void (this.#preCompact = p)),
       observe("context:post_compact", (p) => this.#compaction(p)),
+      observe("context:spend", (p) => this.#spend(p)),
       ...CONTEXT_EVENTS.map((event) => observe(event, (p) => this.#contextEvent(event, p))),
     ];
     return () => {
@@ -266,9 +268,53 @@ class BusTracer {
       attributes[AMPLIFIER.CONTEXT_REPAIRED_ORPHANS_DROPPED] = repaired.orphansDropped;
       attributes[AMPLIFIER.CONTEXT_REPAIRED_PLACEHOLDER] = repaired.placeholder;
     }
+    const decision = post.decision;
+    if (decision) {
+      Object.assign(attributes, {
+        [AMPLIFIER.COMPACTION_POLICY]: decision.policy,
+        [AMPLIFIER.COMPACTION_COMPACT]: decision.compact,
+        [AMPLIFIER.COMPACTION_FORCED]: decision.forced === true,
+        [AMPLIFIER.COMPACTION_HORIZON_TURNS]: decision.horizonTurns,
+        [AMPLIFIER.COMPACTION_WINDOW_TOKENS]: decision.windowTokens,
+        [AMPLIFIER.COMPACTION_TARGET_TOKENS]: decision.targetTokens,
+        [AMPLIFIER.COMPACTION_GROWTH_PER_TURN]: decision.growthPerTurn,
+        [AMPLIFIER.COMPACTION_REASON]: decision.reason,
+        ...(decision.now ? { [AMPLIFIER.COMPACTION_NOW_COST_USD]: decision.now.totalUsd } : {}),
+        ...(decision.defer ? { [AMPLIFIER.COMPACTION_DEFER_COST_USD]: decision.defer.totalUsd } : {}),
+      });
+    }
     const end = now();
     const start = end - (Number.isFinite(post.durationMs) && post.durationMs > 0 ? post.durationMs : 0);
     this.#tracer.startSpan(SPAN.COMPACT, { kind: this.#api.SpanKind.INTERNAL, attributes, startTime: start }, this.#turnContext()).end(end);
+  }
+
+  /** A bill the context recorded: its parts on the call it bills, the session's totals on the turn and session spans. */
+  #spend(p: AmplifierEvents["context:spend"]): void {
+    const call = this.#answered?.span ?? this.#calls.at(-1)?.span;
+    call?.setAttributes({
+      [AMPLIFIER.USAGE_KIND]: p.kind,
+      [AMPLIFIER.USAGE_CONVERSATION_COST_USD]: p.conversation.usd,
+      [AMPLIFIER.USAGE_COMPACTION_COST_USD]: p.compaction.usd,
+      [AMPLIFIER.USAGE_CACHE_CREATION_COST_USD]: p.cacheWrites.usd,
+      [AMPLIFIER.USAGE_COST_USD]: p.conversation.usd + p.compaction.usd + p.cacheWrites.usd,
+    });
+    const s = p.session;
+    const totals: Attributes = {
+      [AMPLIFIER.SESSION_CONVERSATION_INPUT_TOKENS]: s.conversation.inputTokens,
+      [AMPLIFIER.SESSION_CONVERSATION_OUTPUT_TOKENS]: s.conversation.outputTokens,
+      [AMPLIFIER.SESSION_CONVERSATION_COST_USD]: s.conversation.usd,
+      [AMPLIFIER.SESSION_COMPACTION_INPUT_TOKENS]: s.compaction.inputTokens,
+      [AMPLIFIER.SESSION_COMPACTION_OUTPUT_TOKENS]: s.compaction.outputTokens,
+      [AMPLIFIER.SESSION_COMPACTION_COST_USD]: s.compaction.usd,
+      [AMPLIFIER.SESSION_COMPACTION_SUMMARIZER_CALLS]: s.compaction.summarizerCalls,
+      [AMPLIFIER.SESSION_COMPACTION_PROVIDER_COMPACTIONS]: s.compaction.providerCompactions,
+      [AMPLIFIER.SESSION_COMPACTION_COST_SHARE]: s.totalUsd > 0 ? s.compaction.usd / s.totalUsd : 0,
+      [AMPLIFIER.SESSION_CACHE_CREATION_INPUT_TOKENS]: s.cacheWrites.tokens,
+      [AMPLIFIER.SESSION_CACHE_CREATION_COST_USD]: s.cacheWrites.usd,
+      [AMPLIFIER.SESSION_COST_USD]: s.totalUsd,
+    };
+    this.#turns.at(-1)?.span.setAttributes(totals);
+    this.#session?.setAttributes(totals);
   }
 
   // --- events on the span they happened in ------------------------------------------------

@@ -21,7 +21,7 @@
  * describes that output, so the totals come from history-tally.ts (every stored original counts,
  * e.g. long tool results behind their compacted copies).
  */
-import type { AmplifierEvents, HookBusContract, Message } from "@amplifier-ts/contracts";
+import type { AmplifierEvents, CompactionCostDecision, HookBusContract, Message } from "@amplifier-ts/contracts";
 import { idOf } from "@amplifier-ts/contracts";
 import { windowMarkOf, type WindowReport } from "@amplifier-ts/window";
 
@@ -38,6 +38,8 @@ export interface CompactionFacts {
   readonly strategies: string[];
   /** Pipeline and assembler together. */
   readonly durationMs: number;
+  /** Under config `compactionPolicy: "cost"`: the decision, carried by both events. */
+  readonly decision?: CompactionCostDecision;
 }
 
 export interface CompactionEvents {
@@ -70,7 +72,7 @@ export function compactionEvents(facts: CompactionFacts): CompactionEvents {
     if (!mark?.synthetic && id !== undefined && history.ids.has(id)) stored++;
   }
   return {
-    pre: { messageCount: history.messageCount, tokens: history.tokens, budget: report.budget },
+    pre: { messageCount: history.messageCount, tokens: history.tokens, budget: report.budget, ...(facts.decision ? { decision: facts.decision } : {}) },
     post: {
       messageCount: report.windowMessages,
       tokens: report.windowTokens,
@@ -80,6 +82,7 @@ export function compactionEvents(facts: CompactionFacts): CompactionEvents {
       strategies: facts.strategies,
       durationMs: facts.durationMs,
       repaired: report.repaired,
+      ...(facts.decision ? { decision: facts.decision } : {}),
     },
   };
 }

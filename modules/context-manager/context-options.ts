@@ -34,6 +34,31 @@ export const spillOptionsSchema = z
   .meta({ description: "Spilling of single inputs too large for the window: the whole message stays in the history and goes to the session's blob store under a stable handle; the window carries a query-aware excerpt and the handle, which the read_stored_result tool reads. false: off (the window cuts such a result to fit instead)." });
 export type SpillOptions = Exclude<z.output<typeof spillOptionsSchema>, false>;
 
+/**
+ * config `compactionPolicy` (compaction-cost.ts): "threshold" (default) cuts when the window passes
+ * compactThreshold × budget; "cost" cuts when compacting now costs less over the next
+ * `horizonTurns` requests than carrying the larger window, at the model's list prices.
+ */
+export const compactionPolicySchema = z
+  .union([
+    z.enum(["threshold", "cost"]),
+    z.strictObject({
+      policy: z.enum(["threshold", "cost"]).meta({ description: "threshold: compactThreshold decides. cost: the expected cost over the next horizonTurns requests decides." }),
+      horizonTurns: z.number().int().min(1).max(1_000).default(10).meta({ description: "Requests looked ahead by the cost policy, this one included (1-1000). Default 10." }),
+    }),
+  ])
+  .default("threshold")
+  .meta({
+    description:
+      'When the window is cut. "threshold" (default): when it passes compactThreshold x the budget, down to compactTarget. "cost" (or { policy: "cost", horizonTurns }): at each request past compactTarget, compacting now (the cache write of the new prefix, the summarizer call if the compaction makes one) is weighed against carrying the larger window (its cache reads, and the forced compaction when it would pass the budget) over the next horizonTurns requests (default 10), at the model\'s list prices; the cheaper plan wins. A model without prices in the registry falls back to the threshold. Same events (context:pre_compact / post_compact, with the decision); explainLastWindow().compactionDecision says why.',
+  });
+export type CompactionPolicyInput = z.input<typeof compactionPolicySchema>;
+
+/** The policy in one shape: `{ policy, horizonTurns }`. */
+export function normalizeCompactionPolicy(value: z.output<typeof compactionPolicySchema>): { policy: "threshold" | "cost"; horizonTurns: number } {
+  return typeof value === "string" ? { policy: value, horizonTurns: 10 } : value;
+}
+
 /** Options shared by every built-in context module (context-simple, context-persistent). */
 export const retentionPolicies = ["permanent", "run", "none"] as const;
 export type RetentionPolicy = (typeof retentionPolicies)[number];
@@ -49,6 +74,8 @@ export const contextOptionsShape = {
   compactThreshold: z.number().gt(0).lte(1).default(0.9).meta({ description: "Compaction starts when the history passes this share of the budget." }),
   /** … and cuts down to this share, so the cut moves in large, cache-friendly steps. */
   compactTarget: z.number().gt(0).lte(1).default(0.7).meta({ description: "Compaction cuts down to this share of the budget (must be <= compactThreshold)." }),
+  /** compaction-cost.ts: when the window is cut — the threshold (default) or the expected cost over the next turns. */
+  compactionPolicy: compactionPolicySchema,
   model: z.string().min(1).default("gpt-4o").meta({ description: "Model used to count tokens when the provider does not name one." }),
   /** HistoryStore contract v2 (contracts/HISTORY-STORES.md): a history is keyed by (agentId, sessionId). */
   agentId: z

@@ -17,23 +17,27 @@
  *
  * This class wires them and keeps the public API (the five methods, runs, search, explain).
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
 import type { AnyStrategyDefinition, BilledUsage, CompactionContext, ContextManager, Embedder, HistoryStore, HookBusContract, Message, Provider, SearchHit, SearchOptions, Summarizer, ToolDefinition, WindowRecord, WindowRequestOptions } from "@amplifier-ts/contracts";
 import { createError } from "@amplifier-ts/contracts";
-import { exportTokenCounts, type CarriedTokenCounts, type TokenCounter } from "@amplifier-ts/tokens";
+import { exportTokenCounts, getModelInfo, type CarriedTokenCounts, type TokenCounter } from "@amplifier-ts/tokens";
+import type { CompactionCostDecision } from "@amplifier-ts/contracts";
 import { HistorySearchIndex, type VectorArchive } from "@amplifier-ts/search";
 import { createStrategyRegistry, describeFailure, ExplainLog, type CompactionPipeline, type StrategyRegistry, type StrategyServices } from "@amplifier-ts/strategies";
 import { configuredSummarizer, type ProviderLookup } from "@amplifier-ts/summarizers";
 import { omittedHistoryMessage, shallowCopy, WindowAssembler } from "@amplifier-ts/window";
 import { ColdHistory, type ColdHistoryOptions } from "./cold-history.js";
 import { emitCompaction, isCompaction, listensToCompaction } from "./compaction-events.js";
+import { decideCompaction, HistoryGrowth } from "./compaction-cost.js";
+import { normalizeCompactionPolicy } from "./context-options.js";
 import type { ContextOptions, ContextOptionsInput } from "./context-options.js";
 import { HistoryTally } from "./history-tally.js";
 import { reportingOrphans } from "./orphan-results.js";
 import { parseContextOptions } from "./module-config.js";
 import { PipelineWindow } from "./pipeline-window.js";
 import { compactionReport, hasCompaction, ProviderCompactedTail } from "./provider-compaction.js";
-import { SpendTally } from "./spend-tally.js";
+import { SpendTally, type BillKind } from "./spend-tally.js";
 import { RequestBudget } from "./request-budget.js";
 import { StoredHistory, type SkippedMessage } from "./stored-history.js";
 import { TokenCalibration, type CalibrationRecord } from "./token-calibration.js";
@@ -132,6 +136,15 @@ export class HistoryContextManager implements ContextManager {
   readonly #tally = new HistoryTally();
   readonly #compactedTail = new ProviderCompactedTail();
   readonly #spend = new SpendTally();
+  /** config `compactionPolicy`, normalized (compaction-cost.ts). */
+  readonly #policy: { policy: "threshold" | "cost"; horizonTurns: number };
+  readonly #growth = new HistoryGrowth();
+  /** Set while the context's summarizer runs: a bill that arrives inside it is the summarizer's (spend-tally.ts). */
+  readonly #summarizing = new AsyncLocalStorage<true>();
+  /** The summarizer handed to strategies, wrapped so its calls' bills are known as compaction. */
+  #billedSummarizer: { of: Summarizer; wrapped: Summarizer } | undefined;
+  /** The cost policy's decision for the window being built (undefined: threshold policy, unpriced model, or nothing to compact). */
+  #decision: CompactionCostDecision | undefined;
   /** The last window and its counter, while the provider compacts on its server: what a compaction in the answer stands for. */
   #serverWindow: { messages: readonly Message[]; counter: TokenCounter } | undefined;
   readonly #usage: UsageLedger;
@@ -150,6 +163,7 @@ export class HistoryContextManager implements ContextManager {
   constructor(init: HistoryContextManagerInit) {
     this.moduleName = init.moduleName;
     this.options = parseContextOptions(init.moduleName, init.options ?? {});
+    this.#policy = normalizeCompactionPolicy(this.options.compactionPolicy);
     this.hooks = init.hooks;
     this.sessionId = init.sessionId ?? randomUUID();
     this.agentId = this.options.agentId;
@@ -169,7 +183,8 @@ export class HistoryContextManager implements ContextManager {
     this.#unsubscribe = init.hooks?.register(
       "provider:response",
       async (event) => {
-        if (event?.usage !== undefined) await this.recordUsage(event.usage, event.model === undefined ? {} : { model: event.model });
+        const kind = this.#summarizing.getStore() === true ? "summarizer" : "conversation";
+        if (event?.usage !== undefined) await this.recordUsage(event.usage, { ...(event.model === undefined ? {} : { model: event.model }), kind });
         if (event?.message !== undefined && hasCompaction(event.message)) this.#reportProviderCompaction(event);
       },
       { name: `${this.moduleName}:calibration` },
@@ -295,11 +310,21 @@ export class HistoryContextManager implements ContextManager {
    * `await context.recordUsage(response.usage)`. A bill with no window pending (already recorded,
    * or for another model) records nothing and returns undefined. Emits `context:calibration`.
    */
-  async recordUsage(usage: BilledUsage | undefined, options: { model?: string } = {}): Promise<UsageRecord | undefined> {
+  async recordUsage(usage: BilledUsage | undefined, options: { model?: string; kind?: BillKind } = {}): Promise<UsageRecord | undefined> {
     if (usage !== undefined && (typeof usage !== "object" || usage === null)) {
       throw createError("INVALID_ARGUMENT", "recordUsage expects the usage the provider billed", { module: this.moduleName, path: "usage", expected: "{ inputTokens, outputTokens?, cacheReadTokens?, cacheWriteTokens?, compaction? }", given: usage });
     }
-    if (usage !== undefined) this.#spend.add(options.model ?? this.#usage.pendingModel ?? this.options.model, usage);
+    const kind: BillKind = options.kind === "summarizer" ? "summarizer" : "conversation";
+    if (usage !== undefined) {
+      const model = options.model ?? this.#usage.pendingModel ?? this.options.model;
+      const parts = this.#spend.add(model, usage, kind);
+      if (this.hooks) {
+        const { priced, conversation, compaction, cacheWrites } = parts;
+        this.hooks.emit("context:spend", { model, kind, priced, conversation, compaction, cacheWrites, session: this.#spend.snapshot().breakdown }).catch(() => undefined);
+      }
+    }
+    // A summarizer's bill is not the window's: the calibration waits for the conversation's.
+    if (kind === "summarizer") return undefined;
     const record = this.#usage.settle(usage, options.model);
     if (record === undefined) return undefined;
     await this.hooks?.emit("context:calibration", record);
@@ -446,6 +471,21 @@ export class HistoryContextManager implements ContextManager {
     }
   }
 
+  /** `summarizer`, its calls run inside #summarizing (their bills are compaction's); one wrapper per summarizer. */
+  #billed(summarizer: Summarizer): Summarizer {
+    if (this.#billedSummarizer?.of === summarizer) return this.#billedSummarizer.wrapped;
+    const summarizing = this.#summarizing;
+    const wrapped = new Proxy(summarizer, {
+      get(target, property) {
+        if (property === "summarize") return (messages: readonly Message[], options: Parameters<Summarizer["summarize"]>[1]) => summarizing.run(true, () => target.summarize(messages, options));
+        const value: unknown = Reflect.get(target, property, target);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    this.#billedSummarizer = { of: summarizer, wrapped };
+    return wrapped;
+  }
+
   /** `options.extraMessages`, each validated and copied like a stored message; not an array → INVALID_ARGUMENT. */
   #requestOnly(options: WindowRequestOptions): Message[] | undefined {
     if (typeof options !== "object" || options === null) {
@@ -475,7 +515,7 @@ export class HistoryContextManager implements ContextManager {
   /** No pipeline: the incremental assembler over the stored history. */
   async #windowOverHistory(budget: number, counter: TokenCounter, model: string, extra: Message[] | undefined, tools: ToolDefinition[] | undefined, explain: boolean): Promise<Message[]> {
     const history = this.#history.messages;
-    const { messages, report } = this.#assemble(this.#assembler, budget, counter, extra, tools, explain);
+    const { messages, report } = this.#assemble(this.#assembler, budget, counter, extra, tools, explain, model);
     // What this window keeps stays hot: no packing at or after its cut.
     this.coldHistory?.windowFrom(report.cutIndex);
     this.#spill.windowFrom(report.cutIndex);
@@ -483,6 +523,7 @@ export class HistoryContextManager implements ContextManager {
       report,
       model,
       encoding: counter.encoding,
+      ...(this.#decision ? { compactionDecision: this.#decision } : {}),
       strategies: ["window"],
       ...(report.decisions ? { explanation: this.#spill.annotate(explainWindow(history, this.#spill.view, report.decisions, undefined)) } : {}),
     };
@@ -491,7 +532,7 @@ export class HistoryContextManager implements ContextManager {
     // Over the stored history itself the report accounts for the history (no recount).
     if (isCompaction(report, false) && this.hooks && listensToCompaction(this.hooks)) {
       const totals = { messageCount: report.historyMessages, tokens: report.historyTokens, ids: this.#tally.ids(history) };
-      await emitCompaction(this.hooks, { history: totals, window: messages, report, strategies: ["window"], durationMs: report.durationMs });
+      await emitCompaction(this.hooks, { history: totals, window: messages, report, strategies: ["window"], durationMs: report.durationMs, ...(this.#decision ? { decision: this.#decision } : {}) });
     }
     return messages;
   }
@@ -505,7 +546,7 @@ export class HistoryContextManager implements ContextManager {
     // The spilled view: a spilled input is sent as its excerpt here too (the provider cannot take it whole either).
     const tail = this.#compactedTail.follow(this.#spill.view);
     if (tail === undefined) return this.#windowOverHistory(budget, counter, model, extra, tools, explain);
-    const { messages, report } = this.#assemble(tail.assembler, budget, counter, extra, tools, explain);
+    const { messages, report } = this.#assemble(tail.assembler, budget, counter, extra, tools, explain, model);
     // What precedes the newest compaction is never sent again: it may be packed.
     this.coldHistory?.windowFrom(tail.from);
     const strategies = ["provider-compaction", "window"];
@@ -513,6 +554,7 @@ export class HistoryContextManager implements ContextManager {
       report,
       model,
       encoding: counter.encoding,
+      ...(this.#decision ? { compactionDecision: this.#decision } : {}),
       strategies,
       ...(report.decisions ? { explanation: explainWindow(tail.items, tail.items, report.decisions, undefined) } : {}),
     };
@@ -520,7 +562,7 @@ export class HistoryContextManager implements ContextManager {
     // The budget's own cut over the tail (a provider threshold above the budget): reported as the engine's.
     if (isCompaction(report, false) && this.hooks && listensToCompaction(this.hooks)) {
       const totals = { messageCount: report.historyMessages, tokens: report.historyTokens, ids: this.#tally.ids(tail.items) };
-      await emitCompaction(this.hooks, { history: totals, window: messages, report, strategies, durationMs: report.durationMs });
+      await emitCompaction(this.hooks, { history: totals, window: messages, report, strategies, durationMs: report.durationMs, ...(this.#decision ? { decision: this.#decision } : {}) });
     }
     return messages;
   }
@@ -543,7 +585,7 @@ export class HistoryContextManager implements ContextManager {
       explain: log,
       ...(tools ? { tools } : {}),
       ...(this.hooks ? { hooks: this.hooks } : {}),
-      ...(this.summarizer ? { summarizer: this.summarizer } : {}),
+      ...(this.summarizer ? { summarizer: this.#billed(this.summarizer) } : {}),
       // The turn's path: no embedding is waited for (a query without a known vector goes lexical).
       search: this.searchIndex.turnPath,
     };
@@ -552,12 +594,13 @@ export class HistoryContextManager implements ContextManager {
     this.#origin = undefined;
     const { run, assembler, unchanged } = await this.#pipelineWindow.run(this.#spill.view, context);
     for (const failure of run.failed) await this.hooks?.emit("context:strategy_failed", describeFailure(failure));
-    const { messages, report } = this.#assemble(assembler, budget, counter, extra, tools, explain);
+    const { messages, report } = this.#assemble(assembler, budget, counter, extra, tools, explain, model);
     const strategies = [...run.changed, "window"];
     this.#last = {
       report,
       model,
       encoding: counter.encoding,
+      ...(this.#decision ? { compactionDecision: this.#decision } : {}),
       strategies,
       ...(report.decisions ? { explanation: this.#spill.annotate(explainWindow(history, run.messages, report.decisions, log)) } : {}),
     };
@@ -576,7 +619,7 @@ export class HistoryContextManager implements ContextManager {
     if (isCompaction(report, run.changed.length > 0) && this.hooks && listensToCompaction(this.hooks)) {
       const toolTokens = tools?.length ? counter.countTools(tools) : 0;
       const totals = { messageCount: history.length, tokens: this.#tally.tokens(history, counter) + counter.replyPriming + toolTokens, ids: this.#tally.ids(history) };
-      await emitCompaction(this.hooks, { history: totals, window: messages, report, strategies, durationMs: run.durationMs + report.durationMs });
+      await emitCompaction(this.hooks, { history: totals, window: messages, report, strategies, durationMs: run.durationMs + report.durationMs, ...(this.#decision ? { decision: this.#decision } : {}) });
     }
     return messages;
   }
@@ -589,13 +632,38 @@ export class HistoryContextManager implements ContextManager {
     this.#onWindow?.(record);
   }
 
-  /** The final step of every request: the budget and the window invariants, with this module's cut settings. */
-  #assemble(assembler: WindowAssembler, budget: number, counter: TokenCounter, extra: Message[] | undefined, tools: ToolDefinition[] | undefined, explain: boolean) {
+  /**
+   * The final step of every request: the budget and the window invariants, with this module's cut
+   * settings. Under `compactionPolicy: "cost"` with a priced model: the window is first built with
+   * the cut kept as long as it fits the budget (threshold 1); past compactTarget, compacting now is
+   * weighed against carrying it (compaction-cost.ts), and a compaction builds it again at the target.
+   */
+  #assemble(assembler: WindowAssembler, budget: number, counter: TokenCounter, extra: Message[] | undefined, tools: ToolDefinition[] | undefined, explain: boolean, model: string) {
+    this.#decision = undefined;
+    const prices = this.#policy.policy === "cost" ? getModelInfo(model)?.prices : undefined;
+    if (prices === undefined) return this.#assembleAt(assembler, budget, counter, extra, tools, explain, this.options.compactThreshold);
+    const carried = this.#assembleAt(assembler, budget, counter, extra, tools, explain, 1);
+    const { report } = carried;
+    const growthPerTurn = this.#growth.observe(report.historyTokens);
+    const targetTokens = Math.floor(this.options.compactTarget * budget);
+    const horizonTurns = this.#policy.horizonTurns;
+    const forced = report.cutReason === "recut" || report.cutReason === "latest" || report.cutReason === "ladder";
+    if (forced) {
+      this.#decision = { policy: "cost", compact: true, forced: true, horizonTurns, windowTokens: report.windowTokens, targetTokens, budget, growthPerTurn, reason: `cost policy: the window would not fit the budget of ${budget} tokens with the cut kept; compacted (${report.cutReason})` };
+      return carried;
+    }
+    if (report.windowTokens <= targetTokens) return carried;
+    const decision = decideCompaction({ windowTokens: report.windowTokens, targetTokens, budget, growthPerTurn, horizonTurns, prices });
+    this.#decision = decision;
+    return decision.compact ? this.#assembleAt(assembler, budget, counter, extra, tools, explain, this.options.compactTarget) : carried;
+  }
+
+  #assembleAt(assembler: WindowAssembler, budget: number, counter: TokenCounter, extra: Message[] | undefined, tools: ToolDefinition[] | undefined, explain: boolean, compactThreshold: number) {
     const assembled = assembler.assemble({
       budget,
       counter,
       tools,
-      compactThreshold: this.options.compactThreshold,
+      compactThreshold,
       compactTarget: this.options.compactTarget,
       thinking: this.options.thinking,
       extraMessages: extra,

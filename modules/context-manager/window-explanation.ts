@@ -16,7 +16,7 @@
  * A hook turn note's window reason starts with "hook turn note, sent with its turn" (kept) or
  * "hook turn note, cut with its turn" (dropped).
  */
-import type { ExplainDecision } from "@amplifier-ts/contracts";
+import type { CompactionCostDecision, ExplainDecision } from "@amplifier-ts/contracts";
 import type { Message } from "@amplifier-ts/contracts";
 import type { ExplainLog } from "@amplifier-ts/strategies";
 import type { DecisionReason, WindowDecision, WindowReport } from "@amplifier-ts/window";
@@ -33,6 +33,8 @@ export interface LastWindow {
    * which strategy decided it ("window" = the window assembler) and why.
    */
   explanation?: MessageExplanation[];
+  /** Under config `compactionPolicy: "cost"`: whether this window compacted and why (compaction-cost.ts). */
+  compactionDecision?: CompactionCostDecision;
 }
 
 export interface MessageExplanation {

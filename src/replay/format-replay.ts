@@ -1,5 +1,6 @@
 import { formatRows, formatTable } from "../cli/format-table.js";
 import type { ReplayResult, ReplaySummary, ReplayTurn } from "./run-replay.js";
+import type { ReplaySpend } from "./replay-spend.js";
 
 /**
  * Text and JSON renderings of a replay (src/cli/commands/replay.ts prints them). Plain text, no
@@ -85,8 +86,24 @@ export function formatSummary(summary: ReplaySummary, options: SummaryOptions = 
     ["mean prefix kept", `${formatPercent(summary.meanPrefixKept)} of the previous window (token-weighted)`],
     ["time per turn", `p50 ${formatMs(summary.p50Ms)} ms, p99 ${formatMs(summary.p99Ms)} ms`],
     ["total time", `${formatDuration(summary.totalMs)} in getMessagesForRequest`],
+    ...(summary.spend ? spendRows(summary.spend) : []),
   ];
   return `Summary\n${formatRows(rows.map(([label, value]) => [`  ${label}`, value!]))}`;
+}
+
+/** The session's spend, three ways (replay-spend.ts): conversation, compaction, cache writes, and compaction's share. */
+export function spendRows(spend: ReplaySpend): string[][] {
+  const usd = (n: number | undefined) => (n === undefined ? "" : ` = $${n.toFixed(4)}`);
+  const c = spend.conversation;
+  const k = spend.compaction;
+  const w = spend.cacheWrites;
+  const share = spend.compactionShare === undefined ? `${formatPercent(spend.compactionTokenShare)} of tokens (no prices for this model)` : `${formatPercent(spend.compactionShare)} of cost, ${formatPercent(spend.compactionTokenShare)} of tokens`;
+  return [
+    ["spent: conversation", `${formatInt(c.inputTokens)} in${spend.cacheSimulated ? ` (${formatInt(c.cacheReadTokens)} from cache)` : " (no cache simulated: priced uncached)"} + ${formatInt(c.outputTokens)} out${usd(c.usd)}`],
+    ["spent: compaction", `${formatInt(k.summarizerCalls)} summarizer call${k.summarizerCalls === 1 ? "" : "s"}, ${formatInt(k.providerCompactions)} provider compaction${k.providerCompactions === 1 ? "" : "s"}: ${formatInt(k.inputTokens)} in + ${formatInt(k.outputTokens)} out${usd(k.usd)}`],
+    ["spent: cache writes", spend.cacheSimulated ? `${formatInt(w.tokens)} tokens${usd(w.usd)}` : "not simulated (--cache)"],
+    ["spent: total", `${spend.totalUsd === undefined ? "-" : `$${spend.totalUsd.toFixed(4)}`}; compaction's share ${share}`],
+  ];
 }
 
 /** One per-message entry of an explain report, as far as it could be read. */

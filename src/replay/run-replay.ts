@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { ContextManager } from "@amplifier-ts/contracts";
+import type { ContextManager, SpendReport } from "@amplifier-ts/contracts";
 import type { Message } from "@amplifier-ts/contracts";
 import type { Provider } from "@amplifier-ts/contracts";
 import { createError, isAmplifierError } from "@amplifier-ts/contracts";
@@ -11,6 +11,7 @@ import { getModelInfo, getTokenCounter } from "@amplifier-ts/tokens";
 import { ReplayCache, type ReplayCacheSummary, type ReplayCacheTurn } from "./cache-report.js";
 import { eventLoopYielder } from "./event-loop-yield.js";
 import { prefixKept } from "./prefix-kept.js";
+import { ReplaySpendTally, type ReplaySpend } from "./replay-spend.js";
 
 export interface ReplayOptions {
   /** Path of a JSONL transcript: one Message per line (its name only, when `messages` are given). */
@@ -79,6 +80,8 @@ export interface ReplaySummary {
   p50Ms: number;
   p99Ms: number;
   cache?: ReplayCacheSummary;
+  /** What the session spent: conversation, compaction and cache writes apart (replay-spend.ts). */
+  spend?: ReplaySpend;
 }
 
 export interface ReplayResult {
@@ -93,6 +96,7 @@ export interface ReplayResult {
 type ExplainingContext = ContextManager & {
   explainLastWindow?: () => unknown;
   moduleName?: unknown;
+  spend?: { breakdown?: SpendReport };
   recordUsage?: (usage: { inputTokens?: number }, options?: { model?: string }) => Promise<{ counted: number; billed: number; ratio?: number; factor: number; accepted: boolean } | undefined>;
 };
 
@@ -117,6 +121,8 @@ export async function runReplay(options: ReplayOptions): Promise<ReplayResult> {
   let config = options.config;
   const counter = getTokenCounter(model);
   const cache = options.cache ? new ReplayCache(info, counter) : undefined;
+  const spend = new ReplaySpendTally(info?.prices, options.cache === true);
+  let contextSpend: SpendReport | undefined;
   const fallbackBudget = options.budget ?? (info ? info.contextWindow - info.maxOutputTokens - 1_000 : 100_000);
   const turns: ReplayTurn[] = [];
   const total = messages.filter((m) => m.role === "assistant").length;
@@ -175,6 +181,7 @@ export async function runReplay(options: ReplayOptions): Promise<ReplayResult> {
           ms,
         };
         if (cache) turn.cache = cache.turn(window, messages.slice(0, i), typeof report?.budget === "number" ? report.budget : fallbackBudget, message);
+        spend.turn(turn.windowTokens, turn.cache?.outputTokens ?? counter.countMessage(message), turn.cache, message);
         const billed = (message.metadata as { usage?: { inputTokens?: unknown } } | undefined)?.usage?.inputTokens;
         if (typeof billed === "number" && typeof context.recordUsage === "function") {
           const record = await context.recordUsage({ inputTokens: billed });
@@ -202,11 +209,12 @@ export async function runReplay(options: ReplayOptions): Promise<ReplayResult> {
       storedIds.add(message.metadata!.id!);
       historyTokens += counter.countMessage(message);
     }
+    contextSpend = (session.context as ExplainingContext).spend?.breakdown;
   } finally {
     await session?.close();
     if (tempDir) await rm(tempDir, { recursive: true, force: true });
   }
-  const result: ReplayResult = { summary: summarize(options, model, messages.length, turns, moduleName, budget), turns };
+  const result: ReplayResult = { summary: { ...summarize(options, model, messages.length, turns, moduleName, budget), spend: spend.summary(contextSpend) }, turns };
   if (cache) result.summary.cache = cache.summary();
   if (options.explainTurn !== undefined) {
     result.explain = explain;
@@ -279,7 +287,7 @@ function summarize(
   turns: ReplayTurn[],
   module: string,
   budget: number | "provider",
-): ReplaySummary {
+): Omit<ReplaySummary, "spend"> {
   const ms = turns.map((t) => t.ms).sort((a, b) => a - b);
   const q = (p: number) => (ms.length ? ms[Math.min(ms.length - 1, Math.floor(p * ms.length))]! : 0);
   const totalHistoryTokens = turns.reduce((s, t) => s + t.historyTokens, 0);
