@@ -1,5 +1,5 @@
 // @amplifier-ts/inspector: the Inspector's data, view models, page and self-contained report.
-export type { AnalysisProgress, AnalyzedTurn, DecisionRun, InspectorReport, InspectorSession, InspectorSessionSummary, MessageView, RecordedWindow, SessionAnalysis, SessionAnalysisResult, SimulationOptions, ToolCallView, WindowDecisionKind } from "./inspector-data.js";
+export type { AnalysisProgress, AnalyzedTurn, DecisionRun, InspectorReport, InspectorSession, InspectorSessionSummary, MessageView, RecordedWindow, SessionAnalysis, SessionAnalysisResult, SimulationOptions, SpendFigures, ToolCallView, WindowDecisionKind } from "./inspector-data.js";
 export { inspectorErrors } from "./inspector-errors.js";
 export { INSPECTOR_ASSET_PATH, INSPECTOR_CSP, inspectorAssets, inspectorPageHtml, jsonForScript, reportHtml, type InspectorAssets } from "./inspector-page.js";
 export { type AnalysisControl } from "./analysis-cache.js";

@@ -109,6 +109,25 @@ export interface SessionAnalysis {
   /** The budget the replay used when one was fixed (else each turn's `budget`: the model's window − output − margin). */
   budget?: number;
   turns: AnalyzedTurn[];
+  /** What the session spent under the simulation, three ways (the replay's `summary.spend`); the page's Spend panel. */
+  spend?: SpendFigures;
+}
+
+/**
+ * A session's spend, split as the context manager splits its bills (issue 29 §2): the conversation
+ * (input, cache reads apart, output), compaction (summarizer calls and provider compaction) and
+ * cache writes; USD at the model's list prices (absent without prices). The umbrella's replay
+ * computes it (src/replay/replay-spend.ts).
+ */
+export interface SpendFigures {
+  conversation: { inputTokens: number; cacheReadTokens: number; outputTokens: number; usd?: number };
+  compaction: { summarizerCalls: number; providerCompactions: number; inputTokens: number; outputTokens: number; usd?: number };
+  cacheWrites: { tokens: number; usd?: number };
+  totalUsd?: number;
+  compactionShare?: number;
+  compactionTokenShare: number;
+  /** The prompt cache was simulated; without it the conversation is priced uncached and no writes are known. */
+  cacheSimulated: boolean;
 }
 
 /** The budget and model a simulation replays under (the page's control; absent = the server's defaults). */

@@ -69,7 +69,7 @@ export async function analyzeSession(messages: readonly Message[], options: Anal
     turns.push(analyzedTurn(turn, messages, positions, counter.replyPriming, fallbackBudget));
   }
   // A fixed budget is the simulation's: the page labels the replay with it.
-  return { analysis: { module: replay.summary.module, model, ...(options.budget === undefined ? {} : { budget: options.budget }), turns }, tokens, replay };
+  return { analysis: { module: replay.summary.module, model, ...(options.budget === undefined ? {} : { budget: options.budget }), turns, ...(replay.summary.spend ? { spend: replay.summary.spend } : {}) }, tokens, replay };
 }
 
 interface LastWindowShape {

@@ -3,6 +3,7 @@ import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { AnalysisProgress, InspectorSession, InspectorSessionSummary, SessionAnalysisResult, SimulationOptions } from "../inspector-data.js";
 import { foldText, type FoldedText } from "../view-model/fold-text.js";
 import { sessionCharts } from "../view-model/session-charts.js";
+import { spendRows } from "../view-model/spend-rows.js";
 import { sessionRows, timeLabel } from "../view-model/session-list.js";
 import { timeline, type TimelineEntry } from "../view-model/timeline.js";
 import { Chart } from "./chart.js";
@@ -205,6 +206,7 @@ function SessionPage({ data, route, onNeedToken }: { data: PageData; route: Extr
       ? h("p", { class: "note", id: "analysis-pending" }, progress === undefined ? `Replaying the session's ${session.messages.filter((m) => m.role === "assistant").length} turns to explain each window…` : `Replaying the session to explain each window: turn ${progress.turnsDone} of ${progress.turns}…`)
       : null,
     session.analysis !== undefined || recorded > 0 ? h(SessionChartsView, { session, onPick: open }) : null,
+    session.analysis?.spend ? h(SpendPanel, { spend: session.analysis.spend }) : null,
     route.turn !== undefined ? h(TurnView, { session, turn: route.turn, hrefOf: (turn?: number) => routeHash(turn === undefined ? { view: "session", source: route.source, sessionId: route.sessionId } : { ...route, turn }), simulation, onSimulate: data.analysis ? simulate : undefined }) : null,
     h(TurnStrip, { session, route }),
     h(Timeline, { session }),
@@ -241,6 +243,26 @@ function SessionChartsView({ session, onPick }: { session: InspectorSession; onP
       yRange: [0, 100],
       onPick,
     }),
+  );
+}
+
+/** What the session spent (the simulation's replay): conversation, compaction and cache writes apart. */
+function SpendPanel({ spend }: { spend: NonNullable<NonNullable<InspectorSession["analysis"]>["spend"]> }) {
+  const rows = spendRows(spend);
+  return h(
+    "section",
+    { id: "spend" },
+    h("h2", null, "Spend (simulation, list prices)"),
+    h(
+      "table",
+      { class: "spend" },
+      h("thead", null, h("tr", null, h("th", null, "part"), h("th", null, "tokens"), h("th", null, "USD"), h("th", null, ""))),
+      h(
+        "tbody",
+        null,
+        rows.map((row) => h("tr", { key: row.part, class: `spend-${row.part.replace(" ", "-")}` }, h("td", null, row.part), h("td", { class: "num" }, row.tokens), h("td", { class: "num" }, row.usd), h("td", null, row.detail))),
+      ),
+    ),
   );
 }
 
