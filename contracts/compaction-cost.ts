@@ -13,9 +13,12 @@ export interface CompactionPlanCost {
   summarizerUsd: number;
   /** The new prefixes written to the cache after its compactions. */
   cacheWriteUsd: number;
+  /** What the comparison uses: the sum of the parts (mode "horizon"), less averageTurnUsd per turn (mode "cycle"). */
   totalUsd: number;
-  /** Turns (0 = this request) at which the plan compacts. */
+  /** Turns (0 = this request) at which the plan compacts (mode "cycle": the defer plan's forced one, after its turns). */
   compactions: number[];
+  /** Turns the plan was charged for. */
+  turns?: number;
 }
 
 export interface CompactionCostDecision {
@@ -36,6 +39,10 @@ export interface CompactionCostDecision {
   now?: CompactionPlanCost;
   /** Carry the window (compacting only when it would pass the budget). */
   defer?: CompactionPlanCost;
+  /** "horizon": the plans summed over horizonTurns; "cycle": each until the forced compaction, less the cycle's mean cost per turn. */
+  mode?: "horizon" | "cycle";
+  /** Mode "cycle": the mean cost per turn (USD) of the cycle "compact when forced" runs from the target to the budget. */
+  averageTurnUsd?: number;
   /** One line: the two totals and why. */
   reason: string;
 }

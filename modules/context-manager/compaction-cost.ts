@@ -1,21 +1,30 @@
 /**
  * The cost policy of compaction (config `compactionPolicy: { policy: "cost", horizonTurns }`):
- * compact now, or carry the larger window, whichever the next `horizonTurns` requests cost less
- * at the model's list prices (ModelPrices, USD per million tokens). Issue 29 §2.
+ * compact now, or carry the larger window, whichever costs less at the model's list prices
+ * (ModelPrices, USD per million tokens). Issue 29 §2.
  *
- * Two plans over the turns k = 0 … h−1 (this request is k = 0), the window growing by g tokens a
- * turn (the history's mean growth per request). Only what differs between them is counted: each
- * turn's new tokens are sent uncached in both plans.
+ * W: the window if the cut stays; T: after a compaction (compactTarget × B, the recut's bound);
+ * B: the budget; g: the history's mean growth per request; h: `horizonTurns`, the requests the
+ * session is expected to go on for. A turn's costs (each turn's new tokens are sent uncached in
+ * every plan, so they are left out):
  *
- * | plan  | window at turn k                 | a turn that does not compact  | a turn that compacts (from W to T)                  |
- * |-------|----------------------------------|-------------------------------|-----------------------------------------------------|
- * | now   | T + k·g                          | its window read from the cache: window × cachedInput | summarizer: (window − T) × its input + summaryTokens × its output; cache write of the new prefix: T × cacheWrite (the input price where none is listed: OpenAI bills a new prefix as input) |
- * | defer | W + k·g, until it would pass B   | the same                      | the same, forced the turn the window would pass the budget B |
+ * | turn                        | cost                                                                 |
+ * |-----------------------------|----------------------------------------------------------------------|
+ * | carries window w            | w × cachedInput (read from the prompt cache)                         |
+ * | compacts from w             | T × cacheWrite (the new prefix, written: the input price where none is listed — OpenAI bills a new prefix as input) + the summarizer's call when the compaction makes one: (w − T) × its input + summaryTokens × its output |
  *
- * A compacting turn loses the reads of the old prefix (it pays T at the write price where the
- * defer plan reads W at the cached price); that is the "lost cache reads" the explanation names.
- * The policy compacts now when the now plan costs less (ties defer: compaction is the change).
- * T is the window after a recut: at most compactTarget × B (cut-policy.ts rule 3), taken as that.
+ * A compacting turn loses the reads of the old prefix: it pays T at the write price where carrying
+ * reads W at the cached price. The plans: **now** compacts at this request, then carries; **defer**
+ * carries, and compacts only when the window would pass B (forced). Two cases:
+ *
+ * | case | when | comparison |
+ * |------|------|------------|
+ * | horizon | carrying would not be forced within h requests (W + (h−1)·g ≤ B, or g = 0) | each plan's costs summed over the h requests (the session taken to end there) |
+ * | cycle | it would: compactions recur, the session goes on past them | each plan until the forced compaction at B, every turn charged its cost less ρ, the mean cost per turn of the forced policy's cycle (T → B: one compaction, then n = ⌊(B − T)/g⌋ carrying turns). One step of policy improvement over "compact when forced": compacting now wins when the turns it spares cost more than ρ each on average |
+ *
+ * Without the cycle correction a rolling horizon compacts too early: it does not see that a
+ * compaction made now brings the next one nearer (the bench row priced-compaction showed it).
+ * Ties defer: compaction is the change.
  */
 import type { CompactionCostDecision, CompactionPlanCost } from "@amplifier-ts/contracts";
 
@@ -57,33 +66,77 @@ export type CompactionDecision = CompactionCostDecision;
 /** The decision for one request (see the file comment); pure arithmetic, no I/O. */
 export function decideCompaction(input: CompactionCostInput): CompactionDecision {
   const { windowTokens: W, targetTokens: T, budget: B, growthPerTurn: g, horizonTurns: h } = input;
-  const now = planCost(input, W, true);
-  const defer = planCost(input, W, false);
+  const costs = turnCosts(input);
+  const forcedWithin = g > 0 && W + (h - 1) * g > B;
+  let now: PlanCost;
+  let defer: PlanCost;
+  let rate: number | undefined;
+  if (!forcedWithin) {
+    now = horizonPlan(input, costs, true);
+    defer = horizonPlan(input, costs, false);
+  } else {
+    // The forced policy's cycle from T: a compaction (from the window just past B), then n carrying turns.
+    const n = Math.floor((B - T) / g);
+    const passing = T + (n + 1) * g;
+    let cycle = costs.compact(passing).total;
+    for (let k = 1; k <= n; k++) cycle += costs.carry(T + k * g);
+    rate = cycle / (n + 1);
+    const c = costs.compact(W);
+    now = { readsUsd: 0, summarizerUsd: c.summarizer, cacheWriteUsd: c.write, totalUsd: 0, compactions: [0], turns: n + 1 };
+    for (let k = 1; k <= n; k++) now.readsUsd += costs.carry(T + k * g);
+    now.totalUsd = now.readsUsd + now.summarizerUsd + now.cacheWriteUsd - (n + 1) * rate;
+    defer = { readsUsd: 0, summarizerUsd: 0, cacheWriteUsd: 0, totalUsd: 0, compactions: [], turns: 0 };
+    for (let w = W; w <= B; w += g) {
+      defer.readsUsd += costs.carry(w);
+      defer.turns! += 1;
+    }
+    defer.compactions.push(defer.turns!);
+    defer.totalUsd = defer.readsUsd - defer.turns! * rate;
+  }
   const compact = now.totalUsd < defer.totalUsd;
-  const usd = (n: number) => `$${n.toFixed(6)}`;
-  const forced = defer.compactions.length > 0 ? `, forced at turn ${defer.compactions[0]}` : "";
+  const usd = (x: number) => `$${x.toFixed(6)}`;
+  const parts = `summarizer ${usd(now.summarizerUsd)}, cache write ${usd(now.cacheWriteUsd)}, reads ${usd(now.readsUsd)}`;
+  const basis = rate === undefined ? `over ${h} turns` : `until the compaction forced at the budget, each turn less the cycle's mean ${usd(rate)} per turn`;
   const reason = compact
-    ? `cost policy: compacting now (${W} → ${T} tokens) costs ${usd(now.totalUsd)} over ${h} turns (summarizer ${usd(now.summarizerUsd)}, cache write ${usd(now.cacheWriteUsd)}, reads ${usd(now.readsUsd)}); carrying the window costs ${usd(defer.totalUsd)}${forced}`
-    : `cost policy: carrying ${W} tokens costs ${usd(defer.totalUsd)} over ${h} turns${forced}; compacting now (→ ${T}) would cost ${usd(now.totalUsd)} (summarizer ${usd(now.summarizerUsd)}, cache write ${usd(now.cacheWriteUsd)}, reads ${usd(now.readsUsd)})`;
-  return { policy: "cost", compact, horizonTurns: h, windowTokens: W, targetTokens: T, budget: B, growthPerTurn: g, now, defer, reason };
+    ? `cost policy: compacting now (${W} → ${T} tokens) ${usd(now.totalUsd)} (${parts}) against carrying ${usd(defer.totalUsd)}, ${basis}`
+    : `cost policy: carrying ${W} tokens ${usd(defer.totalUsd)} against compacting now (→ ${T}) ${usd(now.totalUsd)} (${parts}), ${basis}`;
+  return { policy: "cost", compact, mode: rate === undefined ? "horizon" : "cycle", horizonTurns: h, windowTokens: W, targetTokens: T, budget: B, growthPerTurn: g, now, defer, ...(rate === undefined ? {} : { averageTurnUsd: rate }), reason };
 }
 
-function planCost(input: CompactionCostInput, start: number, compactFirst: boolean): PlanCost {
-  const { targetTokens: T, budget: B, growthPerTurn: g, horizonTurns: h, prices, summarizer } = input;
+interface TurnCosts {
+  carry(window: number): number;
+  compact(window: number): { write: number; summarizer: number; total: number };
+}
+
+function turnCosts(input: CompactionCostInput): TurnCosts {
+  const { targetTokens: T, prices, summarizer } = input;
   const perToken = (usdPerMillion: number) => usdPerMillion / 1_000_000;
-  const write = perToken(prices.cacheWrite ?? prices.input);
+  const write = T * perToken(prices.cacheWrite ?? prices.input);
   const read = perToken(prices.cachedInput);
-  const cost: PlanCost = { readsUsd: 0, summarizerUsd: 0, cacheWriteUsd: 0, totalUsd: 0, compactions: [] };
-  let window = start;
+  return {
+    carry: (window) => window * read,
+    compact: (window) => {
+      const s = summarizer ? Math.max(0, window - T) * perToken(summarizer.input) + summarizer.summaryTokens * perToken(summarizer.output) : 0;
+      return { write, summarizer: s, total: write + s };
+    },
+  };
+}
+
+/** The horizon case: the plan's costs over h turns, compacting whenever its window would pass B. */
+function horizonPlan(input: CompactionCostInput, costs: TurnCosts, compactFirst: boolean): PlanCost {
+  const { windowTokens: W, targetTokens: T, budget: B, growthPerTurn: g, horizonTurns: h } = input;
+  const cost: PlanCost = { readsUsd: 0, summarizerUsd: 0, cacheWriteUsd: 0, totalUsd: 0, compactions: [], turns: h };
+  let window = W;
   for (let k = 0; k < h; k++) {
     if (k > 0) window += g;
     if ((k === 0 && compactFirst) || window > B) {
-      if (summarizer) cost.summarizerUsd += Math.max(0, window - T) * perToken(summarizer.input) + summarizer.summaryTokens * perToken(summarizer.output);
-      cost.cacheWriteUsd += T * write;
+      const c = costs.compact(window);
+      cost.summarizerUsd += c.summarizer;
+      cost.cacheWriteUsd += c.write;
       cost.compactions.push(k);
       window = T;
     } else {
-      cost.readsUsd += window * read;
+      cost.readsUsd += costs.carry(window);
     }
   }
   cost.totalUsd = cost.readsUsd + cost.summarizerUsd + cost.cacheWriteUsd;

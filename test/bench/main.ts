@@ -38,6 +38,7 @@ import { hasGc } from "./measure.js";
 import { memoryChild, memoryScenario } from "./memory.js";
 import { renderReport, type ReportInput } from "./report.js";
 import { pipelinesScenario } from "./pipelines.js";
+import { pricedCompactionScenario } from "./priced-compaction.js";
 import { peersChild, peersScenario } from "./peers.js";
 import { recallScenario } from "./recall.js";
 import { recallQualityScenario } from "./recall-quality.js";
@@ -51,7 +52,7 @@ import { redisStoreScenario, storesTurnScenario } from "./stores-redis.js";
 import { fleetChild, fleetScenario } from "./stores-fleet.js";
 import type { BenchContext, BenchOptions, Scenario } from "./scenario.js";
 
-export const SCENARIOS: readonly Scenario[] = [agentLoopScenario, resumeScenario, memoryScenario, langchainScenario, peersScenario, fitWindowScenario, replayScenario, pipelinesScenario, recallScenario, postgresStoreScenario, redisStoreScenario, storesTurnScenario, agentMemoryScenario, fleetScenario, agentStoresScenario, recallQualityScenario];
+export const SCENARIOS: readonly Scenario[] = [agentLoopScenario, resumeScenario, memoryScenario, langchainScenario, peersScenario, fitWindowScenario, replayScenario, pipelinesScenario, recallScenario, postgresStoreScenario, redisStoreScenario, storesTurnScenario, agentMemoryScenario, fleetScenario, agentStoresScenario, recallQualityScenario, pricedCompactionScenario];
 
 const CHILDREN: Record<string, (args: string[]) => Promise<void>> = {
   resume: resumeChild,

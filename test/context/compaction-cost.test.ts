@@ -30,20 +30,39 @@ describe("decideCompaction: the arithmetic, by hand", () => {
     expect(d.compact).toBe(false);
   });
 
-  it("counts the forced compaction of the defer plan: compacts when the window would pass the budget within the horizon", () => {
-    // now:   write 7,000 × 3.75 = 26,250; reads (7,100 + 7,200) × 0.3 = 4,290 → $0.03054
-    // defer: reads 9,900 × 0.3 + 10,000 × 0.3 = 5,970; turn 2 (10,100 > 10,000) forced: 26,250 → $0.03222
+  it("when carrying would be forced within the horizon: each plan until the forced compaction, less the cycle's mean cost per turn (Anthropic prices: carry to the budget)", () => {
+    // Cycle T → B: n = ⌊(10,000 − 7,000)/100⌋ = 30 carrying turns, Σ_{k=1..30} (7,000 + 100k) × 0.3 = 256,500 × 0.3 = 76,950 µ$;
+    // its compaction 7,000 × 3.75 = 26,250 µ$ → ρ = 103,200 / 31 µ$ per turn.
+    // now:   26,250 + 76,950 − 31ρ = 0
+    // defer: (9,900 + 10,000) × 0.3 = 5,970 µ$ over 2 turns, − 2ρ = 5,970 − 6,658.06… = −688.06… µ$ → carry
     const d = decideCompaction({ windowTokens: 9_900, targetTokens: 7_000, budget: 10_000, growthPerTurn: 100, horizonTurns: 3, prices: anthropicPrices });
-    expect(d.now!.totalUsd).toBeCloseTo(0.03054, 12);
+    expect(d.mode).toBe("cycle");
+    expect(d.averageTurnUsd).toBeCloseTo(0.1032 / 31, 12);
+    expect(d.now!.readsUsd).toBeCloseTo(0.07695, 12);
+    expect(d.now!.cacheWriteUsd).toBeCloseTo(0.02625, 12);
+    expect(d.now!.totalUsd).toBeCloseTo(0, 12);
     expect(d.defer!.readsUsd).toBeCloseTo(0.00597, 12);
-    expect(d.defer!.cacheWriteUsd).toBeCloseTo(0.02625, 12);
+    expect(d.defer!.turns).toBe(2);
     expect(d.defer!.compactions).toEqual([2]);
-    expect(d.compact).toBe(true);
-    // One turn further from the edge (9,700: forced at turn 3, outside the horizon): carried.
+    expect(d.defer!.totalUsd).toBeCloseTo(0.00597 - (2 * 0.1032) / 31, 12);
+    expect(d.compact).toBe(false);
+    // Not forced within 3 turns (9,700 + 2 × 100 ≤ 10,000): the horizon sums, carry.
     const before = decideCompaction({ windowTokens: 9_700, targetTokens: 7_000, budget: 10_000, growthPerTurn: 100, horizonTurns: 3, prices: anthropicPrices });
-    expect(before.defer!.compactions).toEqual([]);
+    expect(before.mode).toBe("horizon");
     expect(before.defer!.totalUsd).toBeCloseTo((9_700 + 9_800 + 9_900) * 0.3e-6, 12);
+    expect(before.now!.totalUsd).toBeCloseTo(0.02625 + (7_100 + 7_200) * 0.3e-6, 12);
     expect(before.compact).toBe(false);
+  });
+
+  it("the cycle case with OpenAI-style prices (a write costs 2 reads): compacting at 80 % beats carrying to the budget", () => {
+    // Cycle: 30 carrying turns Σ (70,000 + 1,000k) = 2,565,000 × $1/M = 2.565; compaction 70,000 × 2 = 0.14 → ρ = 2.705 / 31.
+    // now 2.705 − 31ρ = 0; defer: Σ_{j=0..20} (80,000 + 1,000j) = 1,890,000 → 1.89 − 21ρ = 0.05758… → compact
+    const d = decideCompaction({ windowTokens: 80_000, targetTokens: 70_000, budget: 100_000, growthPerTurn: 1_000, horizonTurns: 30, prices: openaiPrices });
+    expect(d.mode).toBe("cycle");
+    expect(d.now!.totalUsd).toBeCloseTo(0, 12);
+    expect(d.defer!.turns).toBe(21);
+    expect(d.defer!.totalUsd).toBeCloseTo(1.89 - (21 * 2.705) / 31, 12);
+    expect(d.compact).toBe(true);
   });
 
   it("prices the summarizer's call: an expensive one flips the first case to defer", () => {
@@ -121,7 +140,7 @@ describe("compactionPolicy in the context manager", () => {
     const at = cost.decisions[t]!;
     expect(at.compact).toBe(true);
     expect(at.windowTokens).toBeLessThanOrEqual(0.9 * BUDGET); // the threshold would not have cut it
-    expect(at.defer!.compactions).toEqual([]); // the closed form holds: not forced within the horizon
+    expect(at.mode).toBe("horizon"); // not forced within the horizon: the closed form holds
     const form = closedForm(at, openaiPrices);
     expect(at.now!.totalUsd).toBeCloseTo(form.now, 12);
     expect(at.defer!.totalUsd).toBeCloseTo(form.defer, 12);
@@ -131,7 +150,7 @@ describe("compactionPolicy in the context manager", () => {
     expect(earlier.length).toBeGreaterThan(0);
     for (const d of earlier) {
       expect(d.compact).toBe(false);
-      expect(d.defer!.compactions).toEqual([]);
+      expect(d.mode).toBe("horizon");
       const f = closedForm(d, openaiPrices);
       expect(f.now).toBeGreaterThanOrEqual(f.defer);
     }
@@ -149,8 +168,9 @@ describe("compactionPolicy in the context manager", () => {
     expect(carried.length).toBeGreaterThan(0); // windows the threshold would have cut
     const at = cost.decisions[cost.firstCompaction!]!;
     expect(at.compact).toBe(true);
-    // Compacted only because the window would pass the budget within the horizon (or now).
-    expect(at.forced === true || at.defer!.compactions.length > 0).toBe(true);
+    // Carried to the budget: compacted only when the window no longer fit (writes cost 12.5 reads).
+    expect(at.forced).toBe(true);
+    expect(cost.decisions.filter((d) => d?.compact === true).every((d) => d!.forced === true)).toBe(true);
     for (const w of cost.windows) expect(w).toBeLessThanOrEqual(BUDGET);
   });
 
