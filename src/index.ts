@@ -49,7 +49,7 @@ export { createSession } from "./session/index.js";
 // The standard events of a hand-written orchestrator loop (prompt:submit, tool:pre/post, prompt:complete).
 export { runTool, startTurn, type StartTurnOptions, type Turn } from "./turn/index.js";
 export { countTokens, getTokenCounter, TOKENS_CAPABILITY } from "@amplifier-ts/tokens";
-export { analyzeSession, runReplay } from "./replay.js";
+export { analyzeSession, runReplay } from "./replay-lazy.js";
 // Drop-in for the frameworks' own loops (README "Drop-in for your framework"): the window engine
 // over an OpenAI / Anthropic / AI SDK / LangChain message array, returned in the same shape.
 export { fitWindow, createWindowFitter } from "@amplifier-ts/window";
