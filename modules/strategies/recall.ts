@@ -84,6 +84,7 @@ import { HistoryUnits, INSTRUCTION, messageId } from "./history-units.js";
 import { ArraySource, differs, HistorySource, LogCursor, type IncrementalStrategy, type LogStep, type MessageSource } from "./message-log.js";
 import { KEEP_ALL, RecallOutput, type OutputExplain, type Selection } from "./recall-output.js";
 import { UnitTokenMemo } from "./unit-token-memo.js";
+import { rescore, speakerOf } from "./recall-scoring.js";
 import { defineStrategy } from "@amplifier-ts/contracts";
 
 export const recallOptions = z
@@ -116,6 +117,43 @@ export const recallOptions = z
             docs: z.number().int().positive().max(50).optional(),
             terms: z.number().int().positive().max(100).optional(),
             weight: z.number().gt(0).max(1).optional(),
+          })
+          .strict(),
+      ])
+      .default(false),
+    /**
+     * Date parts (issue 30): a question naming a month, weekday, year or a day with its month also
+     * searches the turns dated so (`metadata.timestamp`), and such turns score higher — as if each
+     * turn were indexed under its session's date words (modules/strategies/recall-scoring.ts).
+     */
+    dates: z.boolean().default(false),
+    /**
+     * Speaker / entity priors (issue 30): a question naming a participant (a speaker `name`) or an
+     * entity (a capitalised word) favours that speaker's turns and the turns mentioning it; the
+     * named speaker's turns are also searched apart (across sessions).
+     */
+    entities: z.boolean().default(false),
+    /**
+     * Score smoothing along the conversation (issue 30): a turn's score plus this fraction of its
+     * best neighbour's (±1, same session); 0: off.
+     */
+    smoothing: z.number().min(0).max(1).default(0),
+    /**
+     * Context around the strongest hits only (issue 30): the best `hits` hits are placed with their
+     * neighbours ±1 … ±`radius` first, then further hits as single turns (no neighbours) while the
+     * budget lasts, then — for a question reaching into the past — wider neighbours of the best
+     * hits (`rest: "neighbours"`: the further hits get ±1 after they are all placed). `false`: every
+     * hit first, then ±1 around each (the behaviour before).
+     */
+    focus: z
+      .union([
+        z.literal(false),
+        z
+          .object({
+            hits: z.number().int().positive().max(100).default(3),
+            radius: z.number().int().min(1).max(6).default(2),
+            /** After the best hits' context: further hits as single turns ("single"), or with ±1 each once they are placed ("neighbours"). */
+            rest: z.enum(["single", "neighbours"]).default("single"),
           })
           .strict(),
       ])
@@ -207,6 +245,7 @@ export class RecallStrategy implements CompactionStrategy, IncrementalStrategy {
   #input: readonly Message[] = [];
   #transient: HistorySearchIndex | undefined;
   #cache: { generation: number; query: string; before: string | number; hits: RankedHit[]; wanted: number } | undefined;
+  #speakerNames: { messages: Message | undefined; count: number; names: Set<string> } | undefined;
   #sticky: (Plan & { generation: number; query: string | undefined; available: number; selection: Selection }) | undefined;
 
   constructor(
@@ -467,8 +506,12 @@ export class RecallStrategy implements CompactionStrategy, IncrementalStrategy {
       // header), best first, up to k. Pass 2 — their neighbours (the unit after, then the one
       // before), best first, while the budget lasts: a long reply to hit 1 must not crowd out hits 2 … k.
       const extras: { after: number; before: number; header: number | undefined; hitAt: number; why: string }[] = [];
-      for (const { hit, notes } of hits) {
-        if (picked >= limit) break;
+      const focus = this.options.focus;
+      let next = 0;
+      const placeHits = (upTo: number) => {
+      for (; next < hits.length; next++) {
+        const { hit, notes } = hits[next]!;
+        if (picked >= Math.min(limit, upTo)) break;
         const p = positionOf(hit);
         if (p === undefined || p >= firstRecent) continue;
         const u = units.unitOf[p]!;
@@ -487,12 +530,14 @@ export class RecallStrategy implements CompactionStrategy, IncrementalStrategy {
         const header = tuning.noHeaders ? undefined : headerBefore(this.#headers, units, u);
         extras.push({ after: Math.max(u, prompt ?? u), before: Math.min(u, prompt ?? u), header, hitAt: p, why });
       }
+      };
+      placeHits(focus ? focus.hits : Infinity);
       // Pass 2 — the neighbours (the unit after, then the one before); pass 3 — the session date
       // headers (one per session); then, for a question reaching into the past and while the
       // budget lasts, wider neighbours that are not tool groups (±2 … ±WIDE_NEIGHBOURS: a question
       // the hits did not use the budget for is still about their conversation).
-      const neighbours = (radius: number) => {
-        for (const { after, before, hitAt, why } of extras) {
+      const neighbours = (radius: number, of = extras) => {
+        for (const { after, before, hitAt, why } of of) {
           for (const x of [after + radius, before - radius]) {
             // The wider context is the conversation around a hit, not tool output (which would
             // also cost its counting: tool results are the long messages).
@@ -501,12 +546,21 @@ export class RecallStrategy implements CompactionStrategy, IncrementalStrategy {
           }
         }
       };
-      if (!tuning.noNeighbours) neighbours(1);
+      // With `focus`: the best hits' context (±1 … ±radius) first, then further hits as single turns.
+      const top = extras.slice();
+      if (focus) {
+        if (!tuning.noNeighbours) for (let radius = 1; radius <= focus.radius; radius++) neighbours(radius, top);
+        placeHits(Infinity);
+        if (focus.rest === "neighbours" && !tuning.noNeighbours) neighbours(1);
+      } else if (!tuning.noNeighbours) neighbours(1);
       for (const { header, hitAt, why } of extras) {
         if (header === undefined || keep.has(header) || !place(header)) continue;
         if (explain.enabled) for (const q of units.positions(header)) reasons.set(q, `recalled with ${messageId(messages[hitAt]!, hitAt)}: the date header of its session (${why})`);
       }
-      if (!tuning.noNeighbours && !tuning.narrow && reachesBack) for (let radius = 2; radius <= WIDE_NEIGHBOURS; radius++) neighbours(radius);
+      if (!tuning.noNeighbours && !tuning.narrow && reachesBack) {
+        if (focus) for (let radius = focus.radius + 1; radius <= WIDE_NEIGHBOURS; radius++) neighbours(radius, top);
+        else for (let radius = 2; radius <= WIDE_NEIGHBOURS; radius++) neighbours(radius);
+      }
     }
 
     // --- what recall left goes back to the recent part: whole older turns while they fit -----
@@ -560,6 +614,18 @@ export class RecallStrategy implements CompactionStrategy, IncrementalStrategy {
     return this.options.ranking !== "search" && !this.tuning.wholeMessage ? recallQuery(text).text : text;
   }
 
+  /** Speaker names of the input's conversation turns (grown with the input; rebuilt when it was replaced). */
+  #speakers(messages: readonly Message[]): ReadonlySet<string> {
+    let known = this.#speakerNames;
+    if (known === undefined || known.messages !== messages[0] || known.count > messages.length) known = this.#speakerNames = { messages: messages[0], count: 0, names: new Set() };
+    for (let i = known.count; i < messages.length; i++) {
+      const s = speakerOf(messages[i]!);
+      if (s !== undefined) known.names.add(s).add(s.split(" ")[0]!);
+    }
+    known.count = messages.length;
+    return known.names;
+  }
+
   /** Hits for the query before `firstRecent`, best first (as many as `recallBudget` asks for); undefined when the index is still catching up (not waited for). */
   async #hits(query: string, messages: readonly Message[], firstRecent: number, search: HistorySearch | undefined, units: HistoryUnits, recallBudget: number): Promise<RankedHit[] | undefined> {
     const id = messages[firstRecent]?.metadata?.id;
@@ -577,7 +643,12 @@ export class RecallStrategy implements CompactionStrategy, IncrementalStrategy {
     if (cache && cache.generation === this.#generation && cache.query === query && cache.before === before && cache.wanted >= wanted) return cache.hits;
     const option = this.options.feedback;
     const feedback = this.tuning.feedback ?? (option === true ? {} : option === false ? undefined : option);
-    const hits: RankedHit[] = await recallCandidates(source, query, wanted, this.options.ranking, { before, filter: { role: ["user", "assistant", "tool"] }, ...(feedback ? { feedback } : {}) }, { off: this.tuning.rankingOff, on: this.tuning.rankingOn });
+    const searchOptions = { before, filter: { role: ["user", "assistant", "tool"] as Message["role"][] }, ...(feedback ? { feedback } : {}) };
+    let hits: RankedHit[] = await recallCandidates(source, query, wanted, this.options.ranking, searchOptions, { off: this.tuning.rankingOff, on: this.tuning.rankingOn });
+    const { dates, entities, smoothing } = this.options;
+    if (dates || entities || smoothing > 0) {
+      hits = await rescore(hits, query, { dates, entities, smoothing }, { source, searchOptions, wanted, messages, positionOf: positionLookup(messages), speakers: () => this.#speakers(messages) });
+    }
     this.#cache = { generation: this.#generation, query, before, hits, wanted };
     return hits;
   }

@@ -68,12 +68,27 @@ export const DIALOGUE_ABLATIONS: readonly DialogueMethod[] = [
   { id: "no-headers", label: "− session date headers", kind: "pipeline", tuning: { noHeaders: true } },
   { id: "no-speakers", label: "− speaker names in the index", kind: "pipeline", tuning: { index: { speakers: false } } },
   { id: "k8", label: "− k set by the budget (k 8)", kind: "pipeline", strategies: [{ use: "recall", k: 8 }] },
+  { id: "dates", label: "+ date parts (`\"dates\": true`)", kind: "pipeline", strategies: [{ use: "recall", dates: true }] },
+  { id: "smoothing", label: "+ score smoothing (`\"smoothing\": 0.3`)", kind: "pipeline", strategies: [{ use: "recall", smoothing: 0.3 }] },
+  { id: "focus", label: "+ context ±2 around the best 3 hits, single turns after (`\"focus\": {}`)", kind: "pipeline", strategies: [{ use: "recall", focus: {} }] },
+  { id: "entities", label: "+ speaker / entity priors (`\"entities\": true`)", kind: "pipeline", strategies: [{ use: "recall", entities: true }] },
   {
     id: "feedback",
     label: "+ pseudo-relevance feedback (`\"feedback\": true`: RM3, 10 terms of the top 5 hits, weight 0.5)",
     kind: "pipeline",
     strategies: [{ use: "recall", feedback: true }],
   },
+];
+
+/** Variants of issue 30's options tried while choosing the default (`--rows` only; not in the bench). */
+export const DIALOGUE_VARIANTS: readonly DialogueMethod[] = [
+  { id: "smoothing-0.5", label: "+ score smoothing 0.5", kind: "pipeline", strategies: [{ use: "recall", smoothing: 0.5 }] },
+  { id: "focus-5x2", label: "+ focus, best 5 hits ±2", kind: "pipeline", strategies: [{ use: "recall", focus: { hits: 5, radius: 2 } }] },
+  { id: "focus-3x4", label: "+ focus, best 3 hits ±4", kind: "pipeline", strategies: [{ use: "recall", focus: { hits: 3, radius: 4 } }] },
+  { id: "focus-rest", label: "+ focus (best 3 ±2), further hits with ±1", kind: "pipeline", strategies: [{ use: "recall", focus: { rest: "neighbours" } }] },
+  { id: "focus-rest+smoothing", label: "+ focus (best 3 ±2, further hits ±1) and smoothing 0.3", kind: "pipeline", strategies: [{ use: "recall", focus: { rest: "neighbours" }, smoothing: 0.3 }] },
+  { id: "focus+smoothing", label: "+ focus (best 3 ±2) and smoothing 0.3", kind: "pipeline", strategies: [{ use: "recall", focus: {}, smoothing: 0.3 }] },
+  { id: "all-four", label: "+ focus, smoothing 0.3, dates, entities", kind: "pipeline", strategies: [{ use: "recall", focus: {}, smoothing: 0.3, dates: true, entities: true }] },
 ];
 
 export interface DialogueResult {
@@ -264,4 +279,49 @@ export function renderDialogueShares(run: DialogueRun): string {
 
 function signed(x: number): string {
   return `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(1)}`;
+}
+
+/** The rows of issue 30's methods (each an option of the recall strategy), for the ablation table. */
+export const OPTION_ROWS: readonly string[] = ["dates", "smoothing", "focus", "entities"];
+
+/** The ablation rows of a run: the baseline, the default, each option row and each embedder row it holds. */
+function ablationRows(run: DialogueRun): string[] {
+  const labelOf = (id: string) => [...DIALOGUE_METHODS, ...DIALOGUE_ABLATIONS].find((m) => m.id === id)?.label;
+  const wanted = ["bm25", "recall", ...OPTION_ROWS].map(labelOf).filter((l): l is string => l !== undefined);
+  const present = run.outcomes.map((o) => o.method);
+  const embedders = present.filter((l) => /embedder/.test(l));
+  const others = present.filter((l) => !wanted.includes(l) && !embedders.includes(l) && l !== labelOf("recent"));
+  return [...wanted.filter((l) => present.includes(l)), ...others, ...embedders];
+}
+
+/**
+ * The ablation table (issue 30): per data set and split, the BM25 ±1 baseline, the default,
+ * each option and each embedder row, per budget (the change against the default in points), and —
+ * where the set labels its questions — per category at 4k. `sets`: one entry per (set, split),
+ * with the words saying which data the rows are on.
+ */
+export function renderAblationTable(sets: readonly { name: string; data: string; run: DialogueRun; categories?: Readonly<Record<number, string>> }[], reference = DIALOGUE_METHODS.find((m) => m.id === "recall")!.label): string {
+  const lines: string[] = [];
+  for (const { name, data, run, categories } of sets) {
+    const cats = [...new Set(run.outcomes.flatMap((o) => o.results.map((r) => r.category)))].sort();
+    const catHead = categories ? cats.map((c) => `${categories[c] ?? c} @4k (n = ${run.outcomes[0]?.results.filter((r) => r.category === c).length ?? 0})`) : [];
+    lines.push(`**${name}** — ${data}; ${run.outcomes[0]?.results.length ?? 0} questions; all evidence in the window (change vs the default in points):`, "");
+    lines.push(`| row | ${run.budgets.map((b) => `${b / 1000}k`).join(" | ")}${catHead.length ? ` | ${catHead.join(" | ")}` : ""} |`, `|---|${run.budgets.map(() => "---").join("|")}${catHead.map(() => "|---").join("")}|`);
+    for (const label of ablationRows(run)) {
+      const o = run.outcomes.find((x) => x.method === label)!;
+      const cells = run.budgets.map((b) => {
+        const r = dialogueRate(run, label, b);
+        return label === reference ? `**${(100 * r).toFixed(1)} %**` : `${(100 * r).toFixed(1)} % (${signed(100 * (r - dialogueRate(run, reference, b)))})`;
+      });
+      const catCells = categories
+        ? cats.map((c) => {
+            const rs = o.results.filter((r) => r.category === c);
+            return pct(rs.filter((r) => r.ok[4_000]).length, rs.length);
+          })
+        : [];
+      lines.push(`| ${label} | ${[...cells, ...catCells].join(" | ")} |`);
+    }
+    lines.push("");
+  }
+  return lines.join("\n").trimEnd();
 }

@@ -25,7 +25,11 @@
  * for REALTALK), `--set all` (the
  * default) every set whose data is present; `--write` puts it in as the `recall-qmsum` block.
  *
- *   npm run eval:recall [-- --set all|both|realtalk|qmsum|generated] [--no-heldout] [--limit N] [--seeds 5] [--first-seed 1001] [--methods recent,lexical,embedder,ablation] [--quick] [--json] [--write] [--section recall-eval]
+ * `--rows id,id`: only these rows of the development split (besides the default and the
+ * baseline; ids of DIALOGUE_METHODS / DIALOGUE_ABLATIONS — issue 30's options: dates, smoothing,
+ * focus, entities); each set's report ends with the ablation table (renderAblationTable).
+ *
+ *   npm run eval:recall [-- --set all|both|realtalk|qmsum|generated] [--no-heldout] [--limit N] [--rows ids] [--seeds 5] [--first-seed 1001] [--methods recent,lexical,embedder,ablation] [--quick] [--json] [--write] [--section recall-eval]
  * Seeds are first-seed, first-seed + 1, … (default 1001…1005; `--quick` 2). `--write` puts the
  * report into .cache/eval/recall.md between `<!-- begin:<section> -->` markers (default section
  * `recall-eval`). BENCHMARKS.md takes the same tables from `npm run bench` (its `recall-eval`
@@ -49,8 +53,11 @@ import { hashedEmbedder } from "./hashed-embedder.js";
 import {
   DIALOGUE_ABLATIONS,
   DIALOGUE_METHODS,
+  DIALOGUE_VARIANTS,
   type DialogueMethod,
   dialogueRate,
+  REALTALK_CATEGORIES,
+  renderAblationTable,
   renderDialogueCategories,
   renderDialogueShares,
   renderDialogueTable,
@@ -500,6 +507,20 @@ async function localEmbedderMethod(): Promise<DialogueMethod> {
   return { id: "embedder-local", label: "recall + embedder-local (USE lite, RRF)", kind: "pipeline", strategies: [{ use: "recall" }], embedder: () => createLocalEmbedder() };
 }
 
+/**
+ * `--rows id,id,…`: only these rows of the development split (ids of DIALOGUE_METHODS and
+ * DIALOGUE_ABLATIONS; the default and the baseline always come along) — for quick iterations.
+ */
+function rowsFrom(argv: string[]): DialogueMethod[] | undefined {
+  const at = argv.indexOf("--rows");
+  if (at < 0) return undefined;
+  const ids = String(argv[at + 1] ?? "").split(",").filter(Boolean);
+  const all = [...DIALOGUE_METHODS, ...DIALOGUE_ABLATIONS, ...DIALOGUE_VARIANTS];
+  const unknown = ids.filter((id) => !all.some((m) => m.id === id));
+  if (unknown.length > 0) throw new Error(`--rows expects ids of ${all.map((m) => m.id).join(", ")}; unknown: ${unknown.join(", ")}`);
+  return all.filter((m) => m.id === "bm25" || m.id === "recall" || ids.includes(m.id));
+}
+
 async function dialogueMain(argv: string[]): Promise<number> {
   const conversations = loadRealtalk();
   if (conversations.length === 0) {
@@ -510,14 +531,22 @@ async function dialogueMain(argv: string[]): Promise<number> {
   const quick = argv.includes("--quick");
   // --local-embedder: the offline model of modules/embedder-local beside the default (development split only; slow: ~16 texts/s).
   const local = argv.includes("--local-embedder");
-  const methods = local
+  const methods: DialogueMethod[] = rowsFrom(argv) ?? (local
     ? [...DIALOGUE_METHODS.filter((m) => m.id === "bm25" || m.id === "recall"), await localEmbedderMethod()]
     : quick
-      ? DIALOGUE_METHODS
-      : [...DIALOGUE_METHODS, ...DIALOGUE_ABLATIONS];
+      ? [...DIALOGUE_METHODS]
+      : [...DIALOGUE_METHODS, ...DIALOGUE_ABLATIONS]);
+  if (local && argv.includes("--rows")) methods.push(await localEmbedderMethod());
   const dev = await runDialogueEval(conversations, { split: "dev", methods, log });
   const heldout = argv.includes("--no-heldout") || local ? undefined : await runDialogueEval(conversations, { split: "heldout", methods: DIALOGUE_METHODS.filter((m) => m.id !== "embedder"), log });
-  const report = renderDialogueReport(dev, heldout, `npm run eval:recall -- --set realtalk${quick ? " --quick" : ""}${local ? " --local-embedder" : ""}`);
+  const rows = argv.indexOf("--rows") >= 0 ? ` --rows ${argv[argv.indexOf("--rows") + 1]}` : "";
+  const report = [
+    renderDialogueReport(dev, heldout, `npm run eval:recall -- --set realtalk${quick ? " --quick" : ""}${local ? " --local-embedder" : ""}${rows}`),
+    "",
+    "### Ablation table (development split)",
+    "",
+    renderAblationTable([{ name: "REALTALK", data: "development split", run: dev, categories: REALTALK_CATEGORIES }]),
+  ].join("\n");
   process.stdout.write(`${report}\n`);
   if (argv.includes("--write")) writeSection(WRITE_FILE, "recall-dialogue", report);
   return 0;
@@ -546,10 +575,17 @@ async function qmsumMain(argv: string[]): Promise<number> {
   const conversations = limit === undefined ? all : sampleQuestions(all, limit);
   // --local-embedder: as for REALTALK — the offline model beside the default and the baseline, development split only (slow: ~16 texts/s; use --limit).
   const local = argv.includes("--local-embedder");
-  const methods = local ? [...DIALOGUE_METHODS.filter((m) => m.id === "bm25" || m.id === "recall"), await localEmbedderMethod()] : undefined;
+  const methods = rowsFrom(argv) ?? (local ? [...DIALOGUE_METHODS.filter((m) => m.id === "bm25" || m.id === "recall"), await localEmbedderMethod()] : undefined);
+  if (local && argv.includes("--rows")) methods!.push(await localEmbedderMethod());
   const { dev, heldout } = await runQmsum(conversations, { quick, heldout: !argv.includes("--no-heldout") && !local, log: (line) => process.stderr.write(`${line}\n`), ...(methods ? { methods } : {}) });
-  const flags = [quick ? "--quick" : "", limit !== undefined ? `--limit ${limit}` : "", local ? "--local-embedder" : ""].filter(Boolean).join(" ");
-  const report = renderQmsumReport(dev, heldout, `npm run eval:recall -- --set qmsum${flags ? ` ${flags}` : ""}`, { meetings: all.length, questions: all.reduce((s, c) => s + c.questions.length, 0), limit });
+  const flags = [quick ? "--quick" : "", limit !== undefined ? `--limit ${limit}` : "", local ? "--local-embedder" : "", argv.includes("--rows") ? `--rows ${argv[argv.indexOf("--rows") + 1]}` : ""].filter(Boolean).join(" ");
+  const report = [
+    renderQmsumReport(dev, heldout, `npm run eval:recall -- --set qmsum${flags ? ` ${flags}` : ""}`, { meetings: all.length, questions: all.reduce((s, c) => s + c.questions.length, 0), limit }),
+    "",
+    "### Ablation table (development split)",
+    "",
+    renderAblationTable([{ name: "QMSum", data: `development split${limit !== undefined ? `, a fixed sample (--limit ${limit})` : ""}`, run: dev, categories: QMSUM_DOMAINS }]),
+  ].join("\n");
   process.stdout.write(`${report}\n`);
   if (argv.includes("--write")) writeSection(WRITE_FILE, "recall-qmsum", report);
   return 0;
