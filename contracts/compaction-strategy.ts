@@ -27,7 +27,11 @@ export interface ExplainRecorder {
 /** Writes a summary of messages; see contracts/STRATEGIES.md. */
 export interface Summarizer {
   readonly name: string;
-  summarize(messages: readonly Message[], options: { previousSummary?: string; maxTokens: number; signal?: AbortSignal }): Promise<string>;
+  /**
+   * `focus`: what the summary should keep above all (manual compaction, `context.compact({ focus })`);
+   * a summarizer that cannot steer may ignore it.
+   */
+  summarize(messages: readonly Message[], options: { previousSummary?: string; maxTokens: number; signal?: AbortSignal; focus?: string }): Promise<string>;
 }
 
 /** What a strategy gets besides the messages. */
@@ -54,4 +58,10 @@ export interface CompactionContext {
 export interface CompactionStrategy {
   readonly name: string;
   compact(messages: readonly Message[], context: CompactionContext): readonly Message[] | Promise<readonly Message[]>;
+  /**
+   * Optional: stops the strategy's background work (a summary prepared ahead, its retry timer) and
+   * resolves once none is left. The context manager's close() calls it; the strategy schedules
+   * nothing afterwards.
+   */
+  close?(): Promise<void>;
 }

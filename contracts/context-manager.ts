@@ -14,6 +14,24 @@ export interface WindowRequestOptions {
   tools?: ToolDefinition[];
 }
 
+/** Options of a manual compaction (`context.compact({ focus })`). */
+export interface CompactOptions {
+  /** What the summary should keep above all; passed to the summarizer as `focus`. */
+  focus?: string;
+}
+
+/** What a manual compaction did. */
+export interface CompactResult {
+  /** Whether a summary replaced part of the history in the windows from now on. */
+  compacted: boolean;
+  /** The strategy that summarised (`summarizing`, `summarization`). */
+  strategy?: string;
+  /** Messages the new summary stands for that no summary covered before. */
+  summarized: number;
+  /** Why nothing was compacted (nothing old enough, the summarizer failed, the check failed). */
+  reason?: string;
+}
+
 /**
  * The context-manager contract: the five methods every context module implements.
  * All methods are async. Windows are new arrays of copies; the stored history never changes
@@ -40,6 +58,13 @@ export interface ContextManager {
    * contract; the built-ins implement it. A manager without an index may resolve at once.
    */
   indexReady?(): Promise<void>;
+  /**
+   * Manual compaction, on demand: the configured summarizing strategy summarises the part of the
+   * history it would cut at its next compaction now (awaited), with `focus` handed to the
+   * summarizer, checks the summary, and every later window uses it. Optional in the contract; the
+   * built-ins implement it (COMPACTION_UNAVAILABLE without a summarizing strategy in `strategies`).
+   */
+  compact?(options?: CompactOptions): Promise<CompactResult>;
 }
 
 export function isContextManager(value: unknown): value is ContextManager {

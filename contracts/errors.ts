@@ -78,6 +78,7 @@ export const ERROR_CODES = {
   STRATEGY_FAILED: "A compaction strategy threw or returned something that is not an array of messages",
   SUMMARIZER_FAILED: "A summarizer threw or returned no summary text",
   SUMMARIZER_TIMEOUT: "A summarizer did not finish within its timeout",
+  COMPACTION_UNAVAILABLE: "Manual compaction needs a summarizing strategy (summarization or summarizing) in the context's strategies",
   TRANSCRIPT_INVALID: "A transcript line is not a valid message",
 } as const;
 

@@ -119,7 +119,15 @@ export interface StandardEvents {
   /** A compaction strategy threw (or returned garbage): it was skipped and the request went on (contracts/STRATEGIES.md). */
   "context:strategy_failed": { strategy: string; index: number; error: string; code?: string };
   /** A summarizer threw or timed out: the strategy dropped the old messages instead of summarising them (contracts/STRATEGIES.md). */
-  "context:summary_failed": { strategy: string; summarizer: string; reason: string; code?: string; dropped?: number };
+  "context:summary_failed": { strategy: string; summarizer: string; reason: string; code?: string; dropped?: number; background?: boolean; attempt?: number; retryInMs?: number };
+  /** A summary prepared in the background (`background: true`) is ready and passed its check; it is swapped in when the window would overflow. */
+  "context:summary_prepared": { strategy: string; summarizer: string; covers: number; tokens: number; durationMs: number; attempt: number };
+  /** A summary failed its check (empty, over budget, the open task or the files/ids of the cut part missing, or a `context:summary_check` handler denied it): it replaces nothing. */
+  "context:summary_rejected": { strategy: string; summarizer: string; reason: string; missing?: string[]; background?: boolean };
+  /** A prepared summary replaced part of the history in the window (the swap). `waitedMs` when the request waited for it (`wait: true`). */
+  "context:summary_swapped": { strategy: string; summarizer: string; covers: number; tokens: number; manual?: boolean; waitedMs?: number };
+  /** A decision point before a summary replaces anything: a handler that answers `deny` rejects it (a stricter check than the built-in one). */
+  "context:summary_check": { strategy: string; summarizer: string; summary: string; task?: string; mentions: string[]; covers: number };
   /** Content entered the context from outside the conversation (hook injection, file include). */
   "context:include": { source: string; content: string; ephemeral: boolean; role?: Role; hook?: string; event?: string };
   /** Persistent storage could not be used; the module now keeps history in memory. */

@@ -19,7 +19,7 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
-import type { AnyStrategyDefinition, BilledUsage, CompactionContext, ContextManager, Embedder, HistoryStore, HookBusContract, Message, Provider, SearchHit, SearchOptions, Summarizer, ToolDefinition, WindowRecord, WindowRequestOptions } from "@amplifier-ts/contracts";
+import type { AnyStrategyDefinition, BilledUsage, CompactionContext, CompactOptions, CompactResult, ContextManager, Embedder, HistoryStore, HookBusContract, Message, Provider, SearchHit, SearchOptions, Summarizer, ToolDefinition, WindowRecord, WindowRequestOptions } from "@amplifier-ts/contracts";
 import { createError } from "@amplifier-ts/contracts";
 import { exportTokenCounts, getModelInfo, type CarriedTokenCounts, type TokenCounter } from "@amplifier-ts/tokens";
 import type { CompactionCostDecision } from "@amplifier-ts/contracts";
@@ -151,6 +151,8 @@ export class HistoryContextManager implements ContextManager {
   readonly #onCalibration: ((record: CalibrationRecord) => void | Promise<void>) | undefined;
   readonly #unsubscribe: (() => void) | undefined;
   #last: LastWindow | undefined;
+  /** The last window request's budget, provider and tools: what compact() builds its window with. */
+  #lastRequest: { tokenBudget: number | undefined; provider: Provider | undefined; tools: ToolDefinition[] | undefined } | undefined;
   /** The stored position of each message of the pipeline's last output, over that history array (positionsInto). */
   #origin: { history: readonly Message[]; positions: Array<number | undefined> } | undefined;
   readonly #records: WindowRecord[] = [];
@@ -239,6 +241,7 @@ export class HistoryContextManager implements ContextManager {
 
   async getMessagesForRequest(tokenBudget?: number, provider?: Provider, options: WindowRequestOptions = {}): Promise<Message[]> {
     const done = this.coldHistory?.busy();
+    this.#lastRequest = { tokenBudget, provider, tools: options.tools };
     try {
       return await this.#window(tokenBudget, provider, options);
     } finally {
@@ -265,6 +268,37 @@ export class HistoryContextManager implements ContextManager {
     // Counted only if a bill arrives for it (usage-ledger.ts): a window without a bill costs nothing here.
     this.#usage.expect(model, counter, messages, tools, resolved.counter.safetyFactor);
     return messages;
+  }
+
+  /**
+   * Manual compaction (contracts/CONTEXT.md): the summarizing strategies of the pipeline summarise
+   * their next cut now, with `focus` handed to the summarizer; a window is built at once with the
+   * last request's budget and provider (so the result is known when this resolves), and every
+   * later window uses the summary. No summarizing strategy in `strategies` → COMPACTION_UNAVAILABLE.
+   */
+  async compact(options: CompactOptions = {}): Promise<CompactResult> {
+    if (typeof options !== "object" || options === null || (options.focus !== undefined && typeof options.focus !== "string")) {
+      throw createError("INVALID_ARGUMENT", "compact expects { focus?: string }", { module: this.moduleName, path: "options", expected: "{ focus?: string } or undefined", given: options });
+    }
+    const strategies = this.pipeline.manualCompactors();
+    if (strategies.length === 0) {
+      throw createError("COMPACTION_UNAVAILABLE", `${this.moduleName} has no summarizing strategy in strategies`, {
+        module: this.moduleName,
+        path: "strategies",
+        expected: 'a "summarizing" or "summarization" strategy',
+        given: this.pipeline.strategies.map((s) => s.name),
+      });
+    }
+    const results = strategies.map((s) => s.requestCompaction(options.focus === undefined ? {} : { focus: options.focus }));
+    const last = this.#lastRequest;
+    try {
+      await this.getMessagesForRequest(last?.tokenBudget, last?.provider, last?.tools ? { tools: last.tools } : {});
+    } finally {
+      // A strategy the window did not run (a parent that did not call it, provider-side compaction) answers "not run".
+      for (const s of strategies) s.cancelCompaction("the strategy did not run for this window");
+    }
+    const done = await Promise.all(results);
+    return done.find((r) => r.compacted) ?? done[0]!;
   }
 
   async getMessages(): Promise<Message[]> {
@@ -453,6 +487,8 @@ export class HistoryContextManager implements ContextManager {
    */
   async close(): Promise<void> {
     await this.coldHistory?.close();
+    // Background summaries (strategies' `background: true`) are the session's work too: stopped and awaited.
+    await this.pipeline.close();
     this.#unsubscribe?.();
     // Before the store closes: the vectors queued for the session's attachments are written.
     await this.searchIndex.close();

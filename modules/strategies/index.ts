@@ -1,4 +1,4 @@
-export { CompactionPipeline, differs, describeFailure, type PipelineRun, type StrategyFailure } from "./pipeline.js";
+export { CompactionPipeline, differs, describeFailure, type ManualCompaction, type PipelineRun, type StrategyFailure } from "./pipeline.js";
 export { defineStrategy, type StrategyDefinition, type AnyStrategyDefinition, type StrategyDeps, type StrategySpec } from "@amplifier-ts/contracts";
 export { StrategyRegistry, strategyRegistry, createStrategy, createPipeline, createStrategyRegistry, type StrategyRegistryOptions } from "./registry.js";
 export { ExplainLog, silentExplainRecorder, type ExplainEntry } from "./explain-recorder.js";

@@ -9,10 +9,18 @@
  * still succeeds (the window assembler enforces the budget and invariants afterwards anyway).
  * An aborted signal is the one exception: it is rethrown.
  */
-import type { CompactionContext, CompactionStrategy } from "@amplifier-ts/contracts";
+import type { CompactionContext, CompactionStrategy, CompactOptions, CompactResult } from "@amplifier-ts/contracts";
 import type { Message } from "@amplifier-ts/contracts";
 import { createError, isAmplifierError } from "@amplifier-ts/contracts";
 import { differs, runStep, type LogStep, type MessageSource } from "./message-log.js";
+
+/** A strategy that summarises its next cut on demand (context.compact({ focus })) at its next run. */
+export interface ManualCompaction {
+  readonly name: string;
+  requestCompaction(options?: CompactOptions): Promise<CompactResult>;
+  /** Withdraws the request when the strategy was not run for it. */
+  cancelCompaction(reason: string): void;
+}
 
 export interface StrategyFailure {
   readonly strategy: string;
@@ -71,6 +79,29 @@ export class CompactionPipeline implements CompactionStrategy {
       current = step.output;
     }
     return { messages: current.items, output: current, changed, failed, durationMs: performance.now() - started };
+  }
+
+  /** Stops every strategy's background work (CompactionStrategy.close) and awaits it; the context manager's close() calls it. */
+  async close(): Promise<void> {
+    await Promise.all(this.strategies.map((s) => s.close?.()));
+  }
+
+  /**
+   * The strategies that take a manual compaction (the summarizing ones, nested pipelines
+   * searched too), in pipeline order.
+   */
+  manualCompactors(): ManualCompaction[] {
+    const found: ManualCompaction[] = [];
+    const walk = (list: readonly CompactionStrategy[]) => {
+      for (const s of list) {
+        if (typeof (s as Partial<ManualCompaction>).requestCompaction === "function") found.push(s as CompactionStrategy & ManualCompaction);
+        // A pipeline's strategies, token-budget's children.
+        const inner = (s as { strategies?: unknown }).strategies ?? (s as { children?: unknown }).children;
+        if (Array.isArray(inner)) walk(inner as CompactionStrategy[]);
+      }
+    };
+    walk(this.strategies);
+    return found;
   }
 
   async run(messages: readonly Message[], context: CompactionContext): Promise<PipelineRun> {

@@ -60,28 +60,30 @@ export class ProviderSummarizer implements Summarizer {
   }
 
   /** The request sent to the model for `messages` in one part (exposed for tests and for people tuning the prompt). */
-  buildPrompt(messages: readonly Message[], options: { previousSummary?: string; maxTokens: number }): Message[] {
-    return this.#prompt(transcriptLines(messages, this.#options.maxCharsPerMessage).join("\n"), options.previousSummary, options.maxTokens);
+  buildPrompt(messages: readonly Message[], options: { previousSummary?: string; maxTokens: number; focus?: string }): Message[] {
+    return this.#prompt(transcriptLines(messages, this.#options.maxCharsPerMessage).join("\n"), options.previousSummary, options.maxTokens, options.focus);
   }
 
-  async summarize(messages: readonly Message[], options: { previousSummary?: string; maxTokens: number; signal?: AbortSignal }): Promise<string> {
+  async summarize(messages: readonly Message[], options: { previousSummary?: string; maxTokens: number; signal?: AbortSignal; focus?: string }): Promise<string> {
     options.signal?.throwIfAborted();
     const limits = summaryLimits(...(await this.#modelAndWindow()), options.maxTokens);
     const clip = (text: string, maxTokens: number) => clipToTokens(text, maxTokens, { countText: limits.countText });
     const lines = transcriptLines(messages, this.#options.maxCharsPerMessage);
-    return summarizeInParts(lines, limits, options.previousSummary, (body, previous) => this.#prompt(body, previous, options.maxTokens), (prompt) => this.#complete(prompt, options), clip);
+    return summarizeInParts(lines, limits, options.previousSummary, (body, previous) => this.#prompt(body, previous, options.maxTokens, options.focus), (prompt) => this.#complete(prompt, options), clip);
   }
 
-  #prompt(body: string, previousSummary: string | undefined, maxTokens: number): Message[] {
+  #prompt(body: string, previousSummary: string | undefined, maxTokens: number, focus?: string): Message[] {
     const words = Math.max(20, Math.floor(maxTokens * 0.7));
     const task = previousSummary
       ? `Here is the current summary of the conversation so far:\n<summary>\n${previousSummary}\n</summary>\n\n` +
         `Update it with the new messages below. Return ONE updated summary that replaces the current one ` +
         `(merge new facts in, drop what the new messages supersede); do not append a second summary.`
       : "Summarize the messages below.";
+    // Manual compaction's focus (context.compact({ focus })): what the summary must keep above all.
+    const steer = focus?.trim() ? `\nFocus on: ${focus.trim()} — keep everything about it, in detail.` : "";
     return [
       { role: "system", content: SUMMARY_SYSTEM_PROMPT },
-      { role: "user", content: `${task}\nStay under ${maxTokens} tokens (about ${words} words).\n\n<messages>\n${body}\n</messages>` },
+      { role: "user", content: `${task}${steer}\nStay under ${maxTokens} tokens (about ${words} words).\n\n<messages>\n${body}\n</messages>` },
     ];
   }
 

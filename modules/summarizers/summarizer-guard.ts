@@ -32,6 +32,12 @@ export interface SummarizeSafelyOptions {
   strategy: string;
   /** Messages that will be dropped instead (reported as `dropped`). */
   dropped?: number;
+  /** What the summary should keep above all (manual compaction); handed to the summarizer. */
+  focus?: string;
+  /** An empty text is returned as `{ ok: true, text: "" }` (the caller's summary check rejects it) instead of failing. */
+  acceptEmpty?: boolean;
+  /** A background preparation's attempt (1 = first) and the retry delay after this one, reported with a failure. */
+  background?: { attempt: number; retryInMs?: number };
 }
 
 /** A summarizer whose calls reject with SUMMARIZER_TIMEOUT after `timeoutMs` (and abort the call's signal). */
@@ -43,14 +49,15 @@ export function withSummarizerTimeout(summarizer: Summarizer, timeoutMs: number)
 }
 
 export async function summarizeSafely(summarizer: Summarizer, messages: readonly Message[], options: SummarizeSafelyOptions): Promise<SummaryOutcome> {
-  const { previousSummary, maxTokens, signal } = options;
+  const { previousSummary, maxTokens, signal, focus } = options;
   try {
     const text = await callWithTimeout(
       summarizer,
       messages,
-      { maxTokens, ...(previousSummary !== undefined ? { previousSummary } : {}), ...(signal ? { signal } : {}) },
+      { maxTokens, ...(previousSummary !== undefined ? { previousSummary } : {}), ...(signal ? { signal } : {}), ...(focus !== undefined ? { focus } : {}) },
       options.timeoutMs ?? DEFAULT_SUMMARIZER_TIMEOUT_MS,
     );
+    if (options.acceptEmpty && (text === "" || (typeof text === "string" && text.trim() === ""))) return { ok: true, text: "" };
     if (typeof text !== "string" || text.trim() === "") {
       throw createError("SUMMARIZER_FAILED", `summarizer "${summarizer.name}" returned no summary text`, { module: summarizer.name, expected: "a non-empty string", given: text });
     }
@@ -65,6 +72,7 @@ export async function summarizeSafely(summarizer: Summarizer, messages: readonly
       reason,
       code,
       ...(options.dropped !== undefined ? { dropped: options.dropped } : {}),
+      ...(options.background ? { background: true, attempt: options.background.attempt, ...(options.background.retryInMs !== undefined ? { retryInMs: options.background.retryInMs } : {}) } : {}),
     });
     return { ok: false, reason, code };
   }
@@ -73,7 +81,7 @@ export async function summarizeSafely(summarizer: Summarizer, messages: readonly
 async function callWithTimeout(
   summarizer: Summarizer,
   messages: readonly Message[],
-  options: { previousSummary?: string; maxTokens: number; signal?: AbortSignal },
+  options: { previousSummary?: string; maxTokens: number; signal?: AbortSignal; focus?: string },
   timeoutMs: number,
 ): Promise<string> {
   options.signal?.throwIfAborted();

@@ -34,13 +34,14 @@ export function keepLastTurn(units: HistoryUnits, cut: number): number {
   return Math.max(0, Math.min(cut, last));
 }
 
-export function oldPart(units: HistoryUnits, cut: number): OldPart {
+/** `keep`: units before the cut kept verbatim all the same (the re-injection manifest, background.ts). */
+export function oldPart(units: HistoryUnits, cut: number, keep?: ReadonlySet<number>): OldPart {
   const boundary = units.units[cut]?.firstStored ?? units.messages.length;
   const positions: number[] = [];
   units.messages.forEach((_, i) => {
     const u = units.unitOf[i]!;
     if (u === INSTRUCTION) return;
-    if (u === ORPHAN ? i < boundary : u < cut && !units.units[u]!.critical) positions.push(i);
+    if (u === ORPHAN ? i < boundary : u < cut && !units.units[u]!.critical && !keep?.has(u)) positions.push(i);
   });
   const messages = positions.map((i) => units.messages[i]!);
   return { positions, messages, ids: positions.map((i) => messageId(units.messages[i]!, i)) };
@@ -74,4 +75,40 @@ export function insertAfterInstructions(list: Message[], message: Message): void
   let at = 0;
   while (at < list.length && isInstruction(list[at]!)) at++;
   list.splice(at, 0, message);
+}
+
+/**
+ * The re-injection manifest over the units before `cut`: the newest unit calling one of
+ * `plan` (the current plan) and the newest `results.last` units calling one of `results.tools`
+ * (files read, results). Empty manifest → undefined. O(cut).
+ */
+export function manifestUnits(units: HistoryUnits, cut: number, manifest: { plan: readonly string[]; results?: { tools: readonly string[]; last: number } | undefined }): Set<number> | undefined {
+  const { plan, results } = manifest;
+  if (plan.length === 0 && !results) return undefined;
+  const keep = new Set<number>();
+  let planFound = plan.length === 0;
+  let left = results?.last ?? 0;
+  for (let u = Math.min(cut, units.length) - 1; u >= 0 && (!planFound || left > 0); u--) {
+    const names = calledTools(units, u);
+    if (names.length === 0) continue;
+    if (!planFound && names.some((n) => plan.includes(n))) {
+      keep.add(u);
+      planFound = true;
+    } else if (left > 0 && names.some((n) => results!.tools.includes(n))) {
+      keep.add(u);
+      left--;
+    }
+  }
+  return keep;
+}
+
+function calledTools(units: HistoryUnits, u: number): string[] {
+  const names: string[] = [];
+  for (const i of units.positions(u)) {
+    const m = units.messages[i]!;
+    if (m.role !== "assistant") continue;
+    for (const call of m.tool_calls ?? []) names.push(call.function.name);
+    if (Array.isArray(m.content)) for (const b of m.content) if (b.type === "tool_use") names.push(b.name);
+  }
+  return names;
 }

@@ -27,8 +27,10 @@ import { HistoryUnits, messageId } from "../history-units.js";
 import { ArraySource, differs, HistorySource, LogCursor, MessageLog, RunningSourceTokens, type IncrementalStrategy, type LogStep, type MessageSource } from "../message-log.js";
 import { lowestFitting, suffixSums } from "../stepped-cut.js";
 import { defineStrategy, type StrategyDeps } from "@amplifier-ts/contracts";
-import { insertAfterInstructions, keepLastTurn, oldPart, snapToTurn, unitTokens } from "./old-part.js";
+import { insertAfterInstructions, keepLastTurn, manifestUnits, oldPart, snapToTurn, unitTokens } from "./old-part.js";
 import type { SummarizerDeps } from "./summarization.js";
+import type { CompactOptions, CompactResult } from "@amplifier-ts/contracts";
+import { BackgroundSummaries, backgroundShape, type SummaryTarget } from "./background.js";
 import { coversFingerprint, isSummaryMessage, makeSummaryMessage, summarizeOld, summaryTextOf } from "./summary-message.js";
 
 export const summarizingOptions = z
@@ -38,9 +40,13 @@ export const summarizingOptions = z
     summaryMaxTokens: z.number().int().positive().default(2_000),
     contextWindow: z.number().int().positive().optional(),
     timeoutMs: z.number().int().positive().default(30_000),
+    /** The lower watermark (share of the window) past which a background summary is prepared; default midway between recentRatio and threshold. */
+    prepareAt: z.number().gt(0).lt(1).optional(),
+    ...backgroundShape,
   })
   .strict()
-  .refine((o) => o.recentRatio < o.threshold, { message: "recentRatio must be below threshold (the recent part must fit under the trigger)", path: ["recentRatio"] });
+  .refine((o) => o.recentRatio < o.threshold, { message: "recentRatio must be below threshold (the recent part must fit under the trigger)", path: ["recentRatio"] })
+  .refine((o) => o.prepareAt === undefined || (o.prepareAt > o.recentRatio && o.prepareAt < o.threshold), { message: "prepareAt must be between recentRatio and threshold (prepared before the trigger, over more than the recent part)", path: ["prepareAt"] });
 export type SummarizingOptions = z.output<typeof summarizingOptions>;
 
 export interface SummarizingDeps extends SummarizerDeps {
@@ -56,7 +62,9 @@ export class SummarizingContext implements CompactionStrategy, IncrementalStrate
   constructor(
     readonly options: SummarizingOptions,
     readonly deps: SummarizingDeps = {},
-  ) {}
+  ) {
+    this.#bg = options.background ? new BackgroundSummaries(this.name, options, deps.summarizer) : undefined;
+  }
 
   /** The checkpoint in use (for tests and for modules that persist it themselves). */
   get checkpoint(): Message | undefined {
@@ -126,26 +134,25 @@ export class SummarizingContext implements CompactionStrategy, IncrementalStrate
       this.#last = { inputLength: messages.length, counter, historyLength: history.length, stored, checkpoint: c };
     };
     const step = (c: Checkpoint | undefined): LogStep => ({ output: viewLog, changed: c !== undefined || viewLog.length !== messages.length });
-    if (this.#running.measure(viewLog, counter) <= trigger) {
+    const tokens = this.#running.measure(viewLog, counter);
+    const manual = this.#manual;
+    this.#manual = undefined;
+    if (manual) return this.#compactNow(manual, history, covered, checkpoint, window, context, remember, step);
+    if (this.#bg) return this.#background(this.#bg, tokens, trigger, history, covered, checkpoint, window, context, remember, step);
+    if (tokens <= trigger) {
       remember(checkpoint);
       this.#explained(history, covered, checkpoint, explain);
       return step(checkpoint);
     }
 
     // Past the threshold: the recent part is what fits recentRatio × window, from the newest end.
-    const units = new HistoryUnits(history);
-    const sums = suffixSums(units, unitTokens(units, (m) => counter.countMessage(m)));
-    const recentBudget = this.options.recentRatio * window;
-    const cut = keepLastTurn(units, snapToTurn(units, lowestFitting(units.length, (f) => sums[f]! <= recentBudget)));
-    const old = oldPart(units, cut);
-    const freshPositions = old.positions.filter((_, k) => !covered.has(old.ids[k]!));
-    if (freshPositions.length === 0) {
+    const target = this.#target(history, covered, checkpoint, window, counter, false);
+    if (!target) {
       remember(checkpoint);
       this.#explained(history, covered, checkpoint, explain);
       return step(checkpoint);
     }
-    const fresh = freshPositions.map((i) => history[i]!);
-    const freshIds = freshPositions.map((i) => messageId(history[i]!, i));
+    const { fresh, freshIds } = target;
 
     const { summarizer, outcome } = await summarizeOld(this.name, fresh, checkpoint, context, { summarizer: this.deps.summarizer, ...this.options });
     if (!outcome.ok) {
@@ -158,10 +165,37 @@ export class SummarizingContext implements CompactionStrategy, IncrementalStrate
       this.#explained(history, covered, checkpoint, explain);
       return { output: new HistorySource(out), changed: differs(messages, out) };
     }
+    const next = await this.#swap(outcome.text, summarizer.name, freshIds, history, covered);
+    const nextCovered = coveredIds(next);
+    viewLog.reset(withCheckpoint(history, nextCovered, next));
+    remember(next);
+    this.#explained(history, nextCovered, next, explain);
+    return step(next);
+  }
+
+  // --- background summarization and manual compaction (background.ts) ------------------------
+
+  readonly #bg: BackgroundSummaries | undefined;
+  #manual: { focus: string | undefined; resolve: (result: CompactResult) => void } | undefined;
+
+  /** The old part's messages no checkpoint covers yet, at the cut recentRatio × window gives (the re-injection manifest kept out). */
+  #target(history: readonly Message[], covered: ReadonlySet<string>, checkpoint: Message | undefined, window: number, counter: CompactionContext["counter"], withManifest = true): SummaryTarget | undefined {
+    const units = new HistoryUnits(history);
+    const sums = suffixSums(units, unitTokens(units, (m) => counter.countMessage(m)));
+    const recentBudget = this.options.recentRatio * window;
+    const cut = keepLastTurn(units, snapToTurn(units, lowestFitting(units.length, (f) => sums[f]! <= recentBudget)));
+    const old = oldPart(units, cut, withManifest ? manifestUnits(units, cut, this.options.reinject) : undefined);
+    const freshPositions = old.positions.filter((_, k) => !covered.has(old.ids[k]!));
+    if (freshPositions.length === 0) return undefined;
+    return { fresh: freshPositions.map((i) => history[i]!), freshIds: freshPositions.map((i) => messageId(history[i]!, i)), base: checkpoint };
+  }
+
+  /** The checkpoint of `text` standing for what `covered` and `freshIds` cover; made current and handed to onCheckpoint. */
+  async #swap(text: string, summarizerName: string, freshIds: readonly string[], history: readonly Message[], covered: ReadonlySet<string>): Promise<Checkpoint> {
     const covers = [...covered, ...freshIds];
     const byId = new Map(history.map((m, i) => [messageId(m, i), m] as const));
     const fingerprint = coversFingerprint(covers.map((id) => byId.get(id)!));
-    const next = makeSummaryMessage(outcome.text, { covers, fingerprint, strategy: this.name, summarizer: summarizer.name }) as Checkpoint;
+    const next = makeSummaryMessage(text, { covers, fingerprint, strategy: this.name, summarizer: summarizerName }) as Checkpoint;
     this.#checkpoint = next;
     this.#verified = { checkpoint: next, messages: covers.map((id) => byId.get(id)!) };
     try {
@@ -169,11 +203,116 @@ export class SummarizingContext implements CompactionStrategy, IncrementalStrate
     } catch {
       // Best effort (see the table above): the checkpoint still serves this instance.
     }
+    return next;
+  }
+
+  /**
+   * Background mode: past prepareAt × window the summary of the next cut is prepared (never
+   * awaited); past the threshold a ready summary is swapped in, else the window goes on unchanged
+   * this turn (the assembler's ladder fits it) — or, with `wait`, the request waits for it.
+   */
+  async #background(bg: BackgroundSummaries, tokens: number, trigger: number, history: readonly Message[], covered: ReadonlySet<string>, checkpoint: Checkpoint | undefined, window: number, context: CompactionContext, remember: (c: Checkpoint | undefined) => void, step: (c: Checkpoint | undefined) => LogStep): Promise<LogStep> {
+    const { explain, counter } = context;
+    const prepareAt = (this.options.prepareAt ?? (this.options.recentRatio + this.options.threshold) / 2) * window;
+    const unchanged = (): LogStep => {
+      remember(checkpoint);
+      this.#explained(history, covered, checkpoint, explain);
+      return step(checkpoint);
+    };
+    if (tokens <= prepareAt) return unchanged();
+    // Not while a summary over this checkpoint is ready or being prepared: O(history) once per compaction.
+    const haveOne = bg.ready !== undefined && bg.ready.base === checkpoint;
+    if (!haveOne && !bg.busy) {
+      const target = this.#target(history, covered, checkpoint, window, counter);
+      if (target) bg.prepare(target, context);
+    }
+    if (tokens <= trigger) return unchanged();
+    let waitedMs: number | undefined;
+    if (!bg.ready && this.options.wait) {
+      const started = performance.now();
+      await bg.settle(this.#target(history, covered, checkpoint, window, counter), context);
+      waitedMs = performance.now() - started;
+    }
+    const ready = bg.take();
+    if (!ready) return unchanged();
+    if (ready.base !== checkpoint || !this.#stillThere(ready, history)) {
+      // Prepared over another checkpoint or messages no longer in the history: prepared again.
+      const target = this.#target(history, covered, checkpoint, window, counter);
+      if (target) bg.prepare(target, context);
+      return unchanged();
+    }
+    const next = await this.#swap(ready.text, ready.summarizer, ready.freshIds, history, covered);
+    await context.hooks
+      ?.emit("context:summary_swapped", { strategy: this.name, summarizer: ready.summarizer, covers: next.metadata.summary.covers.length, tokens: ready.tokens, ...(waitedMs !== undefined ? { waitedMs } : {}) })
+      .catch(() => undefined);
     const nextCovered = coveredIds(next);
-    viewLog.reset(withCheckpoint(history, nextCovered, next));
+    this.#view.reset(withCheckpoint(history, nextCovered, next));
     remember(next);
     this.#explained(history, nextCovered, next, explain);
     return step(next);
+  }
+
+  /** Whether every message a prepared summary stands for is still in the history, the same object. */
+  #stillThere(ready: SummaryTarget, history: readonly Message[]): boolean {
+    const byId = new Map<string, Message>();
+    history.forEach((m, i) => byId.set(messageId(m, i), m));
+    return ready.freshIds.every((id, k) => byId.get(id) === ready.fresh[k]);
+  }
+
+  /** Manual compaction (context.compact({ focus })): the next cut summarised now, checked, swapped. */
+  async #compactNow(manual: NonNullable<SummarizingContext["manualRequest"]>, history: readonly Message[], covered: ReadonlySet<string>, checkpoint: Checkpoint | undefined, window: number, context: CompactionContext, remember: (c: Checkpoint | undefined) => void, step: (c: Checkpoint | undefined) => LogStep): Promise<LogStep> {
+    const { explain, counter } = context;
+    const target = this.#target(history, covered, checkpoint, window, counter);
+    const unchanged = (reason: string): LogStep => {
+      manual.resolve({ compacted: false, strategy: this.name, summarized: 0, reason });
+      remember(checkpoint);
+      this.#explained(history, covered, checkpoint, explain);
+      return step(checkpoint);
+    };
+    if (!target) return unchanged(`nothing older than the most recent ${this.options.recentRatio} × ${window} tokens that no summary covers`);
+    const bg = this.#bg ?? new BackgroundSummaries(this.name, this.options, this.deps.summarizer);
+    const run = await bg.runNow(target, context, manual.focus);
+    if (!run.ok) return unchanged(run.reason);
+    const next = await this.#swap(run.prepared.text, run.prepared.summarizer, run.prepared.freshIds, history, covered);
+    await context.hooks?.emit("context:summary_swapped", { strategy: this.name, summarizer: run.prepared.summarizer, covers: next.metadata.summary.covers.length, tokens: run.prepared.tokens, manual: true }).catch(() => undefined);
+    const nextCovered = coveredIds(next);
+    this.#view.reset(withCheckpoint(history, nextCovered, next));
+    remember(next);
+    this.#explained(history, nextCovered, next, explain);
+    manual.resolve({ compacted: true, strategy: this.name, summarized: target.fresh.length });
+    return step(next);
+  }
+
+  /** @internal The manual request the next compactLog serves (set by requestCompaction). */
+  get manualRequest(): { focus: string | undefined; resolve: (result: CompactResult) => void } | undefined {
+    return this.#manual;
+  }
+
+  /**
+   * Manual compaction: the NEXT run of this strategy (the context manager's compact() runs one
+   * at once) summarises its next cut now, with `focus`; the promise tells what it did.
+   */
+  /** Withdraws a manual request this strategy was not run for (the manager's window did not reach it). */
+  cancelCompaction(reason: string): void {
+    this.#manual?.resolve({ compacted: false, strategy: this.name, summarized: 0, reason });
+    this.#manual = undefined;
+  }
+
+  requestCompaction(options: CompactOptions = {}): Promise<CompactResult> {
+    return new Promise((resolve) => {
+      this.#manual?.resolve({ compacted: false, strategy: this.name, summarized: 0, reason: "superseded by a later compact()" });
+      this.#manual = { focus: options.focus, resolve };
+    });
+  }
+
+  /** Stops the background preparation and awaits the call in flight (the context manager's close()). */
+  async close(): Promise<void> {
+    await this.#bg?.close();
+  }
+
+  /** The background preparation (tests, the bench); undefined without `background: true`. */
+  get background(): BackgroundSummaries | undefined {
+    return this.#bg;
   }
 
   #last: SummarizingState | undefined;

@@ -85,6 +85,7 @@ export async function summarizeOld(
   previous: Message | undefined,
   context: CompactionContext,
   options: { summarizer: Summarizer | undefined; summaryMaxTokens: number; timeoutMs: number },
+  extra: { focus?: string; acceptEmpty?: boolean; background?: { attempt: number; retryInMs?: number }; signal?: AbortSignal } = {},
 ): Promise<{ summarizer: Summarizer; outcome: SummaryOutcome }> {
   const summarizer = context.summarizer ?? options.summarizer ?? new ExtractiveSummarizer({ counter: context.counter });
   const previousSummary = summaryTextOf(previous);
@@ -92,10 +93,14 @@ export async function summarizeOld(
     maxTokens: options.summaryMaxTokens,
     timeoutMs: options.timeoutMs,
     strategy,
-    dropped: fresh.length,
+    // In the background nothing is dropped: the window's ladder fits the turn meanwhile.
+    ...(extra.background ? { background: extra.background } : { dropped: fresh.length }),
     ...(previousSummary !== undefined ? { previousSummary } : {}),
     ...(context.hooks ? { hooks: context.hooks } : {}),
-    ...(context.signal ? { signal: context.signal } : {}),
+    // A background job has its own signal (close() aborts it), never the request's.
+    ...(extra.signal ? { signal: extra.signal } : context.signal ? { signal: context.signal } : {}),
+    ...(extra.focus !== undefined ? { focus: extra.focus } : {}),
+    ...(extra.acceptEmpty ? { acceptEmpty: true } : {}),
   });
   return { summarizer, outcome };
 }

@@ -47,6 +47,11 @@ export class TokenBudgetCompaction implements CompactionStrategy, IncrementalStr
     this.#modelWindow = options.model === undefined ? undefined : getModelInfo(options.model)?.contextWindow;
   }
 
+  /** Stops the children's background work (CompactionStrategy.close). */
+  async close(): Promise<void> {
+    await Promise.all(this.children.map((c) => c.close?.()));
+  }
+
   /** The token limit for a request whose budget is `requestBudget`. */
   limit(requestBudget: number): number {
     const { budget, triggerRatio } = this.options;
