@@ -13,7 +13,9 @@
  * | decision / open task   | decided, agreed, will, must, TODO, next, blocked      | 2      |
  * | preference             | prefer, always, never, don't, please, want            | 2      |
  *
- * plus every tool a message called (`tools: read_file(path=…)`). When the candidates do not fit
+ * plus every tool a message called (`tools: read_file(path=…)`), and — above every other fact —
+ * two lines of what a summary must carry over (mentions.ts): `Open task: …` (the newest user
+ * request) and `Files and ids: …` (the ten mentioned most). When the candidates do not fit
  * `maxTokens`, the lowest-weighted go first, newest kept on ties; what is kept stays in
  * conversation order. A `previousSummary` is MERGED: its lines are candidates too (weighted as
  * facts already chosen once), so repeated summaries update one text instead of stacking.
@@ -22,6 +24,7 @@
 import type { Summarizer } from "@amplifier-ts/contracts";
 import type { Message } from "@amplifier-ts/contracts";
 import { messageText } from "./message-text.js";
+import { mentionsOf, openTask } from "./mentions.js";
 
 export interface TextCounter {
   countText(text: string): number;
@@ -48,7 +51,8 @@ export class ExtractiveSummarizer implements Summarizer {
 
   async summarize(messages: readonly Message[], options: { previousSummary?: string; maxTokens: number; signal?: AbortSignal }): Promise<string> {
     options.signal?.throwIfAborted();
-    const candidates = [...previousLines(options.previousSummary, this.#heading), ...extract(messages)];
+    const previous = previousLines(options.previousSummary, this.#heading);
+    const candidates = [...previous.filter((c) => !CARRIED_LINE.test(c.line)), ...extract(messages), ...carried(messages, previous)];
     return this.#fit(dedupe(candidates), Math.max(1, Math.floor(options.maxTokens)));
   }
 
@@ -162,6 +166,32 @@ function lowestWeight(list: readonly Candidate[]): number {
     if (c.weight < list[at]!.weight) at = i;
   });
   return at;
+}
+
+/** Above every extracted fact: what a summary must carry over (mentions.ts) goes in first. */
+const CARRIED_WEIGHT = 100;
+
+const TASK_PREFIX = "- Open task: ";
+const MENTIONS_PREFIX = "- Files and ids: ";
+const CARRIED_LINE = /^- (?:Open task|Files and ids): /;
+/** Mentions kept across updates: the new part's first, then the previous summary's. */
+const MAX_CARRIED_MENTIONS = 16;
+
+/**
+ * The open task and the files/ids the messages mention most, as two lines (issue 29 §1's summary
+ * check asks for both), merged with the previous summary's: its task when the new messages hold
+ * none, its mentions after the new ones.
+ */
+function carried(messages: readonly Message[], previous: readonly Candidate[]): Candidate[] {
+  const lines: Candidate[] = [];
+  const task = openTask(messages);
+  const previousTask = previous.find((c) => c.line.startsWith(TASK_PREFIX))?.line;
+  if (task !== undefined) lines.push({ line: shorten(`${TASK_PREFIX}${task.replace(/\s+/g, " ").trim()}`), weight: CARRIED_WEIGHT });
+  else if (previousTask !== undefined) lines.push({ line: previousTask, weight: CARRIED_WEIGHT });
+  const previousMentions = previous.find((c) => c.line.startsWith(MENTIONS_PREFIX))?.line.slice(MENTIONS_PREFIX.length).split(", ") ?? [];
+  const mentions = [...new Set([...mentionsOf(messages), ...previousMentions.filter(Boolean)])].slice(0, MAX_CARRIED_MENTIONS);
+  if (mentions.length > 0) lines.push({ line: `${MENTIONS_PREFIX}${mentions.join(", ")}`, weight: CARRIED_WEIGHT });
+  return lines;
 }
 
 const approximateCounter: TextCounter = { countText: (text) => Math.ceil(text.length / 4) };

@@ -5,3 +5,4 @@ export { ProviderSummarizer, SUMMARY_SYSTEM_PROMPT, clipToTokens, type ProviderS
 export { summarizeSafely, withSummarizerTimeout, DEFAULT_SUMMARIZER_TIMEOUT_MS, type SummaryOutcome, type SummarizeSafelyOptions } from "./summarizer-guard.js";
 export { messageText, transcript, type MessageText } from "./message-text.js";
 export { configuredSummarizer, providerLookup, summarizerConfigSchema, type SummarizerConfig, type ProviderLookup } from "./configured-summarizer.js";
+export { openTask, mentionsOf } from "./mentions.js";

@@ -47,12 +47,13 @@ import { replayScenario } from "./replay.js";
 import { resumeChild, resumeScenario } from "./resume.js";
 import { firstWindowChild } from "./postgres-first-window.js";
 import { agentStoresScenario } from "./agent-stores.js";
+import { backgroundSummaryScenario } from "./background-summary.js";
 import { postgresStoreScenario } from "./stores-postgres.js";
 import { redisStoreScenario, storesTurnScenario } from "./stores-redis.js";
 import { fleetChild, fleetScenario } from "./stores-fleet.js";
 import type { BenchContext, BenchOptions, Scenario } from "./scenario.js";
 
-export const SCENARIOS: readonly Scenario[] = [agentLoopScenario, resumeScenario, memoryScenario, langchainScenario, peersScenario, fitWindowScenario, replayScenario, pipelinesScenario, recallScenario, postgresStoreScenario, redisStoreScenario, storesTurnScenario, agentMemoryScenario, fleetScenario, agentStoresScenario, recallQualityScenario, pricedCompactionScenario];
+export const SCENARIOS: readonly Scenario[] = [agentLoopScenario, resumeScenario, memoryScenario, langchainScenario, peersScenario, fitWindowScenario, replayScenario, pipelinesScenario, recallScenario, postgresStoreScenario, redisStoreScenario, storesTurnScenario, agentMemoryScenario, fleetScenario, agentStoresScenario, recallQualityScenario, pricedCompactionScenario, backgroundSummaryScenario];
 
 const CHILDREN: Record<string, (args: string[]) => Promise<void>> = {
   resume: resumeChild,

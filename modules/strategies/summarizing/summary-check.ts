@@ -11,9 +11,7 @@
  * | stricter hook   | no `context:summary_check` handler answers `deny` (its `reason` is the rejection's)   |
  */
 import type { CompactionContext, HookBusContract, Message } from "@amplifier-ts/contracts";
-import { forEachContentPart } from "@amplifier-ts/contracts";
-import { messageText } from "@amplifier-ts/summarizers";
-import { isSummaryMessage } from "./summary-message.js";
+import { mentionsOf, openTask } from "@amplifier-ts/summarizers";
 
 export interface SummaryCheckShares {
   readonly task: number;
@@ -32,8 +30,6 @@ export type SummaryVerdict = { ok: true } | { ok: false; reason: string; missing
 
 const MAX_TASK_TERMS = 8;
 const MAX_MENTIONS = 10;
-const FILE = /(?:\.{0,2}\/)?(?:[\w.-]+\/)+[\w.-]+\.[A-Za-z]\w{0,7}\b|\b[\w-]+\.(?:ts|tsx|js|jsx|mjs|cjs|json|md|py|go|rs|java|kt|rb|php|c|h|cpp|cs|sql|yaml|yml|toml|txt|csv|html|css|sh)\b/g;
-const ID = /\b[A-Z][A-Z0-9]+-\d+\b|#\d+\b|\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g;
 const WORD = /[a-z][a-z0-9_-]{3,}/g;
 const STOP = new Set(
   "about above after again also because been before being below between both could does doing down during each from further have having here into itself just more most other over same should some such than that their them then there these they this those through under until very what when where which while with would your yours please thanks thank want need make made like sure".split(" "),
@@ -41,33 +37,8 @@ const STOP = new Set(
 
 /** The task and the mentions of the cut part `messages` (what the summary must name). */
 export function summaryFacts(messages: readonly Message[]): SummaryFacts {
-  let task: string | undefined;
-  for (let i = messages.length - 1, marked = false; i >= 0 && !marked; i--) {
-    const m = messages[i]!;
-    if (m.metadata?.task === true) {
-      task = messageText(m).text;
-      marked = true;
-    } else if (task === undefined && isRequest(m)) {
-      task = ownText(m);
-    }
-  }
-  const counts = new Map<string, number>();
-  for (const m of messages) {
-    const { text, toolCalls } = messageText(m);
-    for (const source of [text, ...toolCalls]) {
-      for (const re of [FILE, ID]) {
-        for (const hit of source.matchAll(re)) {
-          const mention = hit[0].replace(/^\.{0,2}\//, "");
-          counts.set(mention, (counts.get(mention) ?? 0) + 1);
-        }
-      }
-    }
-  }
-  const mentions = [...counts.entries()]
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, MAX_MENTIONS)
-    .map(([mention]) => mention);
-  return { task, taskTerms: task === undefined ? [] : keyTerms(task), mentions };
+  const task = openTask(messages);
+  return { task, taskTerms: task === undefined ? [] : keyTerms(task), mentions: mentionsOf(messages, MAX_MENTIONS) };
 }
 
 export async function checkSummary(
@@ -119,18 +90,6 @@ function keyTerms(task: string): string[] {
     if (seen.size === MAX_TASK_TERMS) break;
   }
   return [...seen];
-}
-
-/** A user message with text of its own (not only tool results), not a summary. */
-function isRequest(m: Message): boolean {
-  return m.role === "user" && !isSummaryMessage(m) && ownText(m).trim() !== "";
-}
-
-function ownText(m: Message): string {
-  if (typeof m.content === "string") return m.content;
-  const parts: string[] = [];
-  forEachContentPart(m, { text: (t) => void parts.push(t) });
-  return parts.join("\n");
 }
 
 function clip(text: string): string {
