@@ -53,8 +53,8 @@ export interface BackgroundSummaryRow {
   rejected: number;
   /** Why summaries were rejected (the check's reasons, in order). */
   rejectedReasons: string[];
-  /** The turn whose window took longest. */
-  slowest: { turn: number; ms: number; messages: number };
+  /** The turn whose window took longest: its window's length, whether it swapped a summary in, the characters of the messages added before it. */
+  slowest: { turn: number; ms: number; messages: number; swapped: boolean; newChars: number };
   /** Turns whose window was past the threshold (0.8 × the window): no summary was ready to swap in; the assembler fitted them. */
   fallbacks: number;
   invalidWindows: number;
@@ -106,7 +106,7 @@ export async function runBackgroundSession(ctx: BenchContext, config: (typeof CO
   await warm.close();
   const cache = new ReplayCache(getModelInfo(MODEL), counter);
   const durations: number[] = [];
-  let slowest = { turn: -1, ms: 0, messages: 0 };
+  let slowest = { turn: -1, ms: 0, messages: 0, swapped: false, newChars: 0 };
   let invalid = 0;
   let fallbacks = 0;
   const started = performance.now();
@@ -115,14 +115,19 @@ export async function runBackgroundSession(ctx: BenchContext, config: (typeof CO
   try {
     while (done < turns && i < stream.length) {
       // Everything up to the next assistant message, then the model call.
-      while (i < stream.length && (stream[i]!.role !== "assistant" || i === 0)) await manager.addMessage(stream[i++]!);
+      let newChars = 0;
+      while (i < stream.length && (stream[i]!.role !== "assistant" || i === 0)) {
+        newChars += JSON.stringify(stream[i]!.content ?? "").length;
+        await manager.addMessage(stream[i++]!);
+      }
+      const swapsBefore = swaps;
       const answer = stream[i];
       if (!answer) break;
       const t0 = performance.now();
       const window = await manager.getMessagesForRequest(WINDOW);
       const took = performance.now() - t0;
       durations.push(took);
-      if (took > slowest.ms) slowest = { turn: done, ms: took, messages: window.length };
+      if (took > slowest.ms) slowest = { turn: done, ms: took, messages: window.length, swapped: swaps > swapsBefore, newChars };
       const history = await manager.getMessages();
       if (checkWindowInvariants(history, window, { budget: WINDOW, counter }).length > 0) invalid++;
       // Past the threshold in what was sent: no summary was ready to swap in (the ladder fitted it).

@@ -10,7 +10,9 @@ import { getTokenCounter } from "@amplifier-ts/tokens";
 import { HookBus } from "../../core/hooks/index.js";
 import { HistoryContextManager } from "../../modules/context-manager/history-context-manager.js";
 import { checkWindowInvariants } from "../../testing/window-invariants.js";
-import { SummarizingContext, SummarizationCompaction, isSummaryMessage } from "../../modules/strategies/summarizing/index.js";
+import { SummarizingContext, SummarizationCompaction, isSummaryMessage, summarizingOptions } from "../../modules/strategies/summarizing/index.js";
+import { coversFingerprint } from "../../modules/strategies/summarizing/summary-message.js";
+import { ExplainLog } from "../../modules/strategies/explain-recorder.js";
 
 const counter = getTokenCounter("gpt-4o");
 const BUDGET = 6_000;
@@ -304,5 +306,26 @@ describe("background summarization (summarization)", () => {
     expect(events.map((e) => e.name)).toContain("context:summary_swapped");
     const strategy = manager.pipeline.strategies[0] as SummarizationCompaction;
     expect(strategy.background).toBeDefined();
+  });
+});
+
+describe("checkpoint fingerprints", () => {
+  it("an update's fingerprint, hashed from the previous checkpoint's state, equals the fingerprint of all it covers", async () => {
+    const strategy = new SummarizingContext(summarizingOptions.parse({ contextWindow: BUDGET, threshold: 0.8, recentRatio: 0.35, summaryMaxTokens: 400 }));
+    const context = { budget: BUDGET, counter, explain: new ExplainLog(false), summarizer: fakeSummarizer((call) => faithful(call.messages, call.options.previousSummary)) };
+    const history: Message[] = [{ role: "system", content: "rules", metadata: { id: "sys" } }];
+    const seen = new Set<Message>();
+    for (let k = 0; k < 40; k++) {
+      history.push(...turn(k));
+      await strategy.compact(history, context);
+      const checkpoint = strategy.checkpoint;
+      if (checkpoint) seen.add(checkpoint);
+    }
+    expect(seen.size).toBeGreaterThanOrEqual(2);
+    const byId = new Map(history.map((m) => [m.metadata!.id, m] as const));
+    for (const checkpoint of seen) {
+      const covered = checkpoint.metadata!.summary!.covers.map((id: string) => byId.get(id)!);
+      expect(checkpoint.metadata!.summary!.fingerprint).toBe(coversFingerprint(covered));
+    }
   });
 });

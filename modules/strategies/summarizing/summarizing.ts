@@ -31,7 +31,7 @@ import { insertAfterInstructions, keepLastTurn, manifestUnits, oldPart, snapToTu
 import type { SummarizerDeps } from "./summarization.js";
 import type { CompactOptions, CompactResult } from "@amplifier-ts/contracts";
 import { BackgroundSummaries, backgroundShape, type SummaryTarget } from "./background.js";
-import { coversFingerprint, isSummaryMessage, makeSummaryMessage, summarizeOld, summaryTextOf } from "./summary-message.js";
+import { coversFingerprint, extendFingerprint, isSummaryMessage, makeSummaryMessage, rememberFingerprint, summarizeOld, summaryTextOf } from "./summary-message.js";
 
 export const summarizingOptions = z
   .object({
@@ -165,7 +165,7 @@ export class SummarizingContext implements CompactionStrategy, IncrementalStrate
       this.#explained(history, covered, checkpoint, explain);
       return { output: new HistorySource(out), changed: differs(messages, out) };
     }
-    const next = await this.#swap(outcome.text, summarizer.name, freshIds, history, covered);
+    const next = await this.#swap(outcome.text, summarizer.name, freshIds, history, covered, checkpoint);
     const nextCovered = coveredIds(next);
     viewLog.reset(withCheckpoint(history, nextCovered, next));
     remember(next);
@@ -191,13 +191,16 @@ export class SummarizingContext implements CompactionStrategy, IncrementalStrate
   }
 
   /** The checkpoint of `text` standing for what `covered` and `freshIds` cover; made current and handed to onCheckpoint. */
-  async #swap(text: string, summarizerName: string, freshIds: readonly string[], history: readonly Message[], covered: ReadonlySet<string>): Promise<Checkpoint> {
+  async #swap(text: string, summarizerName: string, freshIds: readonly string[], history: readonly Message[], covered: ReadonlySet<string>, base: Message | undefined): Promise<Checkpoint> {
     const covers = [...covered, ...freshIds];
     const byId = new Map(history.map((m, i) => [messageId(m, i), m] as const));
-    const fingerprint = coversFingerprint(covers.map((id) => byId.get(id)!));
+    const coveredMessages = covers.map((id) => byId.get(id)!);
+    // O(fresh) when the base checkpoint was made here: only what this update adds is hashed.
+    const { fingerprint, state } = extendFingerprint(base, coveredMessages.slice(0, covered.size), coveredMessages.slice(covered.size));
     const next = makeSummaryMessage(text, { covers, fingerprint, strategy: this.name, summarizer: summarizerName }) as Checkpoint;
+    rememberFingerprint(next, state);
     this.#checkpoint = next;
-    this.#verified = { checkpoint: next, messages: covers.map((id) => byId.get(id)!) };
+    this.#verified = { checkpoint: next, messages: coveredMessages };
     try {
       await this.deps.onCheckpoint?.(next);
     } catch {
@@ -241,7 +244,7 @@ export class SummarizingContext implements CompactionStrategy, IncrementalStrate
       if (target) bg.prepare(target, context);
       return unchanged();
     }
-    const next = await this.#swap(ready.text, ready.summarizer, ready.freshIds, history, covered);
+    const next = await this.#swap(ready.text, ready.summarizer, ready.freshIds, history, covered, checkpoint);
     await context.hooks
       ?.emit("context:summary_swapped", { strategy: this.name, summarizer: ready.summarizer, covers: next.metadata.summary.covers.length, tokens: ready.tokens, ...(waitedMs !== undefined ? { waitedMs } : {}) })
       .catch(() => undefined);
@@ -273,7 +276,7 @@ export class SummarizingContext implements CompactionStrategy, IncrementalStrate
     const bg = this.#bg ?? new BackgroundSummaries(this.name, this.options, this.deps.summarizer);
     const run = await bg.runNow(target, context, manual.focus);
     if (!run.ok) return unchanged(run.reason);
-    const next = await this.#swap(run.prepared.text, run.prepared.summarizer, run.prepared.freshIds, history, covered);
+    const next = await this.#swap(run.prepared.text, run.prepared.summarizer, run.prepared.freshIds, history, covered, checkpoint);
     await context.hooks?.emit("context:summary_swapped", { strategy: this.name, summarizer: run.prepared.summarizer, covers: next.metadata.summary.covers.length, tokens: run.prepared.tokens, manual: true }).catch(() => undefined);
     const nextCovered = coveredIds(next);
     this.#view.reset(withCheckpoint(history, nextCovered, next));

@@ -61,17 +61,51 @@ export function isSummaryMessage(message: Message | undefined): message is Messa
 
 /** A hash of the covered messages' role and content, in order. */
 export function coversFingerprint(messages: readonly Message[]): string {
-  return hashIds(messages.map((m) => `${m.role}:${JSON.stringify(m.content ?? null)}:${JSON.stringify(m.tool_calls ?? null)}`));
+  return formatHash(hashState(messages.map(fingerprintText)));
+}
+
+/**
+ * The fingerprint of `base`'s covered messages followed by `fresh`, from the hash state kept for
+ * `base` when it was made here (O(fresh): a checkpoint update hashes only what it adds), else from
+ * all `covered` (O(covered)). The new state is kept for `next` once it is made (rememberFingerprint).
+ */
+export function extendFingerprint(base: Message | undefined, covered: readonly Message[], fresh: readonly Message[]): { fingerprint: string; state: HashState } {
+  const start = base === undefined ? undefined : fingerprintStates.get(base);
+  const state = start !== undefined && start.n === covered.length ? hashState(fresh.map(fingerprintText), start) : hashState([...covered, ...fresh].map(fingerprintText));
+  return { fingerprint: formatHash(state), state };
+}
+
+/** Keeps the hash state a checkpoint's fingerprint came from (extendFingerprint starts from it). */
+export function rememberFingerprint(checkpoint: Message, state: HashState): void {
+  fingerprintStates.set(checkpoint, state);
+}
+
+interface HashState {
+  readonly h: number;
+  readonly n: number;
+}
+const fingerprintStates = new WeakMap<Message, HashState>();
+
+function fingerprintText(m: Message): string {
+  return `${m.role}:${JSON.stringify(m.content ?? null)}:${JSON.stringify(m.tool_calls ?? null)}`;
 }
 
 /** FNV-1a over the ids, as 8 hex digits: short, stable across processes. */
 function hashIds(ids: readonly string[]): string {
-  let h = 0x811c9dc5;
+  return formatHash(hashState(ids));
+}
+
+function hashState(ids: readonly string[], start: HashState = { h: 0x811c9dc5, n: 0 }): HashState {
+  let h = start.h;
   for (const id of ids) {
     for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193);
     h = Math.imul(h ^ 0x1f, 0x01000193);
   }
-  return `${(h >>> 0).toString(16).padStart(8, "0")}-${ids.length}`;
+  return { h, n: start.n + ids.length };
+}
+
+function formatHash(state: HashState): string {
+  return `${(state.h >>> 0).toString(16).padStart(8, "0")}-${state.n}`;
 }
 
 /**
