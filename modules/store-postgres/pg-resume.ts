@@ -107,7 +107,8 @@ export async function resumeSession(client: pg.PoolClient, target: ResumeTarget)
       messages[i] = decodeStoredText(texts[i]!, sessionId, i, target.module);
       texts[i] = undefined;
     } else {
-      records.push({ start: i, end: i + 1, facts: known });
+      // Its size is the row's stored JSON length (spilling bounds its text by it, unparsed), not end - start.
+      records.push({ start: i, end: i + 1, facts: known, size: bytes[i]! });
       positions.push(i);
     }
   }

@@ -31,6 +31,12 @@ export interface LazyRecord {
   readonly start: number;
   readonly end: number;
   readonly facts: MessageFacts;
+  /**
+   * The length of the record's stored JSON (MESSAGE_STORED_SIZE: an upper bound of the characters
+   * of text it carries), when `end - start` is not that length: a PostgreSQL record's start and end
+   * are row positions, its size the row's `bytes`. Omitted: `end - start` (a file's byte offsets).
+   */
+  readonly size?: number;
 }
 
 /**
@@ -142,7 +148,7 @@ const HANDLER: ProxyHandler<Target> = {
     let body = state.body;
     if (body === undefined) {
       if (key === UNPARSED) return true;
-      if (key === MESSAGE_STORED_SIZE) return state.record.end - state.record.start;
+      if (key === MESSAGE_STORED_SIZE) return state.record.size ?? state.record.end - state.record.start;
       if (key === "role") return facts.role;
       if (key === "tool_call_id" && facts.role === "tool" && facts.resultIds.length === 1) return facts.resultIds[0];
       body = parse(state);

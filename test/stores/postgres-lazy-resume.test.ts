@@ -9,9 +9,11 @@ import type { Message } from "../../contracts/generated/message.js";
 import { HistoryContextManager } from "../../modules/context-manager/history-context-manager.js";
 import { acquirePool } from "@amplifier-ts/pg-kit";
 import { migrate, SCHEMA_VERSION, tableNames } from "../../modules/store-postgres/postgres-migrations.js";
+import { storedSize } from "../../contracts/index.js";
 import { isUnparsed } from "../../modules/stores/lazy-message.js";
 import { PostgresStore } from "../../src/modules/stores.js";
 import { generateHistory } from "../bench/history-generator.js";
+import { bigLog, NEEDLE, toolRound } from "../spill/spill-fixtures.js";
 import { PG_URL, queryOnce, schemasDroppedAfterAll } from "./postgres-support.js";
 
 const fresh = schemasDroppedAfterAll();
@@ -27,18 +29,18 @@ async function written(schema: string, sessionId: string, history: readonly Mess
 }
 
 describe("PostgresStore: lazy open", () => {
-  it("a window parses only what it shows; windows, messages and search equal an eager context's", async () => {
+  // Spilling on (the default) and off: the lazy open's windows equal the eager context's either way.
+  // With it on they once differed (134 vs 179 messages at 128k): a lazy PostgreSQL row answered
+  // MESSAGE_STORED_SIZE with end - start, which is 1 for a row, so spilling saw every unparsed row as
+  // too small to spill. The row's size is its stored `bytes` now.
+  it.each([{ spill: "on", options: {} }, { spill: "off", options: { spill: false as const } }])("spill $spill: a window parses only what it shows; windows, messages and search equal an eager context's", async ({ options }) => {
     const schema = fresh();
     await written(schema, "s", BIG);
     const store = new PostgresStore({ url: PG_URL, schema });
     const { messages } = await store.open("s");
     expect(messages.every(isUnparsed)).toBe(true);
-    // Spilling is off on both sides: this test holds the lazy open to the eager one. With spilling on
-    // (the default since issue 28) their windows differ — 134 vs 179 messages at 128k: spilling decides
-    // differently on unparsed PostgreSQL rows. A known gap, recorded in issue 28's note; JSONL's lazy
-    // resume (test/context/lazy-resume.test.ts) agrees with spilling on.
-    const lazy = new HistoryContextManager({ moduleName: "pg-lazy-test", options: { spill: false }, store, sessionId: "s", initialMessages: messages });
-    const eager = new HistoryContextManager({ moduleName: "pg-lazy-test", options: { spill: false }, initialMessages: json(BIG) as Message[] });
+    const lazy = new HistoryContextManager({ moduleName: "pg-lazy-test", options, store, sessionId: "s", initialMessages: messages });
+    const eager = new HistoryContextManager({ moduleName: "pg-lazy-test", options, initialMessages: json(BIG) as Message[] });
     try {
       const window = await lazy.getMessagesForRequest(128_000);
       expect(json(window)).toEqual(json(await eager.getMessagesForRequest(128_000)));
@@ -49,6 +51,32 @@ describe("PostgresStore: lazy open", () => {
       expect(json(await lazy.getMessages())).toEqual(json(BIG));
       const hits = async (c: HistoryContextManager) => (await c.search("error", { k: 5 })).map((h) => h.message.metadata?.id);
       expect(await hits(lazy)).toEqual(await hits(eager));
+    } finally {
+      await lazy.close();
+      await eager.close();
+      await store.close();
+    }
+  });
+
+  it("an unparsed row's stored size is its stored JSON length: spilling picks the same results as over parsed messages", async () => {
+    const schema = fresh();
+    const log = bigLog(200_000);
+    const history = toolRound("Why did order ord-77123 fail?", log).map((m, i) => ({ ...m, metadata: { id: `sp-${i}` } }) as Message);
+    await written(schema, "s", history);
+    const store = new PostgresStore({ url: PG_URL, schema });
+    const { messages } = await store.open("s");
+    // Read before anything parses it: a row's size, not 1 (end - start of a row position).
+    expect(messages.map((m) => storedSize(m))).toEqual(history.map((m) => Buffer.byteLength(JSON.stringify(m))));
+    const lazy = new HistoryContextManager({ moduleName: "pg-lazy-test", options: {}, store, sessionId: "s", initialMessages: messages });
+    const eager = new HistoryContextManager({ moduleName: "pg-lazy-test", options: {}, initialMessages: json(history) as Message[] });
+    try {
+      const window = await lazy.getMessagesForRequest(16_000);
+      expect(json(window)).toEqual(json(await eager.getMessagesForRequest(16_000)));
+      const excerpt = String(window[2]!.content);
+      expect(excerpt).toMatch(/spill-[0-9a-f]{24}/);
+      expect(excerpt).toContain(NEEDLE);
+      expect(excerpt.length).toBeLessThan(log.length / 10);
+      expect(lazy.spilledOf("sp-2")?.bytes).toBe(log.length);
     } finally {
       await lazy.close();
       await eager.close();
