@@ -63,6 +63,13 @@ export interface BackgroundSummaryRow {
   /** p100 over the turns after the session's first window (its first window runs the strategy's code cold). */
   p100AfterFirstMs: number;
   durationS: number;
+  /**
+   * Issue 29 §2, at the model's list prices (USD): the conversation (the simulated cache's cost of
+   * the windows and answers, cache writes apart), compaction (the summarizer's tokens billed as a
+   * model call: in × input, out × output) and cache writes; compaction's share of their sum.
+   * Undefined without prices.
+   */
+  spend?: { conversationUsd: number; compactionUsd: number; cacheWriteUsd: number; totalUsd: number; compactionShare: number };
 }
 
 /** A summarizer that takes SUMMARY_DELAY_MS per call (a stand-in for a model): the extractive summary, after the delay. */
@@ -145,6 +152,12 @@ export async function runBackgroundSession(ctx: BenchContext, config: (typeof CO
   }
   const summary = cache.summary();
   const sorted = distribution(durations);
+  const prices = summary.prices;
+  const perToken = (usdPerMillion: number) => usdPerMillion / 1_000_000;
+  const cacheWriteUsd = prices ? summary.writeTokens * perToken(prices.cacheWrite ?? prices.input) : 0;
+  const compactionUsd = prices ? tally.input * perToken(prices.input) + tally.output * perToken(prices.output) : 0;
+  const conversationUsd = (summary.costUsd ?? 0) - cacheWriteUsd;
+  const totalUsd = conversationUsd + compactionUsd + cacheWriteUsd;
   return {
     label: config.label,
     turns: done,
@@ -164,6 +177,7 @@ export async function runBackgroundSession(ctx: BenchContext, config: (typeof CO
     p100Ms: Math.max(...durations),
     p100AfterFirstMs: Math.max(...durations.slice(1)),
     durationS: (performance.now() - started) / 1000,
+    ...(prices ? { spend: { conversationUsd, compactionUsd, cacheWriteUsd, totalUsd, compactionShare: totalUsd > 0 ? compactionUsd / totalUsd : 0 } } : {}),
   };
 }
 
@@ -191,19 +205,41 @@ export const backgroundSummaryScenario: Scenario = {
       checks.push(check(`invalid or over-budget windows: ${r.label}`, `${r.invalidWindows} of ${r.turns}`, "0", r.invalidWindows === 0));
       checks.push(check(`input tokens from the simulated cache: ${r.label}`, percent(r.hitRate), `≥ ${CACHE_TARGET * 100} %`, r.hitRate >= CACHE_TARGET));
       checks.push(check(`summaries swapped in (rejected, fallback turns): ${r.label}`, `${r.swaps} (${r.rejected}, ${r.fallbacks})`, "info", undefined));
+      if (r.spend) {
+        const usd = (n: number) => `$${n.toFixed(2)}`;
+        checks.push(check(`compaction's share of cost (${MODEL} list prices): ${r.label}`, `${percent(r.spend.compactionShare)} (compaction ${usd(r.spend.compactionUsd)}, conversation ${usd(r.spend.conversationUsd)}, cache writes ${usd(r.spend.cacheWriteUsd)})`, "reported", undefined));
+      }
     }
     return {
       checks,
       tables: [
         {
           title: "Background summarization at 128k (2 s summarizer)",
-          columns: ["config", "turns", "input tokens sent", "from cache", "summarizer calls", "summarizer in / out tokens", "swaps", "rejected", "fallback turns", "window p50", "window p100", "run"],
-          rows: rows.map((r) => [r.label, String(r.turns), count(r.inputTokens), percent(r.hitRate), String(r.summarizerCalls), `${count(r.summarizerInputTokens)} / ${count(r.summarizerOutputTokens)}`, String(r.swaps), String(r.rejected), String(r.fallbacks), ms(r.p50Ms), ms(r.p100Ms), `${r.durationS.toFixed(0)} s`]),
+          columns: ["config", "turns", "input tokens sent", "from cache", "summarizer calls", "summarizer in / out tokens", "conversation $", "compaction $", "cache writes $", "compaction share", "swaps", "rejected", "fallback turns", "window p50", "window p100", "run"],
+          rows: rows.map((r) => [
+            r.label,
+            String(r.turns),
+            count(r.inputTokens),
+            percent(r.hitRate),
+            String(r.summarizerCalls),
+            `${count(r.summarizerInputTokens)} / ${count(r.summarizerOutputTokens)}`,
+            r.spend ? r.spend.conversationUsd.toFixed(2) : "-",
+            r.spend ? r.spend.compactionUsd.toFixed(2) : "-",
+            r.spend ? r.spend.cacheWriteUsd.toFixed(2) : "-",
+            r.spend ? percent(r.spend.compactionShare) : "-",
+            String(r.swaps),
+            String(r.rejected),
+            String(r.fallbacks),
+            ms(r.p50Ms),
+            ms(r.p100Ms),
+            `${r.durationS.toFixed(0)} s`,
+          ]),
         },
       ],
       notes: [
         "Fallback turns: past the threshold with no summary in the window yet — the window is the history as is and the assembler's ladder fits it (the turn never waits).",
         "Tokens sent include the summary; the summarizer's input tokens are what a model summarizer would be billed as input (its output as output).",
+        `Cost (issue 29 §2): ${MODEL} list prices (the model registry's). Conversation = the simulated cache's cost of the windows and answers without cache writes (OpenAI's rule writes none); compaction = the summarizer's tokens billed as a ${MODEL} call; compaction share = compaction / (conversation + compaction + cache writes).`,
       ],
       data: { rows },
     };
