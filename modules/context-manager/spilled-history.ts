@@ -78,6 +78,13 @@ const KEPT_PART_CHARS = 200;
 const CONTENT_TYPE = "text/plain; charset=utf-8";
 /** Tokens of text an excerpt must have room for beside its header; a smaller budget spills nothing. */
 const MIN_EXCERPT_BODY = 48;
+/**
+ * Fewer characters than a spilled text can have, conservatively: it counted more than the
+ * threshold, at least twice an excerpt that holds the header (well over 50 tokens) and
+ * MIN_EXCERPT_BODY, so over 196 tokens; at most 3 tokens a UTF-16 unit plus 64 (the bound in
+ * #prepare) makes that over 44 characters. A handle's lookup in the history skips shorter messages, unparsed.
+ */
+const MIN_SPILLED_CHARS = 32;
 /** How far back the call a result answers is looked for. */
 const CALL_LOOKBACK = 256;
 
@@ -158,9 +165,15 @@ export class SpilledHistory implements HistoryFollower {
       const { data } = await store.blobs.download(store.keyPrefix + handle);
       return new TextDecoder().decode(data);
     } catch (error) {
-      if (isAmplifierError(error, "STORE/BLOB_NOT_FOUND") || isAmplifierError(error, "SPILL/UNKNOWN_HANDLE")) throw notFound(handle, this.#init.moduleName);
-      throw error;
+      if (!isAmplifierError(error, "STORE/BLOB_NOT_FOUND") && !isAmplifierError(error, "SPILL/UNKNOWN_HANDLE")) throw error;
     }
+    // Not in the blob store (a new process over an in-memory blob store — PostgreSQL, Redis, hybrid —
+    // before a window re-spilled it, or a message older than a window reaches): the stored history
+    // holds the whole message (invariant 5), so the handle is found there and its blob written again.
+    const text = this.#fromHistory(handle);
+    if (text === undefined) throw notFound(handle, this.#init.moduleName);
+    await this.#write(handle, text).catch(() => false);
+    return text;
   }
 
   /** The record of a spilled message (by id), if it was spilled. */
@@ -255,7 +268,7 @@ export class SpilledHistory implements HistoryFollower {
   async #spill(message: Message, id: string, role: "tool" | "user", tokens: number, counter: TokenCounter, promptTerms: readonly string[], excerptTokens: number, view: readonly Message[], position: number): Promise<SpillRecord | undefined> {
     const text = spilledText(message);
     if (text.length === 0) return undefined;
-    const handle = `spill-${createHash("sha256").update(id).update("\n").update(text).digest("hex").slice(0, 24)}`;
+    const handle = handleOf(id, text);
     const known = this.#records.get(id);
     const toolCallId = role === "tool" ? resultIdsOf(message)[0] : undefined;
     const call = callOf(view, position, resultIdsOf(message));
@@ -325,6 +338,26 @@ export class SpilledHistory implements HistoryFollower {
     for (let i = assembler.length; i < this.#view.length; i++) assembler.append(this.#view[i]!);
   }
 
+  /**
+   * The text of the stored message spilled under `handle`, looked for in the history (newest
+   * first): a spillable message whose text is long enough to have been spilled, hashed as #spill
+   * does. Parses what it looks at — a read of an unknown handle is rare, and getMessages() would.
+   */
+  #fromHistory(handle: string): string | undefined {
+    for (const record of this.#records.values()) if (record.handle === handle) return spilledText(record.original);
+    const roles = this.#init.options === false ? (["tool", "user"] as const) : this.#init.options.roles;
+    const view = this.#view;
+    for (let i = view.length - 1; i >= 0; i--) {
+      const message = view[i]!;
+      if (spillRole(message, roles) === undefined || (storedSize(message) ?? textLength(message)) < MIN_SPILLED_CHARS) continue;
+      const id = knownFacts(message)?.id ?? message.metadata?.id;
+      if (typeof id !== "string") continue;
+      const text = spilledText(message);
+      if (text.length >= MIN_SPILLED_CHARS && handleOf(id, text) === handle) return text;
+    }
+    return undefined;
+  }
+
   #storeOrUndefined(): SpillStore | undefined {
     try {
       return (this.#store ??= this.#init.store());
@@ -332,6 +365,11 @@ export class SpilledHistory implements HistoryFollower {
       return undefined;
     }
   }
+}
+
+/** The handle of a message's spilled text: the same message always has the same one. */
+function handleOf(id: string, text: string): string {
+  return `spill-${createHash("sha256").update(id).update("\n").update(text).digest("hex").slice(0, 24)}`;
 }
 
 /** The excerpt's first lines: what it is, where the whole text is, how to read more. */
