@@ -86,14 +86,7 @@ function runsOfExplanation(explanation: readonly MessageExplanation[]): WindowRu
 
 function runsOfSent(input: WindowRecordInput): WindowRun[] {
   const { history, report, pipelineOrigin } = input;
-  // Stored index → what the window did with it; only sent messages are listed (O(window)).
-  const sent = new Map<number, WindowRunDecision>();
-  const truncated = new Set(report.sentTruncated);
-  const toStored = (i: number) => (pipelineOrigin === undefined ? i : pipelineOrigin[i]);
-  for (const i of report.sentStored) {
-    const at = toStored(i);
-    if (at !== undefined) sent.set(at, truncated.has(i) ? "truncated" : "kept");
-  }
+  const sent = sentInOrder(report.sentStored, report.sentTruncated, pipelineOrigin);
   const cut = pipelineOrigin === undefined ? report.cutIndex : Math.min(history.length, nextOrigin(pipelineOrigin, report.cutIndex) ?? history.length);
   // The stored positions the pipeline returned, ascending: the gaps are walked in order with one cursor (O(output), not O(history)).
   const returned = pipelineOrigin === undefined ? undefined : { at: [...new Set(pipelineOrigin.filter((i) => i !== undefined))].sort((a, b) => a - b), next: 0 };
@@ -101,12 +94,10 @@ function runsOfSent(input: WindowRecordInput): WindowRun[] {
   const droppedBefore = report.cutReason === "fits" ? "before-first-turn" : "before-cut";
   const droppedAfter = report.cutReason === "ladder" ? "older-in-turn" : "orphan-result";
   const runs: WindowRun[] = [];
-  // Walk only where something changes: the sent indices, sorted, and the gaps between them.
-  const marks = [...sent.keys()].sort((a, b) => a - b);
+  // Walk only where something changes: the sent indices, ascending, and the gaps between them.
   let next = 0;
-  for (const at of marks) {
+  for (const [at, decision] of sent) {
     if (at > next) dropGap(runs, next, at, cut, returned, pipelineBy, droppedBefore, droppedAfter);
-    const decision = sent.get(at)!;
     if (input.spilled?.has(at)) push(runs, at, "truncated", "spill", "spilled");
     // Read from the plain object behind a held or lazy message (one proxy read, not one per field); a sent message is parsed already.
     else push(runs, at, decision, "window", sentReason(messageBody(history[at]!), decision));
@@ -114,6 +105,25 @@ function runsOfSent(input: WindowRecordInput): WindowRun[] {
   }
   if (next < history.length) dropGap(runs, next, history.length, cut, returned, pipelineBy, droppedBefore, droppedAfter);
   return runs;
+}
+
+/**
+ * Stored index → what the window did with it, ascending; only sent messages are listed (O(window)).
+ * The assembler sends in stored order, so this is one pass; a pipeline's output in another order
+ * (or one stored message sent twice: the later decision wins) is sorted.
+ */
+function sentInOrder(sentStored: readonly number[], sentTruncated: readonly number[], pipelineOrigin: ReadonlyArray<number | undefined> | undefined): Array<[number, WindowRunDecision]> {
+  const truncated = sentTruncated.length === 0 ? undefined : new Set(sentTruncated);
+  const out: Array<[number, WindowRunDecision]> = [];
+  let ascending = true;
+  for (const i of sentStored) {
+    const at = pipelineOrigin === undefined ? i : pipelineOrigin[i];
+    if (at === undefined) continue;
+    if (out.length > 0 && at <= out[out.length - 1]![0]) ascending = false;
+    out.push([at, truncated?.has(i) ? "truncated" : "kept"]);
+  }
+  if (ascending) return out;
+  return [...new Map(out)].sort((a, b) => a[0] - b[0]);
 }
 
 /** The assembler's reason code for a sent message, from what it is (see the table above). */

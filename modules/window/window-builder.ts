@@ -26,8 +26,9 @@
 import type { Message } from "@amplifier-ts/contracts";
 import type { HistoryIndex, Member } from "./history-index.js";
 import type { WindowPlan } from "./ladder.js";
-import { frozenBody } from "./message-copy.js";
+import { freezeDeep, frozenBody } from "./message-copy.js";
 import type { ContentBlock } from "@amplifier-ts/contracts";
+import { messageBody } from "@amplifier-ts/contracts";
 import { idOf, isTurnNote, resultIdsOf, shallowCopy } from "./message-shape.js";
 import { omittedHistoryMessage } from "./repair.js";
 import type { TokenLedger } from "./token-ledger.js";
@@ -78,7 +79,8 @@ export function placeholderMessage(): Message {
 
 export function buildWindow(input: BuildInput): BuiltWindow {
   const { index, plan, cut } = input;
-  const copy = input.handOut === "frozen" ? frozenBody : input.copy === false ? (m: Message) => m : shallowCopy;
+  const frozen = input.handOut === "frozen";
+  const copy = frozen ? frozenBody : input.copy === false ? (m: Message) => m : shallowCopy;
   const out: Message[] = [];
   let storedKept = 0;
   let truncated = 0;
@@ -98,7 +100,7 @@ export function buildWindow(input: BuildInput): BuiltWindow {
       const replaced = plan.replacements.get(member.message);
       let sent = replaced ?? member.message;
       if (firstKeptId === undefined && u >= cut && !member.synthetic) firstKeptId = idOf(sent);
-      const stripped = u < lastTurn && !member.critical ? withoutThinking(sent, input.ledger) : undefined;
+      const stripped = u < lastTurn && !member.critical ? withoutThinking(sent, input.ledger, frozen) : undefined;
       if (stripped) {
         sent = stripped.message;
         thinkingDropped.messages++;
@@ -222,14 +224,39 @@ function decision(
  * the message without them: their tokens and their share of the block framing). Undefined when it
  * has none, or nothing besides them.
  */
-function withoutThinking(message: Message, ledger: TokenLedger): { message: Message; saved: number } | undefined {
-  if (message.role !== "assistant" || !Array.isArray(message.content)) return undefined;
-  const content = message.content as readonly ContentBlock[];
+function withoutThinking(message: Message, ledger: TokenLedger, memo = false): Stripped | undefined {
+  // Read from the plain object behind a held or lazy message (one proxy read, not one per field).
+  const body = messageBody(message);
+  if (body.role !== "assistant" || !Array.isArray(body.content)) return undefined;
+  if (!memo) return stripThinking(message, body, ledger);
+  // Handed out frozen (the context modules): a stored message never changes (contracts/CONTEXT.md
+  // "Copies"), so it is stripped and counted once, not once per window; the stripped copy is
+  // shared by the windows, hence frozen. Per counter: the saving is its count.
+  const counter = ledger.counter;
+  const hit = STRIPPED.get(body);
+  if (hit !== undefined && hit.counter === counter) return hit.stripped;
+  const stripped = stripThinking(message, body, ledger);
+  if (stripped) freezeDeep(stripped.message);
+  STRIPPED.set(body, { counter, stripped });
+  return stripped;
+}
+
+interface Stripped {
+  readonly message: Message;
+  readonly saved: number;
+}
+
+/** withoutThinking's results in the frozen hand-out, by the message's plain body (weak: a packed body or a dropped message goes with it). */
+const STRIPPED = new WeakMap<object, { counter: TokenLedger["counter"]; stripped: Stripped | undefined }>();
+
+/** `message` without its thinking blocks (read from `body`, its plain object; counted as `message`, so the count cache is the window's). */
+function stripThinking(message: Message, body: Message, ledger: TokenLedger): Stripped | undefined {
+  const content = body.content as readonly ContentBlock[];
   let thinking = 0;
   for (const block of content) if (block?.type === "thinking" || block?.type === "redacted_thinking") thinking++;
   if (thinking === 0) return undefined;
   const rest = content.filter((block) => block?.type !== "thinking" && block?.type !== "redacted_thinking");
-  if (rest.length === 0 && !message.tool_calls?.length) return undefined;
-  const stripped = withMark({ ...shallowCopy(message), content: rest }, { thinkingDropped: { blocks: thinking } });
+  if (rest.length === 0 && !body.tool_calls?.length) return undefined;
+  const stripped = withMark({ ...shallowCopy(body), content: rest }, { thinkingDropped: { blocks: thinking } });
   return { message: stripped, saved: ledger.counter.countMessage(message) - ledger.counter.countMessage(stripped) };
 }
