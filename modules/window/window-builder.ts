@@ -100,7 +100,7 @@ export function buildWindow(input: BuildInput): BuiltWindow {
       const replaced = plan.replacements.get(member.message);
       let sent = replaced ?? member.message;
       if (firstKeptId === undefined && u >= cut && !member.synthetic) firstKeptId = idOf(sent);
-      const stripped = u < lastTurn && !member.critical ? withoutThinking(sent, input.ledger, frozen) : undefined;
+      const stripped = u < lastTurn && !member.critical ? withoutThinking(sent, input.ledger, frozen || input.copy === false) : undefined;
       if (stripped) {
         sent = stripped.message;
         thinkingDropped.messages++;
@@ -231,13 +231,18 @@ function withoutThinking(message: Message, ledger: TokenLedger, memo = false): S
   if (!memo) return stripThinking(message, body, ledger);
   // Handed out frozen (the context modules): a stored message never changes (contracts/CONTEXT.md
   // "Copies"), so it is stripped and counted once, not once per window; the stripped copy is
-  // shared by the windows, hence frozen. Per counter: the saving is its count.
+  // shared by the windows, hence frozen. Per counter: the saving is its count. The same for shared
+  // windows (`copy: false`, fitWindow's: the messages are the fitter's conversions, which it keeps
+  // by the caller's item and never changes): the same object on every window is what lets the
+  // fitter write O(new) items a call (window-fitter.ts #write follows windows by identity) — a new
+  // one per call made it write the window again from the first such message, and over LangChain
+  // rebuild an AIMessage for each (issue 27). A message given a new content is stripped again.
   const counter = ledger.counter;
   const hit = STRIPPED.get(body);
-  if (hit !== undefined && hit.counter === counter) return hit.stripped;
+  if (hit !== undefined && hit.counter === counter && hit.content === body.content) return hit.stripped;
   const stripped = stripThinking(message, body, ledger);
   if (stripped) freezeDeep(stripped.message);
-  STRIPPED.set(body, { counter, stripped });
+  STRIPPED.set(body, { counter, content: body.content, stripped });
   return stripped;
 }
 
@@ -247,7 +252,7 @@ interface Stripped {
 }
 
 /** withoutThinking's results in the frozen hand-out, by the message's plain body (weak: a packed body or a dropped message goes with it). */
-const STRIPPED = new WeakMap<object, { counter: TokenLedger["counter"]; stripped: Stripped | undefined }>();
+const STRIPPED = new WeakMap<object, { counter: TokenLedger["counter"]; content: Message["content"]; stripped: Stripped | undefined }>();
 
 /** `message` without its thinking blocks (read from `body`, its plain object; counted as `message`, so the count cache is the window's). */
 function stripThinking(message: Message, body: Message, ledger: TokenLedger): Stripped | undefined {

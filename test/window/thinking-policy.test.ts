@@ -48,6 +48,25 @@ describe("thinking policy", () => {
     expect(JSON.stringify(stored)).toBe(frozen);
   });
 
+  it("an older message without its thinking is made once: shared windows hand out the same object, copying windows a fresh copy of it", () => {
+    const stored = history();
+    const counter = fakeCounter();
+    const assembler = new WindowAssembler(stored);
+    const shared = () => byId(assembler.assemble({ budget: 100_000, counter, shared: true }).messages, "a1");
+    const first = shared();
+    expect(types(first)).toEqual(["tool_use"]);
+    expect(shared()).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    const copied = byId(assembler.assemble({ budget: 100_000, counter }).messages, "a1");
+    expect(copied).not.toBe(first);
+    expect(copied).toEqual(first);
+    // A copy is the caller's to change: the next window is not.
+    copied.content = "changed";
+    copied.metadata!.id = "changed";
+    expect(byId(assembler.assemble({ budget: 100_000, counter }).messages, "a1").content).toEqual(first.content);
+    expect(assembler.assemble({ budget: 100_000, counter }).report.thinkingDropped).toEqual(assembler.assemble({ budget: 100_000, counter, shared: true }).report.thinkingDropped);
+  });
+
   it("keep: every thinking block is sent as stored", () => {
     const stored = history();
     const { messages, report } = new WindowAssembler(stored).assemble({ budget: 100_000, counter: fakeCounter(), thinking: "keep" });

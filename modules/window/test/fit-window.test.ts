@@ -436,6 +436,49 @@ describe("createWindowFitter", () => {
     });
   });
 
+  it("older turns' messages sent without their thinking are the same objects call after call (langchain and ours: not rebuilt per call)", () => {
+    const think = (n: number) => ({ type: "thinking", thinking: `Weighing option ${n}. `.repeat(6), signature: `Sig${n}` });
+    const langchain: unknown[] = [];
+    const ours: Message[] = [{ role: "system", content: "Be terse." }];
+    const turn = (format: "langchain" | "amplifier", n: number) => {
+      const call = { id: `call_${n}`, name: "search", args: { q: `q${n}` }, type: "tool_call" as const };
+      if (format === "langchain") langchain.push(
+        new HumanMessage(`question ${n}`),
+        new AIMessage({ content: [think(n), { type: "text", text: `looking ${n}` }] as never, tool_calls: [call] }),
+        new ToolMessage({ content: `result ${n}`, tool_call_id: call.id, name: "search" }),
+        new AIMessage({ content: [think(n + 100), { type: "text", text: `answer ${n}` }] as never }),
+      );
+      else ours.push(
+        { role: "user", content: `question ${n}` },
+        { role: "assistant", content: [think(n) as never, { type: "text", text: `looking ${n}` }], tool_calls: [{ id: call.id, type: "function", function: { name: "search", arguments: "{}" } }] },
+        { role: "tool", tool_call_id: call.id, content: `result ${n}` },
+        { role: "assistant", content: [think(n + 100) as never, { type: "text", text: `answer ${n}` }] },
+      );
+    };
+    const strippedIn = (window: readonly unknown[], given: readonly unknown[]) => window.filter((item) => !given.includes(item));
+    for (const [format, items] of [["langchain", langchain], ["amplifier", ours]] as const) {
+      for (let n = 0; n < 3; n++) turn(format, n);
+      const fitter = createWindowFitter({ budget: 100_000, format, appendOnly: true });
+      let previous = strippedIn(fitter.fit(items), items);
+      expect(previous).toHaveLength(4);
+      for (let n = 3; n < 8; n++) {
+        turn(format, n);
+        const window = fitter.fit(items) as unknown[];
+        const stripped = strippedIn(window, items);
+        // The older turns' assistant messages without their thinking: two more each turn, the earlier ones the very same objects.
+        expect(stripped).toHaveLength(previous.length + 2);
+        previous.forEach((item, i) => expect(stripped[i]).toBe(item));
+        for (const item of stripped) expect(JSON.stringify((item as { content: unknown }).content)).not.toContain('"thinking"');
+        // The last turn keeps its thinking as given (the caller's own objects).
+        expect(window.slice(-3)).toEqual(items.slice(-3));
+        window.slice(-3).forEach((item, i) => expect(item).toBe(items[items.length - 3 + i]));
+        previous = stripped;
+      }
+      // (nativeProblems reads amplifier messages as Chat Completions', where thinking blocks are not content.)
+      if (format === "langchain") expect(nativeProblems(format, fitter.fit(items))).toEqual([]);
+    }
+  });
+
   it("the same objects in a new array give the same window", () => {
     const input = render("langchain", conversation(30, 40)) as unknown[];
     const fitter = createWindowFitter({ budget: 3_000 });
