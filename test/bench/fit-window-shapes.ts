@@ -146,7 +146,10 @@ function mapBack<N>(window: readonly N[], how: MapBack<N>): Message[] {
     const whole = group.length === first.parts || first.blocks === undefined;
     const changed = group.filter((n) => !how.given.has(n));
     let message: Message = whole ? { ...first.origin } : { ...first.origin, content: group.flatMap((n) => how.pieces[how.tagOf(n)!]!.blocks ?? []) };
-    for (const n of changed) message = withText(message, how.pieces[how.tagOf(n)!]!, how.textOf(n));
+    for (const n of changed) {
+      const body = how.textOf(n);
+      message = (whole && group.length === 1 ? thinkingDropped(first.origin, body) : undefined) ?? withText(message, how.pieces[how.tagOf(n)!]!, body);
+    }
     if (changed.length && MARKER.test(JSON.stringify(message.content))) message = marked(message, { truncated: { by: "fitWindow (read from the text's marker)" } });
     out.push(message);
     i = j;
@@ -204,6 +207,27 @@ function withText(m: Message, piece: Piece, body: NativeText): Message {
 interface NativeText {
   text: string;
   results?: Map<string, string>;
+  /** The native message still carries thinking (undefined: the shape cannot tell). */
+  thinking?: boolean;
+  /** The tool call ids the native message carries, in order (with `thinking`). */
+  calls?: string[];
+}
+
+const isThinking = (b: { type?: unknown } | null | undefined) => b?.type === "thinking" || b?.type === "redacted_thinking" || b?.type === "reasoning";
+
+/**
+ * An older turn's assistant message the fitter sent without its thinking (the window's
+ * `drop-older` policy): the native message has none left and the same text as the stored one. Ours
+ * is then the stored message without its thinking blocks, marked as the engine marks it
+ * (thinkingDropped), for the checker's changes-marked rule. Undefined otherwise.
+ */
+function thinkingDropped(origin: Message, body: NativeText): Message | undefined {
+  if (origin.role !== "assistant" || !Array.isArray(origin.content) || body.thinking !== false) return undefined;
+  const blocks = origin.content.filter((b) => isThinking(b)).length;
+  if (blocks === 0 || body.text !== text(origin.content)) return undefined;
+  const calls = [...origin.content.flatMap((b) => (b.type === "tool_use" ? [b.id] : [])), ...(origin.tool_calls ?? []).map((c) => c.id)];
+  if (JSON.stringify(body.calls ?? []) !== JSON.stringify(calls)) return undefined;
+  return marked({ ...origin, content: origin.content.filter((b) => !isThinking(b)) }, { thinkingDropped: { blocks } });
 }
 
 function modelTexts(m: ModelMessage): NativeText {
@@ -235,7 +259,9 @@ function langChainText(m: BaseMessage): string {
 function langChainTexts(m: BaseMessage): NativeText {
   const body = langChainText(m);
   const callId = (m as { tool_call_id?: string }).tool_call_id;
-  return callId === undefined ? { text: body } : { text: body, results: new Map([[callId, body]]) };
+  const thinking = Array.isArray(m.content) ? (m.content as { type?: unknown }[]).some(isThinking) : false;
+  const calls = ((m as { tool_calls?: { id?: string }[] }).tool_calls ?? []).map((c) => c.id ?? "");
+  return callId === undefined ? { text: body, thinking, calls } : { text: body, results: new Map([[callId, body]]), thinking, calls };
 }
 
 /**
