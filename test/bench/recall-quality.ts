@@ -8,7 +8,7 @@
  * `npm run eval:recall -- --set qmsum` runs all of it), both splits; our generator's sessions on the
  * seeds the ranking was tuned on, and on held-out seeds of the same generator.
  */
-import { DIALOGUE_ABLATIONS, DIALOGUE_METHODS, OPTION_ROWS, REALTALK_CATEGORIES, dialogueRate, renderAblationTable, runDialogueEval, type DialogueRun } from "../eval/recall-dialogue-eval.js";
+import { DIALOGUE_ABLATIONS, DIALOGUE_METHODS, OPTION_ROWS, PREVIOUS_DEFAULT, REALTALK_CATEGORIES, dialogueRate, renderAblationTable, runDialogueEval, type DialogueRun } from "../eval/recall-dialogue-eval.js";
 import { QMSUM_DOMAINS } from "../eval/qmsum.js";
 import { METHODS, TARGET_BUDGET, renderDialogueReport, renderQmsumReport, renderReport, runEval, runQmsum, type EvalRun } from "../eval/recall-eval.js";
 import { loadQmsum, qmsumDir, sampleQuestions } from "../eval/qmsum.js";
@@ -68,7 +68,7 @@ export const recallQualityScenario: Scenario = {
     } else {
       const dev = await runDialogueEval(conversations, { split: "dev", methods: quick ? [...DIALOGUE_METHODS, ...OPTION_METHODS] : [...DIALOGUE_METHODS, ...DIALOGUE_ABLATIONS], log });
       ablation.push({ name: "REALTALK", data: REALTALK_DEV, run: dev, categories: REALTALK_CATEGORIES });
-      const heldout = await runDialogueEval(conversations, { split: "heldout", methods: DIALOGUE_METHODS.filter((m) => m.id !== "embedder"), log });
+      const heldout = await runDialogueEval(conversations, { split: "heldout", methods: [...DIALOGUE_METHODS.filter((m) => m.id !== "embedder"), PREVIOUS_DEFAULT], log });
       checks.push(...baselineChecks(dev, "development", REALTALK_DEV), ...baselineChecks(heldout, "held-out", REALTALK_HELDOUT));
       markdown.push(demote(renderDialogueReport(dev, heldout, command)));
       data.realtalk = { dev: rates(dev), heldout: rates(heldout) };

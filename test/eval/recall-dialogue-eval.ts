@@ -54,7 +54,11 @@ export const DIALOGUE_METHODS: readonly DialogueMethod[] = [
 ];
 
 /** One row per rule, lexicon or feature of recall, removed alone. */
+/** The default before issue 30's options were adopted (no smoothing, every hit then ±1 around each). */
+export const PREVIOUS_DEFAULT: DialogueMethod = { id: "previous", label: "recall, the previous default (`\"smoothing\": 0, \"focus\": false`)", kind: "pipeline", strategies: [{ use: "recall", smoothing: 0, focus: false }] };
+
 export const DIALOGUE_ABLATIONS: readonly DialogueMethod[] = [
+  PREVIOUS_DEFAULT,
   { id: "no-tool-output", label: "− tool output down (the one ranking rule of the default)", kind: "pipeline", tuning: { rankingOff: ["tool-output"] } },
   ...(["question-only", "answer-type", "revision", "diversity"] as const).map(
     (rule): DialogueMethod => ({ id: `with-${rule}`, label: `+ cue rule ${rule}`, kind: "pipeline", tuning: { rankingOn: [rule] } }),
@@ -69,8 +73,8 @@ export const DIALOGUE_ABLATIONS: readonly DialogueMethod[] = [
   { id: "no-speakers", label: "− speaker names in the index", kind: "pipeline", tuning: { index: { speakers: false } } },
   { id: "k8", label: "− k set by the budget (k 8)", kind: "pipeline", strategies: [{ use: "recall", k: 8 }] },
   { id: "dates", label: "+ date parts (`\"dates\": true`)", kind: "pipeline", strategies: [{ use: "recall", dates: true }] },
-  { id: "smoothing", label: "+ score smoothing (`\"smoothing\": 0.3`)", kind: "pipeline", strategies: [{ use: "recall", smoothing: 0.3 }] },
-  { id: "focus", label: "+ context ±2 around the best 3 hits, single turns after (`\"focus\": {}`)", kind: "pipeline", strategies: [{ use: "recall", focus: {} }] },
+  { id: "smoothing", label: "− score smoothing (`\"smoothing\": 0`)", kind: "pipeline", strategies: [{ use: "recall", smoothing: 0 }] },
+  { id: "focus", label: "− context around the strongest hits (`\"focus\": false`: every hit, then ±1 around each)", kind: "pipeline", strategies: [{ use: "recall", focus: false }] },
   { id: "entities", label: "+ speaker / entity priors (`\"entities\": true`)", kind: "pipeline", strategies: [{ use: "recall", entities: true }] },
   {
     id: "feedback",
@@ -282,7 +286,7 @@ function signed(x: number): string {
 }
 
 /** The rows of issue 30's methods (each an option of the recall strategy), for the ablation table. */
-export const OPTION_ROWS: readonly string[] = ["dates", "smoothing", "focus", "entities"];
+export const OPTION_ROWS: readonly string[] = ["previous", "dates", "smoothing", "focus", "entities"];
 
 /** The ablation rows of a run: the baseline, the default, each option row and each embedder row it holds. */
 function ablationRows(run: DialogueRun): string[] {

@@ -54,6 +54,7 @@ import {
   DIALOGUE_ABLATIONS,
   DIALOGUE_METHODS,
   DIALOGUE_VARIANTS,
+  PREVIOUS_DEFAULT,
   type DialogueMethod,
   dialogueRate,
   REALTALK_CATEGORIES,
@@ -538,7 +539,7 @@ async function dialogueMain(argv: string[]): Promise<number> {
       : [...DIALOGUE_METHODS, ...DIALOGUE_ABLATIONS]);
   if (local && argv.includes("--rows")) methods.push(await localEmbedderMethod());
   const dev = await runDialogueEval(conversations, { split: "dev", methods, log });
-  const heldout = argv.includes("--no-heldout") || local ? undefined : await runDialogueEval(conversations, { split: "heldout", methods: DIALOGUE_METHODS.filter((m) => m.id !== "embedder"), log });
+  const heldout = argv.includes("--no-heldout") || local ? undefined : await runDialogueEval(conversations, { split: "heldout", methods: [...DIALOGUE_METHODS.filter((m) => m.id !== "embedder"), PREVIOUS_DEFAULT], log });
   const rows = argv.indexOf("--rows") >= 0 ? ` --rows ${argv[argv.indexOf("--rows") + 1]}` : "";
   const report = [
     renderDialogueReport(dev, heldout, `npm run eval:recall -- --set realtalk${quick ? " --quick" : ""}${local ? " --local-embedder" : ""}${rows}`),
@@ -598,7 +599,7 @@ export async function runQmsum(
 ): Promise<{ dev: DialogueRun; heldout?: DialogueRun }> {
   const methods = options.methods ?? (options.quick ? DIALOGUE_METHODS : [...DIALOGUE_METHODS, ...DIALOGUE_ABLATIONS]);
   const dev = await runDialogueEval(conversations, { split: "dev", methods, ...(options.log ? { log: options.log } : {}) });
-  const heldout = options.heldout === false ? undefined : await runDialogueEval(conversations, { split: "heldout", methods: DIALOGUE_METHODS, ...(options.log ? { log: options.log } : {}) });
+  const heldout = options.heldout === false ? undefined : await runDialogueEval(conversations, { split: "heldout", methods: [...DIALOGUE_METHODS, PREVIOUS_DEFAULT], ...(options.log ? { log: options.log } : {}) });
   return { dev, ...(heldout ? { heldout } : {}) };
 }
 

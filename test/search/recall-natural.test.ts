@@ -32,7 +32,10 @@ import { mount } from "../../modules/context-simple/index.js";
 // Issue 19: on conversations people wrote (REALTALK, BENCHMARKS.md) the cue rules moved nothing,
 // so the default ranking no longer applies them; they are `ranking: "cues"`, which this test
 // keeps to its k 3. The default config (k set by the budget, hits with their neighbours, the
-// share adapting to a question about the past) must bring every fact back as well.
+// share adapting to a question about the past) must bring every fact back as well. Issue 30: the
+// default smooths scores along the conversation and gives the best hits' context first (`focus`);
+// at k 3 that context takes hit slots, so the cue-rule row keeps the placement it was written for
+// (`smoothing: 0, focus: false`); the default row runs with the new default.
 
 interface Fact {
   id: string;
@@ -468,7 +471,7 @@ describe.each([
   it("brings each fact back into a 2k-token window (ranking \"cues\" at k 3, and the default config) when it is asked about ~100 turns later", async () => {
     const { messages, questions } = session(facts);
     const byId = new Map(questions.map((q) => [q.id, q]));
-    for (const strategies of [[], [{ use: "recall", k: 3, ranking: "cues" }], [{ use: "recall" }]] as const) {
+    for (const strategies of [[], [{ use: "recall", k: 3, ranking: "cues", smoothing: 0, focus: false }], [{ use: "recall" }]] as const) {
       const coordinator = new Coordinator({ sessionId: `natural-${team.replace(/\W+/g, "-")}-${strategies.length}-${JSON.stringify(strategies).length}` });
       const context = (await mount(coordinator, { strategies: strategies as never })) as HistoryContextManager;
       const found: Record<string, boolean> = {};
