@@ -31,6 +31,7 @@ import MiniSearch from "minisearch";
 import type { Message } from "@amplifier-ts/contracts";
 import type { Embedder, HistorySearch, SearchFeedback, SearchFilter, SearchHit, SearchOptions } from "@amplifier-ts/contracts";
 import { createError } from "@amplifier-ts/contracts";
+import { DenseRows } from "./dense-rows.js";
 import { MessageVectors, type VectorArchive, type VectorStats } from "./message-vectors.js";
 import { recordCallNames, searchableParts, searchableText, toolNamesOf } from "./message-text.js";
 import { reciprocalRankFusion } from "./reciprocal-rank-fusion.js";
@@ -89,6 +90,8 @@ export class HistorySearchIndex {
   #documentFrequency = new Map<string, number>();
   #callNames = new Map<string, string>();
   #catchingUp: Promise<void> | undefined;
+  /** The indexed messages' vectors by position, contiguous (with an embedder). */
+  readonly #dense = new DenseRows();
   readonly stats: IndexStats = { indexed: 0, rebuilds: 0, lastCatchUpMs: 0, rewinds: 0 };
 
   constructor(source: () => readonly Message[], options: HistorySearchIndexOptions = {}) {
@@ -167,7 +170,7 @@ export class HistorySearchIndex {
     let ranked: { position: number; score: number; terms?: string[] }[] = lexical.slice(0, this.#vectors ? Math.max(k * 4, 50) : k);
     if (this.#vectors) {
       const vector = await this.#vectors.queryVector(query, { wait: waitForQuery });
-      if (vector) ranked = this.#fuse(vector, ranked, accept, k);
+      if (vector) ranked = this.#fuse(vector, ranked, accept, limit, filterKey(options.filter), k);
     }
     return ranked.slice(0, k).map(({ position, score, terms }) => this.#hit(position, score, terms, neighbours));
   }
@@ -319,6 +322,7 @@ export class HistorySearchIndex {
       if (typeof id === "string" && this.#idToPosition.get(id) === i) this.#idToPosition.delete(id);
     }
     indexed.length = common;
+    this.#dense.truncate(common);
     this.stats.indexed = common;
     this.stats.rewinds++;
   }
@@ -329,6 +333,7 @@ export class HistorySearchIndex {
     this.#indexed = [];
     this.#idToPosition = new Map();
     this.#callNames = new Map();
+    this.#dense.reset();
     this.stats.rebuilds++;
     this.stats.indexed = 0;
   }
@@ -392,8 +397,10 @@ export class HistorySearchIndex {
   }
 
   /** Lexical and dense rankings fused (RRF); a message without a vector is in the lexical list only. */
-  #fuse(vector: Float32Array, lexical: { position: number; score: number; terms?: string[] }[], accept: (p: number) => boolean, k: number) {
-    const semantic = this.#vectors!.nearest(vector, this.#indexed, accept, Math.max(k * 4, 50));
+  #fuse(vector: Float32Array, lexical: { position: number; score: number; terms?: string[] }[], accept: (p: number) => boolean, limit: number, key: string | undefined, k: number) {
+    const vectors = this.#vectors!;
+    this.#dense.sync(this.#indexed, (m) => vectors.vectorOf(m), vectors.version);
+    const semantic = this.#dense.nearest(vector, accept, limit, Math.max(k * 4, 50), key);
     const terms = new Map(lexical.map((r) => [r.position, r.terms]));
     return reciprocalRankFusion([lexical.map((r) => r.position), semantic]).map(({ id, score }) => ({ position: id, score, terms: terms.get(id) ?? [] }));
   }
@@ -439,6 +446,18 @@ function newMini(): MiniSearch<Doc> {
 
 function splitTerms(text: string): string[] {
   return text === "" ? [] : text.split(" ");
+}
+
+/**
+ * What an object filter accepts, as a string (DenseRows reuses a dense answer only under the same
+ * key); undefined for a function filter or a tool name (what they accept is not fixed by the filter alone).
+ */
+function filterKey(filter: SearchFilter | undefined): string | undefined {
+  if (filter === undefined) return "";
+  if (typeof filter === "function" || filter.toolName !== undefined) return undefined;
+  const roles = filter.role === undefined ? undefined : [...new Set(typeof filter.role === "string" ? [filter.role] : filter.role)].sort();
+  const ids = filter.ids === undefined ? undefined : [...new Set(filter.ids)].sort();
+  return JSON.stringify([roles, filter.runId, ids]);
 }
 
 function checkOptions(query: string, options: SearchOptions, module: string): { k: number; neighbours: number } {

@@ -71,6 +71,8 @@ export class MessageVectors {
   #error: unknown;
   #dimensions: number | undefined;
   #closed = false;
+  /** Bumped whenever a message gets its vector (DenseRows.sync skips its look-ups while it is unchanged). */
+  #version = 0;
   readonly stats: VectorStats = { embeddedTexts: 0, embedCalls: 0, reused: 0 };
 
   constructor(source: () => readonly Message[], options: MessageVectorsOptions) {
@@ -85,6 +87,11 @@ export class MessageVectors {
 
   get embedderName(): string {
     return this.#embedder.name;
+  }
+
+  /** Changes whenever some message gets its vector. */
+  get version(): number {
+    return this.#version;
   }
 
   /** The message's unit vector, when it has been embedded. */
@@ -216,6 +223,7 @@ export class MessageVectors {
         const known = this.#byKey.get(key);
         if (known) {
           this.#byMessage.set(message, known);
+          this.#version++;
           this.stats.reused++;
         } else if (batch.some((b) => b.key === key)) {
           copies.push({ message, key });
@@ -232,9 +240,11 @@ export class MessageVectors {
           const vector = vectors[j]!;
           this.#byKey.set(b.key, vector);
           this.#byMessage.set(b.message, vector);
+          this.#version++;
           saved.push([b.key, vector]);
         });
         for (const copy of copies) this.#byMessage.set(copy.message, this.#byKey.get(copy.key)!);
+        this.#version += copies.length;
         this.#archive?.save(this.#embedder.name, saved);
       } else {
         await new Promise<void>((resolve) => setImmediate(resolve));
