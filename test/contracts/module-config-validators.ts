@@ -8,6 +8,7 @@ import { persistentOptionsSchema } from "../../modules/context-persistent/persis
 import { memoryLocalConfigSchema } from "../../modules/memory-local/memory-local-config.js";
 import { memoryPostgresConfigSchema } from "../../modules/memory-postgres/memory-postgres-config.js";
 import { memoryRedisConfigSchema } from "../../modules/memory-redis/memory-redis-config.js";
+import { memoryToolConfigSchema } from "../../modules/memory-tool/memory-tool-options.js";
 import { readStoredResultConfigSchema } from "../../modules/read-stored-result/read-options.js";
 
 /**
@@ -25,6 +26,7 @@ export const MODULE_CONFIG_VALIDATORS: Record<string, ZodType> = {
   "modules/memory-local.config": memoryLocalConfigSchema,
   "modules/memory-postgres.config": memoryPostgresConfigSchema,
   "modules/memory-redis.config": memoryRedisConfigSchema,
+  "modules/memory-tool.config": memoryToolConfigSchema,
   "modules/read-stored-result.config": readStoredResultConfigSchema,
   // A store module's JSON Schema is emitted from its editor schema: every built-in type, the driver packages loaded.
   "modules/store-blobs.config": await storeBlobsEditorSchema(),
