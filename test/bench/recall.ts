@@ -12,6 +12,7 @@
  *      blocked meanwhile (a setImmediate probe), and the next window.
  */
 import type { Message } from "../../contracts/generated/message.js";
+import type { Embedder } from "../../contracts/index.js";
 import { Coordinator } from "../../core/coordinator.js";
 import { getTokenCounter } from "../../modules/tokens/index.js";
 import { HistoryContextManager } from "../../modules/context-manager/history-context-manager.js";
@@ -26,25 +27,49 @@ const TURN_TARGET_MS = 5;
 /** Issue 20's targets for every pipeline's turn at 10,000 messages (reported, as in the pipelines scenario). */
 const PIPELINE_MEDIAN_MS = 0.3;
 const PIPELINE_P95_MS = 1;
-const PIPELINES: { label: string; strategies: { use: string; [k: string]: unknown }[] }[] = [
+const PIPELINES: { label: string; strategies: { use: string; [k: string]: unknown }[]; embedder?: boolean }[] = [
   { label: "[recall]", strategies: [{ use: "recall" }] },
+  // Ranking over stored vectors (issue 30): a deterministic hash embedder, so the row measures the ranking, not a model.
+  { label: "[recall] + embedder (hash, 512 dims, vectors stored)", strategies: [{ use: "recall" }], embedder: true },
   { label: "[tool-result-compaction, recall]", strategies: [{ use: "tool-result-compaction", maxChars: 2000 }, { use: "recall" }] },
 ];
 
 let seq = 0;
 
-async function turns(ctx: BenchContext, n: number, budget: number, strategies: { use: string; [k: string]: unknown }[]) {
+/** A deterministic fake embedder: each word adds ±1 to a dimension picked by its hash (FNV-1a). Cheap, so the turn's cost is the ranking's. */
+export function hashEmbedder(dims = 512): Embedder {
+  const hash = (w: string) => {
+    let h = 2166136261;
+    for (let i = 0; i < w.length; i++) h = Math.imul(h ^ w.charCodeAt(i), 16777619);
+    return h >>> 0;
+  };
+  return {
+    name: `hash-${dims}`,
+    dimensions: dims,
+    embed: async (texts) =>
+      texts.map((t) => {
+        const v = new Float32Array(dims);
+        for (const w of t.toLowerCase().split(/[^a-z0-9]+/)) if (w !== "") v[hash(w) % dims]! += hash(w) & 1024 ? 1 : -1;
+        return v;
+      }),
+  };
+}
+
+async function turns(ctx: BenchContext, n: number, budget: number, strategies: { use: string; [k: string]: unknown }[], embedder = false) {
   const history = historyFor(ctx, n);
   const stream = turnMessages(ctx, `recall${++seq}`);
   const counter = getTokenCounter("gpt-4o");
   fullGc();
   const coordinator = new Coordinator({ sessionId: `bench-recall-${process.pid}-${seq}` });
+  if (embedder) coordinator.registerCapability("embedder", hashEmbedder());
   const context = await mountSimple(coordinator, { strategies });
   try {
     await context.setMessages(history);
     // The index of a replaced history is built in the background (see (b)); the turns measure the steady state.
+    // With an embedder, every stored message is embedded first: the turns rank over stored vectors.
     const f0 = performance.now();
-    await context.searchIndex.catchUp();
+    if (embedder) await context.indexReady();
+    else await context.searchIndex.catchUp();
     const indexMs = performance.now() - f0;
     await context.getMessagesForRequest(budget);
     const times: number[] = [];
@@ -109,7 +134,7 @@ export const recallScenario: Scenario = {
   title: "Recall: turn time by history size with recall in the pipeline, index build on resume",
   method:
     "(a) As scenario 1 (same history of N messages — 1,000, 10,000, 100,000; --quick 1,000 and 10,000 — same new messages, gpt-4o counting, context-simple) with recall in `strategies`, " +
-    "at the run's budget and at 8,000 tokens; after setMessages the search index is built first (reported apart), then the turns are timed (median, p95, p99); model-call windows checked afterwards; " +
+    "at the run's budget and at 8,000 tokens, and [recall] with an embedder on (a deterministic hash embedder, 512 dims, in-process: the row measures ranking over stored vectors, not a model; every stored message embedded before the turns); after setMessages the search index is built first (reported apart), then the turns are timed (median, p95, p99); model-call windows checked afterwards; " +
     "flat when t(largest N)/t(1,000) of medians ≤ 1.5 (issue 20). " +
     "(b) A context created on N stored messages (resume) with [recall]: the first window (recall does not wait: the index is built in the background " +
     "in 25 ms time slices), the time until the index is ready, the longest event-loop gap meanwhile (setImmediate probe), the next window (its first search), and the first window without strategies for reference.",
@@ -122,7 +147,7 @@ export const recallScenario: Scenario = {
         const medians = new Map<number, number>();
         for (const n of sizes) {
           ctx.log(`recall: turn at N=${count(n)}, budget ${count(budget)}, ${pipeline.label}`);
-          const f = await turns(ctx, n, budget, pipeline.strategies);
+          const f = await turns(ctx, n, budget, pipeline.strategies, pipeline.embedder);
           medians.set(n, f.median);
           ctx.log(`  median ${ms(f.median)}, p95 ${ms(f.p95)}, p99 ${ms(f.p99)}, index build ${ms(f.indexMs)}, ${f.recalledWindows}/${f.measured} windows with recalled messages, ${f.invalid}/${f.checked} invalid`);
           rows.push([pipeline.label, count(budget), `${count(n)} (${count(f.stored)})`, ms(f.median), ms(f.p95), ms(f.p99), ms(f.indexMs), `${f.recalledWindows}/${f.measured}`, `${f.invalid}/${f.checked}`]);
