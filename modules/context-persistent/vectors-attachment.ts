@@ -47,14 +47,18 @@ export function vectorsAttachment(options: VectorsAttachmentOptions): VectorArch
   let shard = 0;
   let lines: string[] = [];
   let header: Header | undefined;
-  /** Index → full text of attachments waiting to be written. */
-  const dirty = new Map<number, string>();
+  /**
+   * Index → full text of attachments waiting to be written; undefined for the one being filled,
+   * whose text is built when it is written (building it on every vector made save() quadratic in
+   * a shard's length).
+   */
+  const dirty = new Map<number, string | undefined>();
   let writing: Promise<void> = Promise.resolve();
   let timer: NodeJS.Timeout | undefined;
   let reportedWrite = false;
 
   function perShard(dimensions: number): number {
-    return Math.max(1, Math.floor(SHARD_BYTES / (Math.ceil((dimensions * 4) / 3) + 48)));
+    return Math.max(1, Math.floor(SHARD_BYTES / lineBytes(dimensions)));
   }
 
   function text(h: Header, body: readonly string[]): string {
@@ -64,7 +68,7 @@ export function vectorsAttachment(options: VectorsAttachmentOptions): VectorArch
   function write(): Promise<void> {
     if (timer) clearTimeout(timer);
     timer = undefined;
-    const batch = [...dirty];
+    const batch = [...dirty].map(([index, body]) => [index, body ?? text(header!, lines)] as const);
     dirty.clear();
     if (batch.length === 0) return writing;
     writing = writing.then(async () => {
@@ -116,17 +120,19 @@ export function vectorsAttachment(options: VectorsAttachmentOptions): VectorArch
       for (const [key, vector] of entries) {
         if (header === undefined || header.embedder !== embedder) {
           // The first vector, or another embedder's than the stored ones: start over from the first attachment.
+          if (header !== undefined && dirty.has(shard) && dirty.get(shard) === undefined) dirty.set(shard, text(header, lines));
           header = { format: FORMAT, version: 1, embedder, dimensions: vector.length };
           shard = 0;
           lines = [];
         }
         if (vector.length !== header.dimensions) continue; // not this embedder's length (MessageVectors refuses those)
         if (lines.length >= perShard(header.dimensions)) {
+          if (dirty.has(shard)) dirty.set(shard, text(header, lines));
           shard++;
           lines = [];
         }
         lines.push(JSON.stringify({ k: key, v: Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength).toString("base64") }));
-        dirty.set(shard, text(header, lines));
+        dirty.set(shard, undefined);
       }
       if (dirty.size > 0 && timer === undefined) {
         timer = setTimeout(() => void write(), delayMs);
@@ -135,6 +141,17 @@ export function vectorsAttachment(options: VectorsAttachmentOptions): VectorArch
     },
     flush: () => write(),
   };
+}
+
+/**
+ * Most characters one vector's line takes: `{"k":"<16-character key>","v":"<base64>"}` and its
+ * newline. Base64 writes 4 characters per 3 bytes and a float32 is 4 bytes, so 512 numbers take
+ * 2,732 characters (this once counted ceil(512·4/3) = 683, a quarter of it: a shard of 7,100
+ * vectors came to 19.7 MB, over the stores' 16 MiB, its write failed and the next resume embedded
+ * them all again).
+ */
+export function lineBytes(dimensions: number): number {
+  return 4 * Math.ceil((dimensions * 4) / 3) + 48;
 }
 
 function parseShard(body: string): { header: Header; lines: string[]; entries: [string, Float32Array][] } | undefined {
