@@ -32,6 +32,7 @@ import { keepLastTurn, manifestUnits, oldPart, replaceRange, snapToTurn } from "
 import { BackgroundSummaries, backgroundShape, type SummaryTarget } from "./background.js";
 import { lowestFitting } from "../stepped-cut.js";
 import type { CompactOptions, CompactResult } from "@amplifier-ts/contracts";
+import { ManualCompaction, type ManualRequest } from "./manual-compaction.js";
 import { isSummaryMessage, makeSummaryMessage, summarizeOld, summaryTextOf } from "./summary-message.js";
 
 export const summarizationOptions = z
@@ -66,7 +67,7 @@ export class SummarizationCompaction implements CompactionStrategy, IncrementalS
   #last: LastSummary | undefined;
 
   readonly #bg: BackgroundSummaries | undefined;
-  #manual: { focus: string | undefined; resolve: (result: CompactResult) => void } | undefined;
+  readonly #manual = new ManualCompaction(this.name);
 
   constructor(
     readonly options: SummarizationOptions,
@@ -85,18 +86,17 @@ export class SummarizationCompaction implements CompactionStrategy, IncrementalS
     await this.#bg?.close();
   }
 
-  /** Manual compaction: the NEXT run summarises the old part at targetRatio × recentTokenBudget now, with `focus`. */
   /** Withdraws a manual request this strategy was not run for (the manager's window did not reach it). */
   cancelCompaction(reason: string): void {
-    this.#manual?.resolve({ compacted: false, strategy: this.name, summarized: 0, reason });
-    this.#manual = undefined;
+    this.#manual.cancel(reason);
   }
 
+  /**
+   * Manual compaction: the NEXT run of this strategy (the context manager's compact() runs one at
+   * once) summarises its next cut now, with `focus`; the promise tells what it did.
+   */
   requestCompaction(options: CompactOptions = {}): Promise<CompactResult> {
-    return new Promise((resolve) => {
-      this.#manual?.resolve({ compacted: false, strategy: this.name, summarized: 0, reason: "superseded by a later compact()" });
-      this.#manual = { focus: options.focus, resolve };
-    });
+    return this.#manual.request(options);
   }
 
   async compact(messages: readonly Message[], context: CompactionContext): Promise<Message[]> {
@@ -134,8 +134,7 @@ export class SummarizationCompaction implements CompactionStrategy, IncrementalS
       if (floor === undefined) this.#floor = undefined;
       else if (floor > cut) cut = floor;
     }
-    const manual = this.#manual;
-    this.#manual = undefined;
+    const manual = this.#manual.take();
     if (manual) {
       this.#kept = undefined;
       return this.#compactNow(manual, units, sums, messages, context);
@@ -296,7 +295,7 @@ export class SummarizationCompaction implements CompactionStrategy, IncrementalS
   }
 
   /** Manual compaction: the old part at the next cut summarised now (focus, check), swapped in, its cut held. */
-  async #compactNow(manual: { focus: string | undefined; resolve: (result: CompactResult) => void }, units: HistoryUnits, sums: { suffix(from: number): number }, messages: readonly Message[], context: CompactionContext): Promise<LogStep> {
+  async #compactNow(manual: ManualRequest, units: HistoryUnits, sums: { suffix(from: number): number }, messages: readonly Message[], context: CompactionContext): Promise<LogStep> {
     const cut = this.#nextCut(units, sums);
     // The manifest as the later windows' cut sees it (#compute): only in background mode.
     const old = oldPart(units, cut, this.#bg ? manifestUnits(units, cut, this.options.reinject) : undefined);

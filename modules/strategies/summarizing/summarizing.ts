@@ -30,6 +30,7 @@ import { defineStrategy, type StrategyDeps } from "@amplifier-ts/contracts";
 import { insertAfterInstructions, keepLastTurn, manifestUnits, oldPart, snapToTurn, unitTokens } from "./old-part.js";
 import type { SummarizerDeps } from "./summarization.js";
 import type { CompactOptions, CompactResult } from "@amplifier-ts/contracts";
+import { ManualCompaction, type ManualRequest } from "./manual-compaction.js";
 import { BackgroundSummaries, backgroundShape, type SummaryTarget } from "./background.js";
 import { coversFingerprint, extendFingerprint, isSummaryMessage, makeSummaryMessage, rememberFingerprint, summarizeOld, summaryTextOf } from "./summary-message.js";
 
@@ -135,8 +136,7 @@ export class SummarizingContext implements CompactionStrategy, IncrementalStrate
     };
     const step = (c: Checkpoint | undefined): LogStep => ({ output: viewLog, changed: c !== undefined || viewLog.length !== messages.length });
     const tokens = this.#running.measure(viewLog, counter);
-    const manual = this.#manual;
-    this.#manual = undefined;
+    const manual = this.#manual.take();
     if (manual) return this.#compactNow(manual, history, covered, checkpoint, window, context, remember, step);
     if (this.#bg) return this.#background(this.#bg, tokens, trigger, history, covered, checkpoint, window, context, remember, step);
     if (tokens <= trigger) {
@@ -176,7 +176,7 @@ export class SummarizingContext implements CompactionStrategy, IncrementalStrate
   // --- background summarization and manual compaction (background.ts) ------------------------
 
   readonly #bg: BackgroundSummaries | undefined;
-  #manual: { focus: string | undefined; resolve: (result: CompactResult) => void } | undefined;
+  readonly #manual = new ManualCompaction(this.name);
 
   /** The old part's messages no checkpoint covers yet, at the cut recentRatio × window gives (the re-injection manifest kept out). */
   #target(history: readonly Message[], covered: ReadonlySet<string>, checkpoint: Message | undefined, window: number, counter: CompactionContext["counter"], withManifest = true): SummaryTarget | undefined {
@@ -287,25 +287,21 @@ export class SummarizingContext implements CompactionStrategy, IncrementalStrate
   }
 
   /** @internal The manual request the next compactLog serves (set by requestCompaction). */
-  get manualRequest(): { focus: string | undefined; resolve: (result: CompactResult) => void } | undefined {
-    return this.#manual;
+  get manualRequest(): ManualRequest | undefined {
+    return this.#manual.pending;
+  }
+
+  /** Withdraws a manual request this strategy was not run for (the manager's window did not reach it). */
+  cancelCompaction(reason: string): void {
+    this.#manual.cancel(reason);
   }
 
   /**
-   * Manual compaction: the NEXT run of this strategy (the context manager's compact() runs one
-   * at once) summarises its next cut now, with `focus`; the promise tells what it did.
+   * Manual compaction: the NEXT run of this strategy (the context manager's compact() runs one at
+   * once) summarises its next cut now, with `focus`; the promise tells what it did.
    */
-  /** Withdraws a manual request this strategy was not run for (the manager's window did not reach it). */
-  cancelCompaction(reason: string): void {
-    this.#manual?.resolve({ compacted: false, strategy: this.name, summarized: 0, reason });
-    this.#manual = undefined;
-  }
-
   requestCompaction(options: CompactOptions = {}): Promise<CompactResult> {
-    return new Promise((resolve) => {
-      this.#manual?.resolve({ compacted: false, strategy: this.name, summarized: 0, reason: "superseded by a later compact()" });
-      this.#manual = { focus: options.focus, resolve };
-    });
+    return this.#manual.request(options);
   }
 
   /** Stops the background preparation and awaits the call in flight (the context manager's close()). */
