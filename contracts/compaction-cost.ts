@@ -69,3 +69,21 @@ export interface SpendReport {
   totalUsd: number;
   unpricedCalls: number;
 }
+
+/**
+ * A session's spend as replay and the Inspector show it: the same three parts as SpendReport, with
+ * cache reads apart and USD absent for a model without prices. Replay computes it (`ReplaySpend`),
+ * the Inspector shows it (`SpendFigures`): one shape, named once here.
+ */
+export interface SessionSpendSummary {
+  conversation: { inputTokens: number; cacheReadTokens: number; outputTokens: number; usd?: number };
+  compaction: { summarizerCalls: number; providerCompactions: number; inputTokens: number; outputTokens: number; usd?: number };
+  cacheWrites: { tokens: number; usd?: number };
+  totalUsd?: number;
+  /** compaction's USD / totalUsd (0 when nothing was spent). */
+  compactionShare?: number;
+  /** compaction's tokens / every token. */
+  compactionTokenShare: number;
+  /** Whether the prompt cache was simulated (replay `--cache`); without it the conversation is priced uncached and no writes are known. */
+  cacheSimulated: boolean;
+}

@@ -52,7 +52,7 @@ export {
 export * from "./context-manager.js";
 export * from "./coordinator.js";
 export * from "./events.js";
-export type { CompactionCostDecision, CompactionPlanCost, SpendPart, SpendReport } from "./compaction-cost.js";
+export type { CompactionCostDecision, CompactionPlanCost, SessionSpendSummary, SpendPart, SpendReport } from "./compaction-cost.js";
 export * from "./event-kinds.js";
 export * from "./hook-bus.js";
 export * from "./hook-result.js";

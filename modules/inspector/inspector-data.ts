@@ -12,7 +12,7 @@
  * Every string in these shapes is untrusted content (a message, a tool's output, a reason): the
  * page renders it as text, never as markup.
  */
-import type { MemoryEventJson } from "@amplifier-ts/contracts";
+import type { MemoryEventJson, SessionSpendSummary } from "@amplifier-ts/contracts";
 
 /** One session of one source, as the session list shows it. */
 export interface InspectorSessionSummary {
@@ -119,16 +119,7 @@ export interface SessionAnalysis {
  * cache writes; USD at the model's list prices (absent without prices). The umbrella's replay
  * computes it (src/replay/replay-spend.ts).
  */
-export interface SpendFigures {
-  conversation: { inputTokens: number; cacheReadTokens: number; outputTokens: number; usd?: number };
-  compaction: { summarizerCalls: number; providerCompactions: number; inputTokens: number; outputTokens: number; usd?: number };
-  cacheWrites: { tokens: number; usd?: number };
-  totalUsd?: number;
-  compactionShare?: number;
-  compactionTokenShare: number;
-  /** The prompt cache was simulated; without it the conversation is priced uncached and no writes are known. */
-  cacheSimulated: boolean;
-}
+export type SpendFigures = SessionSpendSummary;
 
 /** The budget and model a simulation replays under (the page's control; absent = the server's defaults). */
 export interface SimulationOptions {

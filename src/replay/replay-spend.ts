@@ -12,22 +12,12 @@
  * Without `--cache` every input token counts as uncached and nothing as written: an upper bound of
  * the conversation's cost. USD fields are absent for a model without prices.
  */
-import type { BilledUsage, Message, SpendReport } from "@amplifier-ts/contracts";
+import type { BilledUsage, Message, SessionSpendSummary, SpendReport } from "@amplifier-ts/contracts";
 import type { ModelPrices } from "@amplifier-ts/tokens";
 import type { CacheTurn } from "./prompt-cache.js";
 
-export interface ReplaySpend {
-  conversation: { inputTokens: number; cacheReadTokens: number; outputTokens: number; usd?: number };
-  compaction: { summarizerCalls: number; providerCompactions: number; inputTokens: number; outputTokens: number; usd?: number };
-  cacheWrites: { tokens: number; usd?: number };
-  totalUsd?: number;
-  /** compaction's USD / totalUsd (0 when nothing was spent). */
-  compactionShare?: number;
-  /** compaction's tokens / every token. */
-  compactionTokenShare: number;
-  /** Whether the prompt cache was simulated (`--cache`); without it the conversation is priced uncached. */
-  cacheSimulated: boolean;
-}
+/** The shape replay reports (contracts: SessionSpendSummary, which the Inspector shows too). */
+export type ReplaySpend = SessionSpendSummary;
 
 export class ReplaySpendTally {
   readonly #prices: ModelPrices | undefined;
