@@ -17,6 +17,7 @@
  * the filter accepts it (the filter's key is compared; a function filter is never cached) stay.
  */
 import type { Message } from "@amplifier-ts/contracts";
+import { dot } from "./dot.js";
 
 interface NearestCache {
   query: Float32Array;
@@ -132,24 +133,9 @@ export class DenseRows {
     this.#has = has;
   }
 
-  /** Four running sums (independent additions pipeline): the same loop, the same order, as a per-vector scan. */
+  /** The same loop, the same order, as a per-vector scan (dot.ts). */
   #dot(query: Float32Array, p: number): number {
-    const rows = this.#rows;
-    const dims = this.#dims;
-    const base = p * dims;
-    let s0 = 0;
-    let s1 = 0;
-    let s2 = 0;
-    let s3 = 0;
-    let i = 0;
-    for (; i + 3 < dims; i += 4) {
-      s0 += rows[base + i]! * query[i]!;
-      s1 += rows[base + i + 1]! * query[i + 1]!;
-      s2 += rows[base + i + 2]! * query[i + 2]!;
-      s3 += rows[base + i + 3]! * query[i + 3]!;
-    }
-    for (; i < dims; i++) s0 += rows[base + i]! * query[i]!;
-    return s0 + s1 + s2 + s3;
+    return dot(this.#rows, p * this.#dims, query, this.#dims);
   }
 }
 
