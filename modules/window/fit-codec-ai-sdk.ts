@@ -45,6 +45,7 @@ export function aiSdkCodec(): FormatCodec {
         return [{ ...item, content } as ModelMessage];
       }
       const message = sent[0]!.message;
+      if (item.role === "assistant") return [assistantItem(item, message)];
       return [{ ...item, content: typeof message.content === "string" ? message.content : userParts(message.content ?? []) } as ModelMessage];
     },
     create(message) {
@@ -60,6 +61,40 @@ export function aiSdkCodec(): FormatCodec {
       return toAISDK([{ role: message.role, content: message.content, ...(message.tool_calls ? { tool_calls: message.tool_calls } : {}), ...(message.metadata?.scope ? { metadata: { scope: message.metadata.scope } } : {}) }]);
     },
   };
+}
+
+/**
+ * An assistant message the window sends changed — its thinking dropped (an older turn, thinking
+ * policy `drop-older`), or calls a strategy removed: the caller's message with the parts the sent
+ * message still holds (reasoning parts only while it keeps its thinking, tool-call parts whose call
+ * it still makes), each the caller's own part object; its text parts are rewritten only when the
+ * text itself changed.
+ */
+function assistantItem(item: ModelMessage, message: Message): ModelMessage {
+  if (!Array.isArray(item.content)) return { ...item, content: textOfContent(message.content) } as ModelMessage;
+  const blocks = typeof message.content === "string" ? [{ type: "text", text: message.content } as ContentBlock] : (message.content ?? []);
+  const thinking = blocks.some((b) => b.type === "thinking" || b.type === "redacted_thinking");
+  const calls = new Set((message.tool_calls ?? []).map((c) => c.id));
+  const text = blocks.flatMap((b) => (b.type === "text" ? [b.text] : []));
+  const parts = item.content as unknown as { type: string; text?: string; toolCallId?: string }[];
+  const sameText = parts.filter((p) => p.type === "text").map((p) => p.text ?? "").join("\u0000") === text.join("\u0000");
+  const content: unknown[] = [];
+  let textWritten = false;
+  for (const part of parts) {
+    if (part.type === "reasoning") {
+      if (thinking) content.push(part);
+    } else if (part.type === "tool-call") {
+      if (calls.has(part.toolCallId ?? "")) content.push(part);
+    } else if (part.type === "text") {
+      if (sameText) content.push(part);
+      else if (!textWritten) {
+        textWritten = true;
+        for (const t of text) content.push({ ...part, text: t });
+      }
+    } else content.push(part);
+  }
+  if (!sameText && !textWritten) content.unshift(...text.map((t) => ({ type: "text", text: t })));
+  return { ...item, content } as ModelMessage;
 }
 
 function userParts(blocks: readonly ContentBlock[]) {

@@ -121,6 +121,7 @@ export function openAIResponsesProblems(body: Json): string[] {
   if (!Array.isArray(input)) return [...problems, "input: a string or an array of items"];
   const calls = new Map<string, number>();
   const answered = new Set<string>();
+  const callKinds = new Map<string, string>();
   const itemIds = new Set<string>();
   input.forEach((item: unknown, i) => {
     const at = `input[${i}]`;
@@ -147,16 +148,60 @@ export function openAIResponsesProblems(body: Json): string[] {
       case "function_call":
         if (!isText(item.call_id) || item.call_id === "" || !isText(item.name) || !isText(item.arguments)) problems.push(`${at}: { call_id, name, arguments }`);
         else if (calls.has(item.call_id)) problems.push(`${at}: duplicate call_id ${item.call_id}`);
-        else calls.set(item.call_id, i);
+        else {
+          calls.set(item.call_id, i);
+          callKinds.set(item.call_id, "function_call");
+        }
         break;
       case "function_call_output":
         if (!isText(item.call_id) || !calls.has(item.call_id)) problems.push(`${at}: No tool call found for function call output with call_id ${String(item.call_id)}`);
+        else if (callKinds.get(item.call_id) !== "function_call") problems.push(`${at}: a function_call_output answers the ${String(callKinds.get(item.call_id))} ${item.call_id}`);
         else if (answered.has(item.call_id)) problems.push(`${at}: a second output for call_id ${item.call_id}`);
         else answered.add(item.call_id);
         if (!isText(item.output)) {
           if (!Array.isArray(item.output)) problems.push(`${at}.output: string or input parts`);
           else item.output.forEach((p, k) => inputPartProblems(p, `${at}.output[${k}]`, true, problems));
         }
+        break;
+      case "custom_tool_call":
+      case "computer_call":
+      case "local_shell_call":
+      case "shell_call":
+      case "apply_patch_call":
+      case "mcp_approval_request": {
+        const key = item.type === "mcp_approval_request" ? item.id : item.call_id;
+        if (!isText(key) || key === "") problems.push(`${at}: ${item.type} without its ${item.type === "mcp_approval_request" ? "id" : "call_id"}`);
+        else if (calls.has(key)) problems.push(`${at}: duplicate call_id ${key}`);
+        else {
+          calls.set(key, i);
+          callKinds.set(key, item.type);
+        }
+        if ((item.type === "computer_call" || item.type === "local_shell_call") && !isText(item.id)) problems.push(`${at}.id: required on a ${item.type}`);
+        break;
+      }
+      case "custom_tool_call_output":
+      case "computer_call_output":
+      case "local_shell_call_output":
+      case "shell_call_output":
+      case "apply_patch_call_output":
+      case "mcp_approval_response": {
+        const kind = (item.type as string).replace(/_output$/, "").replace("mcp_approval_response", "mcp_approval_request");
+        const key = item.type === "mcp_approval_response" ? item.approval_request_id : item.type === "local_shell_call_output" ? item.id : item.call_id;
+        if (!isText(key) || !calls.has(key)) problems.push(`${at}: No tool call found for ${item.type} ${String(key)}`);
+        else if (callKinds.get(key) !== kind) problems.push(`${at}: a ${item.type} answers the ${String(callKinds.get(key))} ${key}`);
+        else if (answered.has(key)) problems.push(`${at}: a second output for call_id ${key}`);
+        else answered.add(key);
+        if (item.type === "computer_call_output" && !(isObject(item.output) && item.output.type === "computer_screenshot")) problems.push(`${at}.output: a computer_screenshot`);
+        if (item.type === "shell_call_output" && !Array.isArray(item.output)) problems.push(`${at}.output: an array of { stdout, stderr, outcome }`);
+        break;
+      }
+      case "web_search_call":
+      case "file_search_call":
+      case "code_interpreter_call":
+      case "image_generation_call":
+      case "mcp_call":
+      case "mcp_list_tools":
+      case "item_reference":
         break;
       case "compaction":
         compactionItemProblems(item, at, problems);

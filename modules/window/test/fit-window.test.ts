@@ -165,6 +165,95 @@ describe("fitWindow: every format", () => {
     expect(out).toContain(input[4]);
   });
 
+  it("openai-responses: an older turn's reasoning is dropped, its calls, built-in items and text kept as given (calls without their fc_ ids)", () => {
+    const input: unknown[] = [
+      { type: "message", role: "user", content: "Lint it." },
+      { type: "reasoning", id: "rs_1", summary: [{ type: "summary_text", text: "Run the linter first." }], encrypted_content: "ENC1" },
+      { type: "web_search_call", id: "ws_1", status: "completed", action: { type: "search", query: "eslint flat config" } },
+      { type: "function_call", id: "fc_1", call_id: "c1", name: "lint", arguments: "{}" },
+      { type: "custom_tool_call", id: "ctc_1", call_id: "c2", name: "patch", input: "*** Begin Patch" },
+      { type: "function_call_output", call_id: "c1", output: "2 warnings" },
+      { type: "custom_tool_call_output", call_id: "c2", output: "applied" },
+      { type: "message", role: "assistant", id: "msg_1", status: "completed", content: [{ type: "output_text", text: "Fixed both.", annotations: [] }] },
+      { type: "message", role: "user", content: "Again, please." },
+      { type: "reasoning", id: "rs_2", summary: [], encrypted_content: "ENC2" },
+      { type: "function_call", id: "fc_2", call_id: "c3", name: "lint", arguments: "{}" },
+      { type: "function_call_output", call_id: "c3", output: "clean" },
+    ];
+    const { messages: out, report } = fitWindow(input, { model: "o3", budget: 100_000, report: true });
+    expect(report.format).toBe("openai-responses");
+    expect(nativeProblems("openai-responses", { input: out })).toEqual([]);
+    // The older turn: no reasoning; its calls without their item ids (the API refuses an fc_ id
+    // whose reasoning item is missing), everything else the caller's own objects.
+    expect(out).not.toContain(input[1]);
+    expect(out.some((item) => (item as { id?: string }).id === "rs_1")).toBe(false);
+    expect(out).toContain(input[2]);
+    const call = out.find((item) => (item as { call_id?: string; type?: string }).type === "function_call" && (item as { call_id?: string }).call_id === "c1") as Record<string, unknown>;
+    expect(call).toEqual({ type: "function_call", call_id: "c1", name: "lint", arguments: "{}" });
+    const custom = out.find((item) => (item as { type?: string }).type === "custom_tool_call") as Record<string, unknown>;
+    expect(custom).toEqual({ type: "custom_tool_call", call_id: "c2", name: "patch", input: "*** Begin Patch" });
+    for (const i of [0, 5, 6, 7, 8]) expect(out).toContain(input[i]);
+    // The last turn keeps its reasoning and its call as given.
+    for (const i of [9, 10, 11]) expect(out).toContain(input[i]);
+    expect(out.indexOf(input[9])).toBe(out.indexOf(input[10]) - 1);
+  });
+
+  it("openai-responses: computer, local shell, shell, apply_patch and MCP approval calls pair with their own outputs; a cut or a made-up result keeps each kind", () => {
+    const shot = { type: "computer_screenshot", image_url: "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAAC0lEQVR42mNgAAIAAAUAAen63NgAAAAASUVORK5CYII=" };
+    const turn = (k: number): unknown[] => [
+      { type: "message", role: "user", content: `Step ${k}: ${"describe the screen and fix the build ".repeat(20)}` },
+      { type: "reasoning", id: `rs_${k}`, summary: [], encrypted_content: `ENC${k}` },
+      { type: "computer_call", id: `cu_${k}`, call_id: `cc${k}`, action: { type: "screenshot" }, pending_safety_checks: [], status: "completed" },
+      { type: "computer_call_output", call_id: `cc${k}`, output: shot },
+      { type: "local_shell_call", id: `ls_${k}`, call_id: `lc${k}`, action: { type: "exec", command: ["ls"], env: {} }, status: "completed" },
+      { type: "local_shell_call_output", id: `lc${k}`, output: "file\n".repeat(400) },
+      { type: "shell_call", call_id: `sc${k}`, action: { commands: ["npm test"] } },
+      { type: "shell_call_output", call_id: `sc${k}`, output: [{ stdout: "ok\n".repeat(400), stderr: "", outcome: { type: "exit", exit_code: 0 } }] },
+      { type: "apply_patch_call", call_id: `ap${k}`, operation: { type: "update_file", path: "a.ts", diff: "-a\n+b" }, status: "completed" },
+      { type: "apply_patch_call_output", call_id: `ap${k}`, status: "completed", output: "patched" },
+      { type: "mcp_approval_request", id: `mcpr_${k}`, server_label: "deploy", name: "release", arguments: "{}" },
+      { type: "mcp_approval_response", approval_request_id: `mcpr_${k}`, approve: true },
+      { type: "message", role: "assistant", content: [{ type: "output_text", text: `Done with step ${k}.` }] },
+    ];
+    const input = [1, 2, 3, 4, 5, 6].flatMap(turn);
+    const whole = fitWindow(input, { model: "o3", budget: 200_000, report: true });
+    expect(nativeProblems("openai-responses", { input: whole.messages })).toEqual([]);
+    // Computer and local shell calls need their ids: their turn's reasoning is never dropped.
+    whole.messages.forEach((item, i) => expect(item).toBe(input[i]));
+    for (const budget of [1_500, 3_000, 6_000]) {
+      const { messages: out, report } = fitWindow(input, { model: "o3", budget, report: true });
+      expect(report.tokens).toBeLessThanOrEqual(budget);
+      expect(nativeProblems("openai-responses", { input: out })).toEqual([]);
+      expect(out.length).toBeLessThan(input.length);
+    }
+    // A call whose output never came (the caller crashed mid-tool): a made-up output of its own kind.
+    const interrupted = [input[0], input[1], input[2], input[4], input[6], input[8], input[10], { type: "message", role: "user", content: "Go on." }];
+    const { messages: out } = fitWindow(interrupted, { model: "o3", budget: 50_000, report: true });
+    expect(nativeProblems("openai-responses", { input: out })).toEqual([]);
+    const types = out.map((item) => (item as { type?: string }).type);
+    for (const kind of ["computer_call_output", "local_shell_call_output", "shell_call_output", "apply_patch_call_output", "mcp_approval_response"]) expect(types).toContain(kind);
+  });
+
+  it("ai-sdk: an older turn's reasoning parts are dropped, its tool-call parts kept (no orphan result)", () => {
+    const input = [
+      { role: "user", content: "Lint it." },
+      { role: "assistant", content: [{ type: "reasoning", text: "Run the linter first." }, { type: "text", text: "Linting." }, { type: "tool-call", toolCallId: "t1", toolName: "lint", input: {} }] },
+      { role: "tool", content: [{ type: "tool-result", toolCallId: "t1", toolName: "lint", output: { type: "text", value: "2 warnings" } }] },
+      { role: "assistant", content: [{ type: "text", text: "Fixed both." }] },
+      { role: "user", content: "Again, please." },
+      { role: "assistant", content: [{ type: "reasoning", text: "Once more." }, { type: "tool-call", toolCallId: "t2", toolName: "lint", input: {} }] },
+      { role: "tool", content: [{ type: "tool-result", toolCallId: "t2", toolName: "lint", output: { type: "text", value: "clean" } }] },
+    ];
+    const { messages: out, report } = fitWindow(input, { model: "claude-sonnet-4-5", budget: 100_000, report: true });
+    expect(report.format).toBe("ai-sdk");
+    expect(nativeProblems("ai-sdk", out)).toEqual([]);
+    const older = out[1] as { role: string; content: unknown[] };
+    expect(older).not.toBe(input[1]);
+    expect(older.content).toEqual([input[1]!.content[1], input[1]!.content[2]]);
+    expect(older.content[1]).toBe(input[1]!.content[2]);
+    for (const i of [0, 2, 3, 4, 5, 6]) expect(out[i]).toBe(input[i]);
+  });
+
   it("anthropic: `system` given beside the array counts against the budget and is not returned", () => {
     const c = conversation(30, 40);
     const messages = itemsOf("anthropic", render("anthropic", c));
