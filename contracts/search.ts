@@ -75,6 +75,14 @@ export interface SearchOptions {
    * pass. A search that does not support it ignores it.
    */
   readonly feedback?: SearchFeedback;
+  /**
+   * With an embedder: how the lexical and dense rankings are combined. "rrf" (default): reciprocal
+   * rank fusion; "zscore": each side's scores standardised over the candidates and summed, the
+   * dense side × `denseWeight` (modules/search/score-mixing.ts). Without an embedder: ignored.
+   */
+  readonly mixing?: "rrf" | "zscore";
+  /** Weight of the dense side in "zscore" mixing (the lexical side weighs 1). Default 1. */
+  readonly denseWeight?: number;
 }
 
 /** Pseudo-relevance feedback of a search (SearchOptions.feedback). */
@@ -92,7 +100,7 @@ export interface SearchHit {
   readonly id: string;
   /** Position in the stored history at the time of the search (getMessages()[index]). */
   readonly index: number;
-  /** Higher is better; BM25 score, or the RRF score when an embedder is fused in. */
+  /** Higher is better; BM25 score, or the RRF score (or the z-score mix, `mixing: "zscore"`) when an embedder is fused in. */
   readonly score: number;
   readonly message: Message;
   /** Query terms found in the message (lexical ranking), for explanations. */

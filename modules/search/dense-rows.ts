@@ -112,6 +112,12 @@ export class DenseRows {
     return positions.length > limit ? positions.slice(0, limit) : positions.slice();
   }
 
+  /** The dot product of `query` with position `p`'s row (cosine for unit vectors); undefined when `p` has no row. */
+  score(query: Float32Array, p: number): number | undefined {
+    if (p < 0 || p >= this.#count || this.#has[p] !== 1 || query.length !== this.#dims) return undefined;
+    return this.#dot(query, p);
+  }
+
   #take(p: number, vector: Float32Array | undefined): boolean {
     if (vector === undefined) return false;
     if (this.#dims === 0) this.#dims = vector.length;

@@ -23,8 +23,9 @@
  * With an embedder, messages are also embedded — in the background, off the turn's path, keyed by
  * their text so a rebuild or a resume with an archive does not re-embed (message-vectors.ts) — and
  * lexical and vector rankings are fused by reciprocal rank fusion (`score` is then the fused
- * score). A message not embedded yet is in the lexical ranking only. `search()` embeds its query
- * (one text) and waits for it; `turnPath` — what strategies on the request path get — never waits
+ * score), or — SearchOptions `mixing: "zscore"` — their scores standardised over the candidates and
+ * summed (score-mixing.ts). A message not embedded yet is in the lexical ranking only (with z-score
+ * mixing: on its lexical score alone). `search()` embeds its query (one text) and waits for it; `turnPath` — what strategies on the request path get — never waits
  * for any embedding: a query whose vector is not known yet is answered lexically.
  */
 import MiniSearch from "minisearch";
@@ -35,6 +36,7 @@ import { DenseRows } from "./dense-rows.js";
 import { MessageVectors, type VectorArchive, type VectorStats } from "./message-vectors.js";
 import { recordCallNames, searchableParts, searchableText, toolNamesOf } from "./message-text.js";
 import { reciprocalRankFusion } from "./reciprocal-rank-fusion.js";
+import { DEFAULT_DENSE_WEIGHT, zScoreMix } from "./score-mixing.js";
 import { tokenize } from "./tokenizer.js";
 
 export const DEFAULT_K = 8;
@@ -170,7 +172,12 @@ export class HistorySearchIndex {
     let ranked: { position: number; score: number; terms?: string[] }[] = lexical.slice(0, this.#vectors ? Math.max(k * 4, 50) : k);
     if (this.#vectors) {
       const vector = await this.#vectors.queryVector(query, { wait: waitForQuery });
-      if (vector) ranked = this.#fuse(vector, ranked, accept, limit, filterKey(options.filter), k);
+      if (vector) {
+        ranked =
+          options.mixing === "zscore"
+            ? this.#mix(vector, lexical, accept, limit, filterKey(options.filter), k, options.denseWeight ?? DEFAULT_DENSE_WEIGHT)
+            : this.#fuse(vector, ranked, accept, limit, filterKey(options.filter), k);
+      }
     }
     return ranked.slice(0, k).map(({ position, score, terms }) => this.#hit(position, score, terms, neighbours));
   }
@@ -405,6 +412,28 @@ export class HistorySearchIndex {
     return reciprocalRankFusion([lexical.map((r) => r.position), semantic]).map(({ id, score }) => ({ position: id, score, terms: terms.get(id) ?? [] }));
   }
 
+  /**
+   * Lexical and dense scores mixed (score-mixing.ts, `mixing: "zscore"`): the candidates are the
+   * best max(4k, 50) of each side; a dense-side candidate no query term matched has lexical score 0,
+   * a message without a vector is mixed on its lexical score alone.
+   */
+  #mix(vector: Float32Array, lexical: readonly { position: number; score: number; terms?: string[] }[], accept: (p: number) => boolean, limit: number, key: string | undefined, k: number, denseWeight: number) {
+    const vectors = this.#vectors!;
+    const depth = Math.max(k * 4, 50);
+    this.#dense.sync(this.#indexed, (m) => vectors.vectorOf(m), vectors.version);
+    const semantic = this.#dense.nearest(vector, accept, limit, depth, key);
+    const byPosition = new Map(lexical.map((r) => [r.position, r]));
+    const candidates = [...new Set([...lexical.slice(0, depth).map((r) => r.position), ...semantic])];
+    const mixed = zScoreMix(
+      candidates.map((p) => byPosition.get(p)?.score ?? 0),
+      candidates.map((p) => this.#dense.score(vector, p)),
+      denseWeight,
+    );
+    return candidates
+      .map((position, i) => ({ position, score: mixed[i]!, terms: byPosition.get(position)?.terms ?? [] }))
+      .sort((a, b) => b.score - a.score || a.position - b.position);
+  }
+
   #hit(position: number, score: number, terms: string[] | undefined, neighbours: number): SearchHit {
     const message = this.#indexed[position]!;
     const id = message.metadata?.id;
@@ -473,6 +502,13 @@ function checkOptions(query: string, options: SearchOptions, module: string): { 
   const before = options.before;
   if (before !== undefined && !(typeof before === "string" || (typeof before === "number" && Number.isInteger(before)))) {
     throw createError("INVALID_ARGUMENT", "search option before must be a stored position or a message id", { module, path: "before", expected: "an integer or a message id", given: before });
+  }
+  if (options.mixing !== undefined && options.mixing !== "rrf" && options.mixing !== "zscore") {
+    throw createError("INVALID_ARGUMENT", "search option mixing must be \"rrf\" or \"zscore\"", { module, path: "mixing", expected: "\"rrf\" | \"zscore\"", given: options.mixing });
+  }
+  const denseWeight = options.denseWeight;
+  if (denseWeight !== undefined && !(typeof denseWeight === "number" && Number.isFinite(denseWeight) && denseWeight >= 0)) {
+    throw createError("INVALID_ARGUMENT", "search option denseWeight must be a finite number ≥ 0", { module, path: "denseWeight", expected: "a number ≥ 0", given: denseWeight });
   }
   const filter = options.filter;
   if (filter !== undefined && typeof filter !== "function" && (typeof filter !== "object" || filter === null)) {

@@ -1,6 +1,7 @@
 export { HistorySearchIndex, DEFAULT_K, type HistorySearchIndexOptions, type IndexStats } from "./history-search-index.js";
 export { InMemoryVectorStore, matches as matchesMetadataFilter, type InMemoryVectorStoreOptions } from "./in-memory-vector-store.js";
 export { reciprocalRankFusion, RRF_CONSTANT } from "./reciprocal-rank-fusion.js";
+export { zScoreMix, standardScores, DEFAULT_DENSE_WEIGHT, type ScoreMixing } from "./score-mixing.js";
 export { tokenize, distinctTerms } from "./tokenizer.js";
 export { searchableText, MAX_INDEXED_CHARS } from "./message-text.js";
 export { embedderOf } from "./embedder-capability.js";

@@ -40,6 +40,8 @@
  * by default a hit's score adds 0.5 × its best ±1 neighbour's (same session), and up to 6k budget
  * the best 3 hits are placed with ±1 … ±2 before further hits (which then get ±1); a recalled
  * reply without its prompt brings that prompt or is left out (the window opens with a user turn).
+ * With an embedder, `mixing` says how BM25 and the vectors are combined: "rrf" (default, rank
+ * fusion) or "zscore" (scores standardised and summed, the dense side × `denseWeight`).
  *
  * k: unset (the default), the hits asked of the search are autoK(available) = available / 50
  * within [8, 100], and hits are placed while the budget lasts; set, at most k hits are placed
@@ -153,6 +155,15 @@ export const recallOptions = z
      * hits (`rest: "neighbours"`: the further hits get ±1 after they are all placed). `false`: every
      * hit first, then ±1 around each (the behaviour before).
      */
+    /**
+     * With an embedder (issue 30): how the search combines BM25 and the vectors. "rrf" — reciprocal
+     * rank fusion of the two rankings; "zscore" — each side's scores standardised over the
+     * candidates and summed, the dense side × `denseWeight` (modules/search/score-mixing.ts).
+     * Without an embedder both are plain BM25.
+     */
+    mixing: z.enum(["rrf", "zscore"]).default("rrf"),
+    /** Weight of the dense side in "zscore" mixing (BM25's is 1). Default 1. */
+    denseWeight: z.number().min(0).max(10).default(1),
     focus: z
       .union([
         z.literal(false),
@@ -675,7 +686,8 @@ export class RecallStrategy implements CompactionStrategy, IncrementalStrategy {
     if (cache && cache.generation === this.#generation && cache.query === query && cache.before === before && cache.wanted >= wanted) return cache.hits;
     const option = this.options.feedback;
     const feedback = this.tuning.feedback ?? (option === true ? {} : option === false ? undefined : option);
-    const searchOptions = { before, filter: { role: ["user", "assistant", "tool"] as Message["role"][] }, ...(feedback ? { feedback } : {}) };
+    const { mixing, denseWeight } = this.options;
+    const searchOptions = { before, filter: { role: ["user", "assistant", "tool"] as Message["role"][] }, ...(feedback ? { feedback } : {}), ...(mixing === "zscore" ? { mixing, denseWeight } : {}) };
     let hits: RankedHit[] = await recallCandidates(source, query, wanted, this.options.ranking, searchOptions, { off: this.tuning.rankingOff, on: this.tuning.rankingOn });
     const { dates, entities, smoothing } = this.options;
     if (dates || entities || smoothing > 0) {

@@ -49,6 +49,7 @@ import { searchableText } from "../../modules/search/message-text.js";
 import { recallQuery } from "../../modules/search/recall-query.js";
 import { recallCandidates } from "../../modules/search/recall-ranking.js";
 import { tokenize } from "../../modules/search/tokenizer.js";
+import { cachedEmbedder } from "./cached-embedder.js";
 import { hashedEmbedder } from "./hashed-embedder.js";
 import {
   DIALOGUE_ABLATIONS,
@@ -65,7 +66,7 @@ import {
   runDialogueEval,
   type DialogueRun,
 } from "./recall-dialogue-eval.js";
-import type { DialogueConversation } from "./realtalk.js";
+import type { DialogueConversation, Split } from "./realtalk.js";
 import { loadQmsum, qmsumDir, QMSUM_COMMIT, QMSUM_DOMAINS, sampleQuestions } from "./qmsum.js";
 import { loadRealtalk, realtalkDir } from "./realtalk.js";
 import {
@@ -502,10 +503,59 @@ async function main(argv: string[]): Promise<number> {
  * every budget; the held-out split as aggregates only (recent, baseline, default recall).
  * Without the data (test/eval/data/realtalk/README.md) it says so and returns 0.
  */
-/** Recall with modules/embedder-local (loaded only when asked for: TensorFlow.js and the model). */
-async function localEmbedderMethod(): Promise<DialogueMethod> {
-  const { createLocalEmbedder } = await import("../../modules/embedder-local/index.js");
-  return { id: "embedder-local", label: "recall + embedder-local (USE lite, RRF)", kind: "pipeline", strategies: [{ use: "recall" }], embedder: () => createLocalEmbedder() };
+/** How recall combines BM25 and the vectors in an embedder row: rank fusion, or z-score mixing with a dense weight. */
+export type EvalMixing = { mixing: "rrf" } | { mixing: "zscore"; denseWeight: number };
+
+/** "rrf", "zscore" (weight 1) or "zscore:<weight>" (`--local-mixing`). */
+export function parseMixing(text: string): EvalMixing {
+  if (text === "rrf") return { mixing: "rrf" };
+  const m = /^zscore(?::(\d+(?:\.\d+)?))?$/.exec(text);
+  if (!m) throw new Error(`--local-mixing expects rrf, zscore or zscore:<dense weight>; given ${text}`);
+  return { mixing: "zscore", denseWeight: m[1] === undefined ? 1 : Number(m[1]) };
+}
+
+function mixingLabel(m: EvalMixing): string {
+  return m.mixing === "rrf" ? "RRF" : `z-score mixing${m.denseWeight === 1 ? "" : `, dense × ${m.denseWeight}`}`;
+}
+
+/**
+ * Recall with modules/embedder-local (loaded only when asked for: TensorFlow.js and the model),
+ * one row per mixing. The model's vectors are kept on disk (test/eval/cached-embedder.ts): a second
+ * run embeds nothing; `cacheOnly`: the model is never loaded, a text without a cached vector is an
+ * EVAL_VECTORS/MISSING error (the bench's row).
+ */
+export async function localEmbedderMethods(mixings: readonly EvalMixing[] = [{ mixing: "rrf" }], options: { cacheOnly?: boolean } = {}): Promise<DialogueMethod[]> {
+  // The module loads TensorFlow.js only in its worker, on the first embed(): importing it is cheap.
+  const { createLocalEmbedder, LOCAL_EMBEDDER_NAME, LOCAL_EMBEDDING_DIMENSIONS } = await import("../../modules/embedder-local/index.js");
+  const model = options.cacheOnly ? undefined : createLocalEmbedder;
+  const embedder = () => cachedEmbedder({ name: LOCAL_EMBEDDER_NAME, dimensions: LOCAL_EMBEDDING_DIMENSIONS, ...(model ? { model: () => model() } : {}) });
+  return mixings.map((m) => ({
+    id: m.mixing === "rrf" ? "embedder-local" : `embedder-local-zscore${m.denseWeight === 1 ? "" : `-${m.denseWeight}`}`,
+    label: `recall + embedder-local (USE lite, ${mixingLabel(m)})`,
+    kind: "pipeline",
+    strategies: [{ use: "recall", ...(m.mixing === "zscore" ? { mixing: "zscore", denseWeight: m.denseWeight } : {}) }],
+    embedder,
+  }));
+}
+
+function mixingText(m: EvalMixing): string {
+  return m.mixing === "rrf" ? "rrf" : m.denseWeight === 1 ? "zscore" : `zscore:${m.denseWeight}`;
+}
+
+/** `--split dev|heldout` (with `--local-embedder`; default dev). */
+function localSplit(argv: string[]): Split {
+  const at = argv.indexOf("--split");
+  if (at < 0) return "dev";
+  const value = String(argv[at + 1] ?? "");
+  if (value !== "dev" && value !== "heldout") throw new Error(`--split expects dev or heldout; given ${value}`);
+  if (value === "heldout" && !argv.includes("--local-embedder")) throw new Error("--split heldout is for --local-embedder runs (the other runs report the held-out split as aggregates already)");
+  return value;
+}
+
+/** `--local-mixing a,b`: the mixings of the embedder-local rows (default: rrf and zscore). */
+function localMixings(argv: string[]): EvalMixing[] {
+  const at = argv.indexOf("--local-mixing");
+  return (at >= 0 ? String(argv[at + 1] ?? "") : "rrf,zscore").split(",").filter(Boolean).map(parseMixing);
 }
 
 /**
@@ -530,23 +580,28 @@ async function dialogueMain(argv: string[]): Promise<number> {
   }
   const log = (line: string) => process.stderr.write(`${line}\n`);
   const quick = argv.includes("--quick");
-  // --local-embedder: the offline model of modules/embedder-local beside the default (development split only; slow: ~16 texts/s).
+  // --local-embedder: the offline model of modules/embedder-local beside the default, one row per
+  // --local-mixing (default rrf,zscore); the development split only, or with `--split heldout` the
+  // held-out split only (the baseline, the default and these rows). Slow the first time (~16–25 texts/s); the vectors are cached
+  // (`--cache-only`: never load the model — a text without a cached vector is an error).
   const local = argv.includes("--local-embedder");
+  const split = localSplit(argv);
+  const localRows = local ? await localEmbedderMethods(localMixings(argv), { cacheOnly: argv.includes("--cache-only") }) : [];
   const methods: DialogueMethod[] = rowsFrom(argv) ?? (local
-    ? [...DIALOGUE_METHODS.filter((m) => m.id === "bm25" || m.id === "recall"), await localEmbedderMethod()]
+    ? [...DIALOGUE_METHODS.filter((m) => m.id === "bm25" || m.id === "recall")]
     : quick
       ? [...DIALOGUE_METHODS]
       : [...DIALOGUE_METHODS, ...DIALOGUE_ABLATIONS]);
-  if (local && argv.includes("--rows")) methods.push(await localEmbedderMethod());
-  const dev = await runDialogueEval(conversations, { split: "dev", methods, log });
+  methods.push(...localRows);
+  const dev = await runDialogueEval(conversations, { split, methods, log });
   const heldout = argv.includes("--no-heldout") || local ? undefined : await runDialogueEval(conversations, { split: "heldout", methods: [...DIALOGUE_METHODS.filter((m) => m.id !== "embedder"), PREVIOUS_DEFAULT], log });
   const rows = argv.indexOf("--rows") >= 0 ? ` --rows ${argv[argv.indexOf("--rows") + 1]}` : "";
   const report = [
-    renderDialogueReport(dev, heldout, `npm run eval:recall -- --set realtalk${quick ? " --quick" : ""}${local ? " --local-embedder" : ""}${rows}`),
+    renderDialogueReport(dev, heldout, `npm run eval:recall -- --set realtalk${quick ? " --quick" : ""}${local ? ` --local-embedder --local-mixing ${localMixings(argv).map(mixingText).join(",")}${split === "heldout" ? " --split heldout" : ""}` : ""}${rows}`),
     "",
     "### Ablation table (development split)",
     "",
-    renderAblationTable([{ name: "REALTALK", data: "development split", run: dev, categories: REALTALK_CATEGORIES }]),
+    renderAblationTable([{ name: "REALTALK", data: `${split === "heldout" ? "held-out" : "development"} split`, run: dev, categories: REALTALK_CATEGORIES }]),
   ].join("\n");
   process.stdout.write(`${report}\n`);
   if (argv.includes("--write")) writeSection(WRITE_FILE, "recall-dialogue", report);
@@ -574,18 +629,29 @@ async function qmsumMain(argv: string[]): Promise<number> {
   }
   const quick = argv.includes("--quick");
   const conversations = limit === undefined ? all : sampleQuestions(all, limit);
-  // --local-embedder: as for REALTALK — the offline model beside the default and the baseline, development split only (slow: ~16 texts/s; use --limit).
+  // --local-embedder: as for REALTALK — the offline model beside the default and the baseline, one
+  // row per --local-mixing, the development split only or `--split heldout` (slow the first time; use --limit).
   const local = argv.includes("--local-embedder");
-  const methods = rowsFrom(argv) ?? (local ? [...DIALOGUE_METHODS.filter((m) => m.id === "bm25" || m.id === "recall"), await localEmbedderMethod()] : undefined);
-  if (local && argv.includes("--rows")) methods!.push(await localEmbedderMethod());
-  const { dev, heldout } = await runQmsum(conversations, { quick, heldout: !argv.includes("--no-heldout") && !local, log: (line) => process.stderr.write(`${line}\n`), ...(methods ? { methods } : {}) });
-  const flags = [quick ? "--quick" : "", limit !== undefined ? `--limit ${limit}` : "", local ? "--local-embedder" : "", argv.includes("--rows") ? `--rows ${argv[argv.indexOf("--rows") + 1]}` : ""].filter(Boolean).join(" ");
+  const split = localSplit(argv);
+  const localRows = local ? await localEmbedderMethods(localMixings(argv), { cacheOnly: argv.includes("--cache-only") }) : [];
+  let methods = rowsFrom(argv) ?? (local ? [...DIALOGUE_METHODS.filter((m) => m.id === "bm25" || m.id === "recall")] : undefined);
+  if (local) methods = [...methods!, ...localRows];
+  const { dev, heldout } =
+    split === "heldout"
+      ? { dev: await runDialogueEval(conversations, { split, methods: methods!, log: (line) => process.stderr.write(`${line}\n`) }), heldout: undefined }
+      : await runQmsum(conversations, { quick, heldout: !argv.includes("--no-heldout") && !local, log: (line) => process.stderr.write(`${line}\n`), ...(methods ? { methods } : {}) });
+  const flags = [
+    quick ? "--quick" : "",
+    limit !== undefined ? `--limit ${limit}` : "",
+    local ? `--local-embedder --local-mixing ${localMixings(argv).map(mixingText).join(",")}${split === "heldout" ? " --split heldout" : ""}` : "",
+    argv.includes("--rows") ? `--rows ${argv[argv.indexOf("--rows") + 1]}` : "",
+  ].filter(Boolean).join(" ");
   const report = [
     renderQmsumReport(dev, heldout, `npm run eval:recall -- --set qmsum${flags ? ` ${flags}` : ""}`, { meetings: all.length, questions: all.reduce((s, c) => s + c.questions.length, 0), limit }),
     "",
     "### Ablation table (development split)",
     "",
-    renderAblationTable([{ name: "QMSum", data: `development split${limit !== undefined ? `, a fixed sample (--limit ${limit})` : ""}`, run: dev, categories: QMSUM_DOMAINS }]),
+    renderAblationTable([{ name: "QMSum", data: `${split === "heldout" ? "held-out" : "development"} split${limit !== undefined ? `, a fixed sample (--limit ${limit})` : ""}`, run: dev, categories: QMSUM_DOMAINS }]),
   ].join("\n");
   process.stdout.write(`${report}\n`);
   if (argv.includes("--write")) writeSection(WRITE_FILE, "recall-qmsum", report);

@@ -370,6 +370,20 @@ describe("recall", () => {
     expect(() => createStrategy({ use: "recall", feedback: { depth: 2 } })).toThrow(expect.objectContaining({ code: "INVALID_STRATEGY_OPTIONS" }));
   });
 
+  it("mixing (issue 30; \"rrf\" by default) asks the search for z-score mixing with its dense weight; bad values are typed config errors", async () => {
+    const seen: [SearchOptions["mixing"], SearchOptions["denseWeight"]][] = [];
+    const old = user("the kiwi api key rotates every 30 days");
+    const search: HistorySearch = { search: (_q, options) => (seen.push([options?.mixing, options?.denseWeight]), [{ id: old.metadata!.id as string, index: 0, score: 1, message: old }]) };
+    const history = [old, assistant("ok"), ...filler(40), user("when does the kiwi key rotate?")];
+    for (const options of [{}, { mixing: "rrf" }, { mixing: "zscore" }, { mixing: "zscore", denseWeight: 0.5 }]) {
+      await createStrategy({ use: "recall", smoothing: 0, ...options }).compact(history, { ...contextFor(BUDGET), search });
+    }
+    expect(seen).toEqual([[undefined, undefined], [undefined, undefined], ["zscore", 1], ["zscore", 0.5]]);
+    expect(() => createStrategy({ use: "recall", mixing: "sum" })).toThrow(expect.objectContaining({ code: "INVALID_STRATEGY_OPTIONS", details: expect.objectContaining({ path: "strategies[0].mixing" }) }));
+    expect(() => createStrategy({ use: "recall", denseWeight: -1 })).toThrow(expect.objectContaining({ code: "INVALID_STRATEGY_OPTIONS", details: expect.objectContaining({ path: "strategies[0].denseWeight" }) }));
+    expect(() => createStrategy({ use: "recall", denseWeight: "high" })).toThrow(expect.objectContaining({ code: "INVALID_STRATEGY_OPTIONS", details: expect.objectContaining({ path: "strategies[0].denseWeight" }) }));
+  });
+
   it("in a context module: windows hold the recalled exchange, explain says recall kept it and why, invariants hold", async () => {
     const context = new HistoryContextManager({ moduleName: "context-simple", options: { strategies: [{ use: "recall" }] } });
     await context.addMessage({ role: "system", content: "You are terse." });
