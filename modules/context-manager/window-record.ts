@@ -88,19 +88,25 @@ function runsOfSent(input: WindowRecordInput): WindowRun[] {
   const { history, report, pipelineOrigin } = input;
   const sent = sentInOrder(report.sentStored, report.sentTruncated, pipelineOrigin);
   const cut = pipelineOrigin === undefined ? report.cutIndex : Math.min(history.length, nextOrigin(pipelineOrigin, report.cutIndex) ?? history.length);
-  // The stored positions the pipeline returned, ascending: the gaps are walked in order with one cursor (O(output), not O(history)).
-  const returned = pipelineOrigin === undefined ? undefined : { at: [...new Set(pipelineOrigin.filter((i) => i !== undefined))].sort((a, b) => a - b), next: 0 };
+  // The stored positions the pipeline returned, as ascending ranges: the gaps are walked in order
+  // with one cursor, a range at a time (O(ranges) per gap; one linear pass over the output to find them).
+  const returned = pipelineOrigin === undefined ? undefined : returnedRanges(pipelineOrigin);
   const pipelineBy = input.strategies.length === 2 ? input.strategies[0]! : "pipeline";
   const droppedBefore = report.cutReason === "fits" ? "before-first-turn" : "before-cut";
   const droppedAfter = report.cutReason === "ladder" ? "older-in-turn" : "orphan-result";
   const runs: WindowRun[] = [];
+  const spilled = input.spilled;
   // Walk only where something changes: the sent indices, ascending, and the gaps between them.
   let next = 0;
-  for (const [at, decision] of sent) {
+  for (let k = 0; k < sent.at.length; k++) {
+    const at = sent.at[k]!;
     if (at > next) dropGap(runs, next, at, cut, returned, pipelineBy, droppedBefore, droppedAfter);
-    if (input.spilled?.has(at)) push(runs, at, "truncated", "spill", "spilled");
-    // Read from the plain object behind a held or lazy message (one proxy read, not one per field); a sent message is parsed already.
-    else push(runs, at, decision, "window", sentReason(messageBody(history[at]!), decision));
+    if (spilled?.has(at)) push(runs, at, "truncated", "spill", "spilled");
+    else {
+      const decision = sent.truncated?.has(at) ? "truncated" : "kept";
+      // Read from the plain object behind a held or lazy message (one proxy read, not one per field); a sent message is parsed already.
+      push(runs, at, decision, "window", sentReason(messageBody(history[at]!), decision));
+    }
     next = at + 1;
   }
   if (next < history.length) dropGap(runs, next, history.length, cut, returned, pipelineBy, droppedBefore, droppedAfter);
@@ -108,22 +114,34 @@ function runsOfSent(input: WindowRecordInput): WindowRun[] {
 }
 
 /**
- * Stored index → what the window did with it, ascending; only sent messages are listed (O(window)).
- * The assembler sends in stored order, so this is one pass; a pipeline's output in another order
- * (or one stored message sent twice: the later decision wins) is sorted.
+ * Stored indices the window sent, ascending, and which of them it sent truncated; only sent
+ * messages are listed (O(window)). The assembler sends in stored order, so this is one pass; a
+ * pipeline's output in another order (or one stored message sent twice: the later decision wins)
+ * is sorted.
  */
-function sentInOrder(sentStored: readonly number[], sentTruncated: readonly number[], pipelineOrigin: ReadonlyArray<number | undefined> | undefined): Array<[number, WindowRunDecision]> {
-  const truncated = sentTruncated.length === 0 ? undefined : new Set(sentTruncated);
-  const out: Array<[number, WindowRunDecision]> = [];
+function sentInOrder(sentStored: readonly number[], sentTruncated: readonly number[], pipelineOrigin: ReadonlyArray<number | undefined> | undefined): { at: number[]; truncated: Set<number> | undefined } {
+  const truncatedOut = sentTruncated.length === 0 ? undefined : new Set(sentTruncated);
+  const at: number[] = [];
+  let truncated: Set<number> | undefined;
   let ascending = true;
   for (const i of sentStored) {
-    const at = pipelineOrigin === undefined ? i : pipelineOrigin[i];
-    if (at === undefined) continue;
-    if (out.length > 0 && at <= out[out.length - 1]![0]) ascending = false;
-    out.push([at, truncated?.has(i) ? "truncated" : "kept"]);
+    const position = pipelineOrigin === undefined ? i : pipelineOrigin[i];
+    if (position === undefined) continue;
+    if (at.length > 0 && position <= at[at.length - 1]!) ascending = false;
+    at.push(position);
+    if (truncatedOut?.has(i)) (truncated ??= new Set()).add(position);
   }
-  if (ascending) return out;
-  return [...new Map(out)].sort((a, b) => a[0] - b[0]);
+  if (ascending) return { at, truncated };
+  // The later decision wins for a stored message sent twice.
+  const decided = new Map<number, boolean>();
+  for (const i of sentStored) {
+    const position = pipelineOrigin === undefined ? i : pipelineOrigin[i];
+    if (position === undefined) continue;
+    decided.set(position, truncatedOut?.has(i) === true);
+  }
+  const sorted = [...decided.keys()].sort((a, b) => a - b);
+  const truncatedSorted = new Set(sorted.filter((p) => decided.get(p)));
+  return { at: sorted, truncated: truncatedSorted.size === 0 ? undefined : truncatedSorted };
 }
 
 /** The assembler's reason code for a sent message, from what it is (see the table above). */
@@ -133,26 +151,70 @@ function sentReason(message: Message, decision: WindowRunDecision): string {
   return isCritical(message) ? "critical" : "in-window";
 }
 
-/** The pipeline's returned stored positions, ascending, and the cursor of the gap walk (gaps come in ascending order). */
+/**
+ * The pipeline's returned stored positions as ascending, disjoint ranges [from[k], to[k]) of
+ * consecutive positions, and the cursor of the gap walk (gaps come in ascending order). A
+ * pipeline keeps stored order, so this is one pass over its output with no sort; an output in
+ * another order (or with a position twice) is sorted first.
+ */
 interface Returned {
-  readonly at: readonly number[];
+  readonly from: number[];
+  readonly to: number[];
   next: number;
+}
+
+function returnedRanges(origin: ReadonlyArray<number | undefined>): Returned {
+  const from: number[] = [];
+  const to: number[] = [];
+  let last = -1;
+  for (let i = 0; i < origin.length; i++) {
+    const p = origin[i];
+    if (p === undefined) continue;
+    if (p <= last) return rangesOf([...new Set(origin.filter((q): q is number => q !== undefined))].sort((a, b) => a - b));
+    if (p === last + 1 && to.length > 0) to[to.length - 1] = p + 1;
+    else {
+      from.push(p);
+      to.push(p + 1);
+    }
+    last = p;
+  }
+  return { from, to, next: 0 };
+}
+
+function rangesOf(sorted: readonly number[]): Returned {
+  const from: number[] = [];
+  const to: number[] = [];
+  for (const p of sorted) {
+    if (to.length > 0 && to[to.length - 1] === p) to[to.length - 1] = p + 1;
+    else {
+      from.push(p);
+      to.push(p + 1);
+    }
+  }
+  return { from, to, next: 0 };
 }
 
 /**
  * Stored messages [from, to) not sent: split at the cut; with a pipeline, the ones it did not
- * return are its (whole ranges between the returned positions: O(returned), not O(gap)).
+ * return are its (whole ranges between the returned ranges: O(ranges), not O(gap)).
  */
 function dropGap(runs: WindowRun[], from: number, to: number, cut: number, returned: Returned | undefined, pipelineBy: string, before: string, after: string): void {
   if (returned !== undefined) {
-    const { at } = returned;
-    while (returned.next < at.length && at[returned.next]! < from) returned.next++;
+    const starts = returned.from;
+    const ends = returned.to;
+    while (returned.next < starts.length && ends[returned.next]! <= from) returned.next++;
     let i = from;
-    for (; returned.next < at.length && at[returned.next]! < to; returned.next++) {
-      const r = at[returned.next]!;
-      if (r > i) pushRange(runs, i, r, "dropped", pipelineBy, "removed-by-pipeline");
-      push(runs, r, "dropped", "window", r < cut ? before : after);
-      i = r + 1;
+    while (returned.next < starts.length && starts[returned.next]! < to) {
+      const r0 = Math.max(starts[returned.next]!, from);
+      const r1 = Math.min(ends[returned.next]!, to);
+      if (r0 > i) pushRange(runs, i, r0, "dropped", pipelineBy, "removed-by-pipeline");
+      // Returned by the pipeline but not sent: the window's, split at the cut.
+      if (r0 < Math.min(cut, r1)) pushRange(runs, r0, Math.min(cut, r1), "dropped", "window", before);
+      if (Math.max(cut, r0) < r1) pushRange(runs, Math.max(cut, r0), r1, "dropped", "window", after);
+      i = r1;
+      // A range that goes on past this gap (a sent position inside it) serves the next gap too.
+      if (ends[returned.next]! > to) break;
+      returned.next++;
     }
     if (i < to) pushRange(runs, i, to, "dropped", pipelineBy, "removed-by-pipeline");
     return;
