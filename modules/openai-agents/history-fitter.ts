@@ -24,7 +24,13 @@ export class HistoryFitter {
   readonly #fitter: WindowFitter;
 
   constructor(options: HistoryFitterOptions) {
-    this.#fitter = createWindowFitter({ format: "amplifier", appendOnly: true, budget: options.budget, model: options.model, ...(options.tools?.length ? { tools: options.tools } : {}) });
+    // thinking "keep": the session returns its stored items as they are (window-items.ts), older
+    // answers' reasoning items included, so the window counts them. Under the engine's default
+    // (drop-older) it counted older answers without their thinking while the items still carried
+    // it — a window over its budget by that much. Leaving the reasoning out instead would make the
+    // API refuse those answers' call items sent with their fc_ ids ("… provided without its
+    // required 'reasoning' item").
+    this.#fitter = createWindowFitter({ format: "amplifier", appendOnly: true, thinking: "keep", budget: options.budget, model: options.model, ...(options.tools?.length ? { tools: options.tools } : {}) });
   }
 
   fit(messages: readonly Message[]): readonly Message[] {

@@ -2,6 +2,7 @@ import type { AgentInputItem } from "@openai/agents";
 import { describe, expect, it } from "vitest";
 import { createError, isAmplifierError, type HistoryStore, type Message } from "@amplifier-ts/contracts";
 import { MemoryStore } from "@amplifier-ts/stores";
+import { getTokenCounter } from "@amplifier-ts/tokens";
 import { AmplifierSession, ITEM_KEY } from "../index.js";
 
 /** The session's contract, example by example, on the in-memory store (the 300-turn test runs the real stores). */
@@ -128,6 +129,28 @@ describe("AmplifierSession fits the window on read", () => {
         if (item.type === "reasoning") expect(window[i + 1]?.type, "reasoning precedes its answer").toMatch(/function_call|message/);
       });
     }
+  });
+
+  it("counts older answers' reasoning, which it sends: the items returned are under the budget counted on their own", async () => {
+    // Long reasoning in every answer: a window counted without older turns' thinking (the engine's
+    // drop-older default) but sent with it, as the items are, would overflow.
+    const long = (k: number): AgentInputItem[] => turn(k).map((item) => (item.type === "reasoning" ? reasoning(`rs_${k}`, `step ${k} `.repeat(300)) : item));
+    const budget = 6_000;
+    const session = sessionOn(new MemoryStore(), { budget });
+    for (let k = 0; k < 30; k++) await session.addItems(long(k));
+    const window = await session.getItems();
+    const all = await session.getStoredItems();
+    expect(window).toEqual(all.slice(all.length - window.length));
+    expect(window.filter((i) => i.type === "reasoning").length).toBeGreaterThan(1);
+    // Counted independently: the window's report plus the older answers' reasoning text, which a
+    // window that dropped their thinking from its count would not include.
+    const report = await session.windowReport();
+    const counter = getTokenCounter("gpt-4o");
+    const lastTurn = window.map((i) => (i as { role?: string }).role).lastIndexOf("user");
+    const olderThinking = window.slice(0, lastTurn).filter((i) => i.type === "reasoning").reduce((sum, i) => sum + counter.countText((i as { content: { text: string }[] }).content[0]!.text), 0);
+    expect(report.window.thinkingDropped.tokens).toBe(0);
+    expect(report.tokens).toBeGreaterThan(olderThinking);
+    expect(report.tokens).toBeLessThanOrEqual(session.historyBudget);
   });
 
   it("keeps the cut between reads: consecutive windows share their prefix until the next cut", async () => {
