@@ -45,7 +45,7 @@ import { UsageLedger, type UsageRecord } from "./usage-ledger.js";
 import { explainWindow, type LastWindow } from "./window-explanation.js";
 import { SpilledHistory, type SpillRecord, type SpillStore } from "./spilled-history.js";
 import { MemoryBlobStore } from "@amplifier-ts/module-store-blobs";
-import { ToolRecords, windowRecord, type WindowRecordInput } from "./window-record.js";
+import { StoredKinds, ToolRecords, windowRecord, type WindowRecordInput } from "./window-record.js";
 
 export { parseModuleConfig } from "./module-config.js";
 export type { LastWindow } from "./window-explanation.js";
@@ -158,6 +158,8 @@ export class HistoryContextManager implements ContextManager {
   readonly #records: WindowRecord[] = [];
   readonly #recordLimit: number;
   readonly #toolRecords = new ToolRecords();
+  /** What each stored message a window sent is, for the records (positions of the stored history never change). */
+  readonly #storedKinds = new StoredKinds();
   readonly #onWindow: ((record: WindowRecord) => void) | undefined;
   /** The history as windows and strategies see it: spilled inputs replaced by their excerpts. */
   readonly #spill: SpilledHistory;
@@ -564,7 +566,7 @@ export class HistoryContextManager implements ContextManager {
       ...(report.decisions ? { explanation: this.#spill.annotate(explainWindow(history, this.#spill.view, report.decisions, undefined)) } : {}),
     };
     const spilled = this.#spill.spilledPositions();
-    this.#record({ history, report, model, counter, tools, strategies: ["window"], explanation: this.#last.explanation, ...(spilled ? { spilled } : {}) });
+    this.#record({ history, report, model, counter, tools, strategies: ["window"], explanation: this.#last.explanation, kinds: this.#storedKinds, ...(spilled ? { spilled } : {}) });
     // Over the stored history itself the report accounts for the history (no recount).
     if (isCompaction(report, false) && this.hooks && listensToCompaction(this.hooks)) {
       const totals = { messageCount: report.historyMessages, tokens: report.historyTokens, ids: this.#tally.ids(history) };
@@ -649,7 +651,7 @@ export class HistoryContextManager implements ContextManager {
     // What this window keeps stays hot: no packing at or after the stored position of its cut.
     this.coldHistory?.windowFrom(firstOriginFrom(origin, report.cutIndex) ?? history.length);
     const spilled = this.#spill.spilledPositions();
-    this.#record({ history, report, model, counter, tools, strategies, explanation, ...(explanation ? {} : { pipelineOrigin: origin }), ...(spilled ? { spilled } : {}) });
+    this.#record({ history, report, model, counter, tools, strategies, explanation, kinds: this.#storedKinds, ...(explanation ? {} : { pipelineOrigin: origin }), ...(spilled ? { spilled } : {}) });
     // The history's totals count the stored messages the window did not (originals of compacted
     // copies): that work is skipped when nobody listens.
     if (isCompaction(report, run.changed.length > 0) && this.hooks && listensToCompaction(this.hooks)) {

@@ -32,6 +32,42 @@ export interface WindowRecordInput {
   pipelineOrigin?: ReadonlyArray<number | undefined>;
   /** Stored indices of spilled messages (spilled-history.ts): sent as an excerpt, recorded truncated by "spill". */
   spilled?: ReadonlySet<number>;
+  /**
+   * What each stored message of `history` is (instruction, critical, …), remembered by position
+   * from one record to the next; only for a history array whose positions never change (the
+   * stored history: appended to, or replaced by another array).
+   */
+  kinds?: StoredKinds;
+}
+
+/** The reason codes of a sent message (see the table above), by kind. */
+const KEPT_REASON = ["instruction", "critical", "in-window"] as const;
+const INSTRUCTION = 0;
+const CRITICAL = 1;
+const PLAIN = 2;
+
+/**
+ * The kind of each stored message a window sent (instruction, critical, plain), by position, for
+ * one history array at a time: a window sends mostly what the previous one sent, so a record
+ * reads each stored message's shape once, not once per window (O(new) reads, one array load each).
+ */
+export class StoredKinds {
+  #history: readonly Message[] | undefined;
+  #kinds: number[] = [];
+
+  kindAt(history: readonly Message[], at: number): number {
+    if (history !== this.#history) {
+      this.#history = history;
+      this.#kinds = [];
+    }
+    let kind = this.#kinds[at];
+    if (kind === undefined) {
+      const message = messageBody(history[at]!);
+      kind = kindOf(message);
+      this.#kinds[at] = kind;
+    }
+    return kind;
+  }
 }
 
 export function windowRecord(input: WindowRecordInput, tools: ToolRecord[]): WindowRecord {
@@ -102,11 +138,9 @@ function runsOfSent(input: WindowRecordInput): WindowRun[] {
     const at = sent.at[k]!;
     if (at > next) dropGap(runs, next, at, cut, returned, pipelineBy, droppedBefore, droppedAfter);
     if (spilled?.has(at)) push(runs, at, "truncated", "spill", "spilled");
-    else {
-      const decision = sent.truncated?.has(at) ? "truncated" : "kept";
-      // Read from the plain object behind a held or lazy message (one proxy read, not one per field); a sent message is parsed already.
-      push(runs, at, decision, "window", sentReason(messageBody(history[at]!), decision));
-    }
+    // Read from the plain object behind a held or lazy message (one proxy read, not one per field); a sent message is parsed already.
+    else if (sent.truncated?.has(at)) push(runs, at, "truncated", "window", truncatedReason(messageBody(history[at]!)));
+    else push(runs, at, "kept", "window", KEPT_REASON[input.kinds ? input.kinds.kindAt(history, at) : kindOf(messageBody(history[at]!))]!);
     next = at + 1;
   }
   if (next < history.length) dropGap(runs, next, history.length, cut, returned, pipelineBy, droppedBefore, droppedAfter);
@@ -144,11 +178,14 @@ function sentInOrder(sentStored: readonly number[], sentTruncated: readonly numb
   return { at: sorted, truncated: truncatedSorted.size === 0 ? undefined : truncatedSorted };
 }
 
-/** The assembler's reason code for a sent message, from what it is (see the table above). */
-function sentReason(message: Message, decision: WindowRunDecision): string {
-  if (decision === "truncated") return message.role === "user" ? "prompt-cap" : isTurnNote(message) ? "note-cap" : "result-cap";
-  if (isInstruction(message)) return "instruction";
-  return isCritical(message) ? "critical" : "in-window";
+/** The assembler's reason code for a message sent truncated (see the table above). */
+function truncatedReason(message: Message): string {
+  return message.role === "user" ? "prompt-cap" : isTurnNote(message) ? "note-cap" : "result-cap";
+}
+
+/** What a message sent whole is, for its reason code (KEPT_REASON). */
+function kindOf(message: Message): number {
+  return isInstruction(message) ? INSTRUCTION : isCritical(message) ? CRITICAL : PLAIN;
 }
 
 /**

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Message, WindowRun, WindowRunDecision } from "../../contracts/index.js";
 import { getTokenCounter } from "../../modules/tokens/index.js";
-import { windowRecord, type WindowRecordInput } from "../../modules/context-manager/window-record.js";
+import { StoredKinds, windowRecord, type WindowRecordInput } from "../../modules/context-manager/window-record.js";
 import type { WindowReport } from "../../modules/window/index.js";
 
 /**
@@ -98,10 +98,15 @@ const scenario = fc
 
 describe("window record runs without explain", () => {
   it("equal the decision of each stored position written out one by one (with and without a pipeline, out-of-order output, made messages, spilled and truncated ones)", () => {
+    // One cache of stored kinds across every case: a new history array starts it afresh.
+    const kinds = new StoredKinds();
     fc.assert(
       fc.property(scenario, (input) => {
-        const runs = windowRecord(input, []).runs;
-        expect(runs).toEqual(reference(input));
+        const expected = reference(input);
+        expect(windowRecord(input, []).runs).toEqual(expected);
+        // Twice with the cache: filled by the first record, read by the second.
+        expect(windowRecord({ ...input, kinds }, []).runs).toEqual(expected);
+        expect(windowRecord({ ...input, kinds }, []).runs).toEqual(expected);
       }),
       { numRuns: 500 },
     );
