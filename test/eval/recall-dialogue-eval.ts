@@ -50,7 +50,7 @@ export const DIALOGUE_METHODS: readonly DialogueMethod[] = [
   { id: "recent", label: "recent window (no recall)", kind: "pipeline", strategies: [] },
   { id: "bm25", label: "baseline: BM25 fill of the whole budget, hits ±1 message", kind: "bm25" },
   { id: "recall", label: "recall, default config (`{ \"use\": \"recall\" }`)", kind: "pipeline", strategies: [{ use: "recall" }] },
-  { id: "embedder", label: "recall + hashed test embedder (RRF)", kind: "pipeline", strategies: [{ use: "recall" }], embedder: true },
+  { id: "embedder", label: "recall + hashed test embedder (RRF)", kind: "pipeline", strategies: [{ use: "recall", mixing: "rrf" }], embedder: true },
 ];
 
 /** One row per rule, lexicon or feature of recall, removed alone. */
@@ -76,6 +76,13 @@ export const DIALOGUE_ABLATIONS: readonly DialogueMethod[] = [
   { id: "smoothing", label: "− score smoothing (`\"smoothing\": 0`)", kind: "pipeline", strategies: [{ use: "recall", smoothing: 0 }] },
   { id: "focus", label: "− context around the strongest hits (`\"focus\": false`: every hit, then ±1 around each)", kind: "pipeline", strategies: [{ use: "recall", focus: false }] },
   { id: "entities", label: "+ speaker / entity priors (`\"entities\": true`)", kind: "pipeline", strategies: [{ use: "recall", entities: true }] },
+  {
+    id: "mixing",
+    label: "recall + hashed test embedder, z-score mixing (`\"mixing\": \"zscore\"`)",
+    kind: "pipeline",
+    strategies: [{ use: "recall", mixing: "zscore" }],
+    embedder: true,
+  },
   {
     id: "feedback",
     label: "+ pseudo-relevance feedback (`\"feedback\": true`: RM3, 10 terms of the top 5 hits, weight 0.5)",
@@ -286,7 +293,7 @@ function signed(x: number): string {
 }
 
 /** The rows of issue 30's methods (each an option of the recall strategy), for the ablation table. */
-export const OPTION_ROWS: readonly string[] = ["previous", "dates", "smoothing", "focus", "entities"];
+export const OPTION_ROWS: readonly string[] = ["previous", "dates", "smoothing", "focus", "entities", "mixing"];
 
 /** The ablation rows of a run: the baseline, the default, each option row and each embedder row it holds. */
 function ablationRows(run: DialogueRun): string[] {

@@ -90,7 +90,7 @@ export interface Method {
 export const METHODS: readonly Method[] = [
   { id: "recent", label: "recent window (default, no recall)", strategies: [], embedder: false },
   { id: "lexical", label: "recall, lexical (BM25, default)", strategies: [{ use: "recall" }], embedder: false },
-  { id: "embedder", label: "recall + hashed test embedder (RRF)", strategies: [{ use: "recall" }], embedder: true },
+  { id: "embedder", label: "recall + hashed test embedder (RRF)", strategies: [{ use: "recall", mixing: "rrf" }], embedder: true },
   { id: "ablation", label: "ablation: recall, lexical, search order (ranking \"search\")", strategies: [{ use: "recall", ranking: "search" }], embedder: false },
   { id: "cues", label: "recall, ranking \"cues\" (the cue rules tuned on this generator)", strategies: [{ use: "recall", ranking: "cues" }], embedder: false },
 ];
@@ -533,7 +533,7 @@ export async function localEmbedderMethods(mixings: readonly EvalMixing[] = [{ m
     id: m.mixing === "rrf" ? "embedder-local" : `embedder-local-zscore${m.denseWeight === 1 ? "" : `-${m.denseWeight}`}`,
     label: `recall + embedder-local (USE lite, ${mixingLabel(m)})`,
     kind: "pipeline",
-    strategies: [{ use: "recall", ...(m.mixing === "zscore" ? { mixing: "zscore", denseWeight: m.denseWeight } : {}) }],
+    strategies: [{ use: "recall", mixing: m.mixing, ...(m.mixing === "zscore" ? { denseWeight: m.denseWeight } : {}) }],
     embedder,
   }));
 }
@@ -552,10 +552,16 @@ function localSplit(argv: string[]): Split {
   return value;
 }
 
-/** `--local-mixing a,b`: the mixings of the embedder-local rows (default: rrf and zscore). */
+/**
+ * The embedder-local rows of the bench and of `--local-embedder` without `--local-mixing`: the
+ * mixing recall uses by default first (the held-out row), then the other.
+ */
+export const LOCAL_MIXINGS: readonly EvalMixing[] = [{ mixing: "rrf" }, { mixing: "zscore", denseWeight: 1 }];
+
+/** `--local-mixing a,b`: the mixings of the embedder-local rows (default LOCAL_MIXINGS). */
 function localMixings(argv: string[]): EvalMixing[] {
   const at = argv.indexOf("--local-mixing");
-  return (at >= 0 ? String(argv[at + 1] ?? "") : "rrf,zscore").split(",").filter(Boolean).map(parseMixing);
+  return at >= 0 ? String(argv[at + 1] ?? "").split(",").filter(Boolean).map(parseMixing) : [...LOCAL_MIXINGS];
 }
 
 /**
