@@ -174,7 +174,7 @@ export function openAIResponsesProblems(body: Json): string[] {
         else if (calls.has(key)) problems.push(`${at}: duplicate call_id ${key}`);
         else {
           calls.set(key, i);
-          callKinds.set(key, item.type);
+          callKinds.set(key, String(item.type));
         }
         if ((item.type === "computer_call" || item.type === "local_shell_call") && !isText(item.id)) problems.push(`${at}.id: required on a ${item.type}`);
         break;
