@@ -44,6 +44,7 @@ import { TokenCalibration, type CalibrationRecord } from "./token-calibration.js
 import { UsageLedger, type UsageRecord } from "./usage-ledger.js";
 import { explainWindow, type LastWindow } from "./window-explanation.js";
 import { SpilledHistory, type SpillRecord, type SpillStore } from "./spilled-history.js";
+import type { CarriedSpill, CarriedSpills } from "./carried-spills.js";
 import { MemoryBlobStore } from "@amplifier-ts/module-store-blobs";
 import { StoredKinds, ToolRecords, windowRecord, type WindowRecordInput } from "./window-record.js";
 
@@ -104,6 +105,8 @@ export interface HistoryContextManagerInit {
    * context-persistent gives a JSONL session a file blob store beside the session.
    */
   spillStore?: () => SpillStore;
+  /** Excerpts of spilled inputs an earlier process made (carriedSpills(), importCarriedSpills): a resume takes them instead of excerpting again. */
+  carriedSpills?: ReadonlyMap<string, CarriedSpill>;
 }
 
 /** How many of the first and of the newest stored messages carriedTokenCounts() looks at. */
@@ -151,6 +154,8 @@ export class HistoryContextManager implements ContextManager {
   readonly #onCalibration: ((record: CalibrationRecord) => void | Promise<void>) | undefined;
   readonly #unsubscribe: (() => void) | undefined;
   #last: LastWindow | undefined;
+  /** The last window handed out: its copies (thinking stripped, spilled excerpts, cuts) are counted too, and their counts carried. */
+  #lastSent: readonly Message[] | undefined;
   /** The last window request's budget, provider and tools: what compact() builds its window with. */
   #lastRequest: { tokenBudget: number | undefined; provider: Provider | undefined; tools: ToolDefinition[] | undefined } | undefined;
   /** The stored position of each message of the pipeline's last output, over that history array (positionsInto). */
@@ -204,6 +209,7 @@ export class HistoryContextManager implements ContextManager {
       follower: reportingOrphans(this.#assembler, (message, callIds) => this.#reportOrphan(message, callIds)),
       assembler: this.#assembler,
       hooks: this.hooks,
+      ...(init.carriedSpills ? { carried: init.carriedSpills } : {}),
     });
     this.#history = new StoredHistory({
       cold: this.coldHistory,
@@ -245,7 +251,9 @@ export class HistoryContextManager implements ContextManager {
     const done = this.coldHistory?.busy();
     this.#lastRequest = { tokenBudget, provider, tools: options.tools };
     try {
-      return await this.#window(tokenBudget, provider, options);
+      const window = await this.#window(tokenBudget, provider, options);
+      this.#lastSent = window;
+      return window;
     } finally {
       done?.();
     }
@@ -318,11 +326,13 @@ export class HistoryContextManager implements ContextManager {
     }
     // Validate everything first: one bad message and nothing is replaced.
     const next = messages.map((m, i) => this.#history.prepare(m, `messages[${i}]`));
+    this.#lastSent = undefined;
     await this.#busyWhile(this.#history.replace(next));
     this.searchIndex.noteChanged();
   }
 
   async clear(): Promise<void> {
+    this.#lastSent = undefined;
     await this.#busyWhile(this.#history.clear());
   }
 
@@ -471,7 +481,15 @@ export class HistoryContextManager implements ContextManager {
     const history = this.#history.messages;
     const head = history.slice(0, Math.min(CARRIED_HEAD, history.length));
     const tail = history.slice(Math.max(head.length, history.length - CARRIED_TAIL));
-    return exportTokenCounts([...head, ...tail, omittedHistoryMessage()]);
+    // The spilled messages' copies too: a resume that takes their carried excerpts (carriedSpills) counts nothing for them.
+    // The last window's copies too (thinking stripped, spilled excerpts) and every spilled copy: a resume whose
+    // window is the same, and which takes the carried excerpts (carriedSpills), then counts nothing.
+    return exportTokenCounts([...head, ...tail, omittedHistoryMessage(), ...(this.#lastSent ?? []), ...this.#spill.copies()]);
+  }
+
+  /** The excerpts of the spilled inputs in the history, for the next process (carried-spills.ts); context-persistent saves them at close. */
+  carriedSpills(): CarriedSpills {
+    return this.#spill.carriedSpills();
   }
 
   /** Number of stored messages (cheap; no copies). */

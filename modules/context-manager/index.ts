@@ -9,4 +9,5 @@ export type { UsageRecord } from "./usage-ledger.js";
 export { copyWithExcerpt, spilledText, spillErrors, HANDLE_PATTERN, type SpillRecord, type SpillStore } from "./spilled-history.js";
 export { excerptOf, queryTerms, type ExcerptRequest } from "./spill-excerpt.js";
 export { spillOptionsSchema, type SpillOptions } from "./context-options.js";
+export { importCarriedSpills, type CarriedSpill, type CarriedSpills } from "./carried-spills.js";
 export { offerSpilledResults } from "./spilled-results-capability.js";

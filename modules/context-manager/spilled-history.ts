@@ -14,6 +14,7 @@
  * | blob                 | the message's text parts joined by "\n", UTF-8, under `spill-<24 hex of sha256(id, text)>`: the same message always has the same handle, so a resumed session finds its blobs and writes nothing again |
  * | query                | the latest user prompt and the arguments of the call the result answers, when it is spilled; the excerpt then stays byte-identical (the prompt cache keeps its prefix). With `refocus: true`, a new prompt that changes the terms excerpts the window's spilled messages again (their bytes are already stored) |
  * | event                | `context:spill` once per message, when its blob is written (a resume that finds it stored emits nothing) |
+ * | resume               | an excerpt the last process made (carried-spills.ts) is taken as it was — same handle, same count of the message, same counter and excerpt budget — so the copy is byte-identical and neither excerpted nor tokenized again; else excerpted anew |
  * | store failure        | the message is not spilled (the window cuts it to fit instead, as without spilling) and `context:storage_degraded` says why; tried again after a history rewrite |
  *
  * It follows the stored history as its HistoryFollower and keeps `view`: the history with each
@@ -26,6 +27,7 @@ import type { BlobStore, HookBusContract, Message } from "@amplifier-ts/contract
 import { callArguments, callsOf, createError, defineErrorCodes, forEachContentPart, hasTurnContent, isAmplifierError, isCritical, joinText, knownFacts, resultIdsOf, storedSize, textLength } from "@amplifier-ts/contracts";
 import type { TokenCounter } from "@amplifier-ts/tokens";
 import { withMark, type SpillMark, type WindowAssembler, type WindowDecision } from "@amplifier-ts/window";
+import { counterKey, type CarriedSpill, type CarriedSpills } from "./carried-spills.js";
 import type { SpillOptions } from "./context-options.js";
 import { excerptOf, queryTerms } from "./spill-excerpt.js";
 import type { HistoryFollower } from "./stored-history.js";
@@ -70,6 +72,8 @@ export interface SpilledHistoryInit {
   readonly follower: HistoryFollower;
   readonly assembler: WindowAssembler;
   readonly hooks: HookBusContract | undefined;
+  /** Excerpts an earlier process made (carried-spills.ts), by message id: a resume uses them instead of excerpting again. */
+  readonly carried?: ReadonlyMap<string, CarriedSpill>;
 }
 
 export const HANDLE_PATTERN = /^spill-[0-9a-f]{24}$/;
@@ -108,9 +112,14 @@ export class SpilledHistory implements HistoryFollower {
   #windowStart = 0;
   #store: SpillStore | undefined;
   #queue: Promise<unknown> = Promise.resolve();
+  /** Excerpts of an earlier process not taken yet (each is taken once, by its message's first spill). */
+  readonly #carried: Map<string, CarriedSpill>;
+  /** How each record's excerpt was made (what carriedSpills exports), by message id. */
+  readonly #made = new Map<string, Omit<CarriedSpill, "messageId" | "handle" | "tokens" | "queryKey">>();
 
   constructor(init: SpilledHistoryInit) {
     this.#init = init;
+    this.#carried = new Map(init.carried ?? []);
   }
 
   /** The history as windows and strategies see it. */
@@ -174,6 +183,22 @@ export class SpilledHistory implements HistoryFollower {
     if (text === undefined) throw notFound(handle, this.#init.moduleName);
     await this.#write(handle, text).catch(() => false);
     return text;
+  }
+
+  /** The excerpts of the spilled messages in the history, for the next process (carried-spills.ts). */
+  carriedSpills(): CarriedSpills {
+    const spills: CarriedSpill[] = [];
+    for (const id of this.#positions.keys()) {
+      const record = this.#records.get(id)!;
+      const made = this.#made.get(id);
+      if (made !== undefined) spills.push({ messageId: id, handle: record.handle, tokens: record.tokens, queryKey: record.queryKey, ...made });
+    }
+    return { version: 1, spills };
+  }
+
+  /** The copies the view holds in place of spilled messages (their token counts are carried with the history's). */
+  copies(): Message[] {
+    return [...this.#positions.keys()].map((id) => this.#records.get(id)!.excerpt);
   }
 
   /** The record of a spilled message (by id), if it was spilled. */
@@ -276,8 +301,12 @@ export class SpilledHistory implements HistoryFollower {
     if (call?.critical) return undefined;
     const callTerms = queryTerms(call?.arguments ?? []);
     const bytes = Buffer.byteLength(text, "utf8");
+    // The excerpt the last process made for this very message, with the same counter and budget (a resume).
+    const carried = known?.handle === handle ? undefined : this.#carried.get(id);
+    const reused = carried !== undefined && carried.handle === handle && carried.tokens === tokens && carried.maxTokens === excerptTokens && carried.counter === counterKey(counter) ? carried : undefined;
     // A window too small for the header and some text gains nothing from an excerpt: it cuts the message to fit instead.
-    if (counter.countText(headerOf({ role, chars: text.length, tokens, handle })) + MIN_EXCERPT_BODY > excerptTokens) return undefined;
+    // (A carried excerpt passed this test with the same header and budget.)
+    if (reused === undefined && counter.countText(headerOf({ role, chars: text.length, tokens, handle })) + MIN_EXCERPT_BODY > excerptTokens) return undefined;
     let written = false;
     if (known?.handle !== handle) {
       try {
@@ -294,7 +323,9 @@ export class SpilledHistory implements HistoryFollower {
       }
     }
     const record: SpillRecord = known?.handle === handle ? known : { handle, messageId: id, role, ...(toolCallId === undefined ? {} : { toolCallId }), tokens, excerptTokens: 0, bytes, chars: text.length, callTerms, queryKey: "", excerpt: message, original: message };
-    this.#excerpt(record, message, [...new Set([...promptTerms, ...callTerms])], excerptTokens, counter, text);
+    if (reused !== undefined) this.#reuse(record, message, reused, counter);
+    else this.#excerpt(record, message, [...new Set([...promptTerms, ...callTerms])], excerptTokens, counter, text);
+    this.#carried.delete(id);
     this.#records.set(id, record);
     if (written) {
       await this.#init.hooks?.emit("context:spill", { messageId: id, role, ...(toolCallId === undefined ? {} : { toolCallId }), tokens, excerptTokens: record.excerptTokens, bytes, handle });
@@ -322,6 +353,15 @@ export class SpilledHistory implements HistoryFollower {
     record.excerpt = copyWithExcerpt(message, excerpt, { handle: record.handle, tokens: record.tokens, chars: record.chars });
     record.excerptTokens = counter.countMessage(record.excerpt);
     record.queryKey = terms.join("\n");
+    this.#made.set(record.messageId, { maxTokens, counter: counterKey(counter), excerpt });
+  }
+
+  /** The copy made from a carried excerpt: the same bytes the last process sent, counted like any message (a carried count when there is one). */
+  #reuse(record: SpillRecord, message: Message, carried: CarriedSpill, counter: TokenCounter): void {
+    record.excerpt = copyWithExcerpt(message, carried.excerpt, { handle: record.handle, tokens: record.tokens, chars: record.chars });
+    record.excerptTokens = counter.countMessage(record.excerpt);
+    record.queryKey = carried.queryKey;
+    this.#made.set(record.messageId, { maxTokens: carried.maxTokens, counter: carried.counter, excerpt: carried.excerpt });
   }
 
   /** Puts the copies in the view (a new array: a new source for a pipeline) and rolls the assembler back to the first. */

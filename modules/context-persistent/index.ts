@@ -15,6 +15,7 @@ import { historyStoresOf } from "./history-stores-capability.js";
 import { CALIBRATION_ATTACHMENT, openCalibration, type CalibrationAttachment } from "./calibration-attachment.js";
 import { openTokenCounts, TOKEN_COUNTS_ATTACHMENT, type TokenCountsAttachment } from "./token-counts-attachment.js";
 import { sessionAttachment } from "./session-attachment.js";
+import { openSpills, SPILLS_ATTACHMENT, type SpillsAttachment } from "./spills-attachment.js";
 import { windowRecordsAttachment } from "./window-records-attachment.js";
 import { forAgent, HybridStore, jsonlAgentFolder } from "@amplifier-ts/stores";
 import { join } from "node:path";
@@ -116,6 +117,10 @@ export async function mount(coordinator: CoordinatorContract, config: ContextPer
   const countsAttachment = sessionAttachment(store, sessionId, agentId, TOKEN_COUNTS_ATTACHMENT, "token counts");
   const countsFile: TokenCountsAttachment | undefined = countsAttachment ? await openTokenCounts(countsAttachment) : undefined;
   if (countsFile?.problem !== undefined) await degraded(countsFile.problem);
+  // The excerpts of spilled inputs the last process made, so this resume neither excerpts nor tokenizes them again (spills-attachment.ts).
+  const spillsAttachment = sessionAttachment(store, sessionId, agentId, SPILLS_ATTACHMENT, "spilled inputs");
+  const spillsFile: SpillsAttachment | undefined = spillsAttachment ? await openSpills(spillsAttachment) : undefined;
+  if (spillsFile?.problem !== undefined) await degraded(spillsFile.problem);
   // What each request sent (budget, model, tools, decisions), for the Inspector: queued, written off the turn's path.
   const windowsFile = sessionAttachment(store, sessionId, agentId, "windows-0", "window records")
     ? windowRecordsAttachment((name) => sessionAttachment(store, sessionId, agentId, name, "window records")!, degraded)
@@ -144,6 +149,7 @@ export async function mount(coordinator: CoordinatorContract, config: ContextPer
       ...(vectorsFile ? { vectorArchive: vectorsFile } : {}),
       ...strategyDefinitionsOf(coordinator),
       ...(typeof folder === "string" ? { spillStore: spillStoreBeside(folder, agentId, sessionId) } : {}),
+      ...(spillsFile && spillsFile.carried.size > 0 ? { carriedSpills: spillsFile.carried } : {}),
       // A hybrid store feeds the `hybrid` strategy: hot = its recent view (cold while degraded), cold = the record,
       // both the agent's (the strategy knows no agents).
       ...(store instanceof HybridStore ? { strategyServices: { hybrid: { hot: store.hotView({ agentId }), cold: forAgent(store.cold, agentId), sessionId } } } : {}),
@@ -165,6 +171,12 @@ export async function mount(coordinator: CoordinatorContract, config: ContextPer
       const counts = context.carriedTokenCounts();
       if (Object.keys(counts.caches).length === 0) return;
       const problem = await countsFile.save(counts);
+      if (problem !== undefined) await degraded(problem);
+    });
+  }
+  if (spillsFile) {
+    coordinator.registerCleanup(async () => {
+      const problem = await spillsFile.save(context.carriedSpills());
       if (problem !== undefined) await degraded(problem);
     });
   }
