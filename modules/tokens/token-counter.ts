@@ -53,6 +53,15 @@ export interface TokenCounter {
   countTools(tools: readonly ToolDefinition[]): number;
   /** Plain text, no framing. */
   countText(text: string): number;
+  /**
+   * A proven upper bound of countMessage(message), without tokenizing: the same rules (TOKENS.md)
+   * with each text's UTF-8 byte length in place of its token count — a byte-level BPE token (every
+   * built-in encoding) is at least one byte — and the same safety factor. O(length of its text),
+   * no cache. Undefined for a counter whose tokenizer is the caller's (`options.tokenizer`): no bound
+   * is known for it. A window engine prices not-yet-counted messages with it while the window is far
+   * from its budget (the exact count decides near it).
+   */
+  boundMessage(message: Message): number | undefined;
 }
 
 export interface TokenCounterOptions {
@@ -102,6 +111,8 @@ export function getTokenCounter(model: string = DEFAULT_MODEL, options: TokenCou
   const cache = messageCache;
   const scale = factor === 1 ? (n: number) => n : (n: number) => Math.ceil(n * factor - 1e-9);
   const countRaw = (message: Message) => countMessageTokens(message, rules);
+  // Byte-level BPE: each token covers at least one byte, so bytes bound tokens (built-in encodings only).
+  const boundRules: ContentRules | undefined = options.tokenizer ? undefined : { ...rules, tokenizer: { encoding: tokenizer.encoding, count: utf8Length } };
 
   // `index` only names the message in an error; the path string is built on failure only.
   const countMessage = (message: Message, index?: number): number => {
@@ -141,7 +152,30 @@ export function getTokenCounter(model: string = DEFAULT_MODEL, options: TokenCou
       if (typeof text !== "string") throw invalidArgument("text", "a string", text);
       return scale(tokenizer.count(text));
     },
+    boundMessage(message: Message): number | undefined {
+      if (boundRules === undefined) return undefined;
+      try {
+        return scale(countMessageTokens(message, boundRules));
+      } catch (error) {
+        throw locate(error, "message");
+      }
+    },
   });
+}
+
+/** Bytes of `text` in UTF-8 (a lone surrogate as the 3 bytes of U+FFFD, as an encoder writes it). */
+export function utf8Length(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) bytes += 1;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 2; // the pair: 2 code units, 4 bytes
+      i++;
+    } else bytes += 2;
+  }
+  return bytes;
 }
 
 function cachesFor(tokenizer: Tokenizer) {

@@ -26,6 +26,28 @@ export interface WindowCounter {
   countMessage(message: Message): number;
   countText(text: string): number;
   countTools(tools: readonly ToolDefinition[]): number;
+  /**
+   * A proven upper bound of countMessage without tokenizing (@amplifier-ts/tokens' counters have
+   * it); undefined or absent: no bound, messages are counted when a window needs them.
+   */
+  boundMessage?(message: Message): number | undefined;
+}
+
+/**
+ * The ledger's sums with the units appended since the last exact count PRICED BY UPPER BOUNDS
+ * (WindowCounter.boundMessage), not counted (TokenLedger.boundedView). Every sum is ≥ the exact
+ * one, so a window it finds within a limit is within it exactly; the assembler takes its decision
+ * only when that is so, and counts otherwise (window-assembler.ts).
+ */
+export interface BoundedLedger {
+  reachDown(limit: number, floor: number): number;
+  suffixTokens(c: number): number;
+  /**
+   * The exact tokens of the non-critical units in [c, n) as of now, computed when first called
+   * (the pending units' messages are captured now, counted then): a report's exact figure, paid
+   * only when read.
+   */
+  exactSuffix(c: number): () => number;
 }
 
 /** A truncatable part of a member message with the planning figures of the ladder. */
@@ -57,6 +79,8 @@ export class TokenLedger {
   /** up[k] = R(anchor + k); down[k] = R(anchor − 1 − k). */
   #up: number[] = [];
   #down: number[] = [];
+  /** Bounds of units not counted yet (boundedView), by unit and version. */
+  readonly #bounds = new WeakMap<Unit, { version: number; bound: number }>();
 
   constructor(
     readonly counter: WindowCounter,
@@ -155,6 +179,109 @@ export class TokenLedger {
       base--;
     }
     return base;
+  }
+
+  /**
+   * The bounded view (see BoundedLedger) when units were appended since the last exact count and
+   * every one of them has a bound; undefined otherwise (nothing pending, no counter bound, or the
+   * ledger has not counted yet — a first window counts).
+   */
+  boundedView(): BoundedLedger | undefined {
+    const boundOf = this.counter.boundMessage;
+    if (boundOf === undefined || this.#anchor < 0) return undefined;
+    const units = this.#index.units;
+    const n = units.length;
+    const top = this.#anchor + this.#up.length - 1;
+    if (top >= n) return undefined;
+    // P[k] = Σ bounds of the non-critical units top … top + k − 1 (a counted unit by its count).
+    const pending = [0];
+    for (let u = top; u < n; u++) {
+      const unit = units[u]!;
+      let tokens = 0;
+      if (!unit.critical) {
+        const counted = this.#units.get(unit);
+        if (counted?.version === unit.version) tokens = counted.tokens;
+        else {
+          let hit = this.#bounds.get(unit);
+          if (hit?.version !== unit.version) {
+            let bound = 0;
+            for (const member of unit.emitted()) {
+              const b = boundOf.call(this.counter, member.message);
+              if (b === undefined) return undefined;
+              bound += b;
+            }
+            hit = { version: unit.version, bound };
+            this.#bounds.set(unit, hit);
+          }
+          tokens = hit.bound;
+        }
+      }
+      pending.push(pending[pending.length - 1]! + tokens);
+    }
+    const all = pending[pending.length - 1]!;
+    const lowest = () => this.#anchor - this.#down.length;
+    const suffix = (c: number): number => {
+      if (c >= top) return all - pending[c - top]!;
+      while (lowest() > c) this.#extendDown();
+      return this.#r(top) - this.#r(c) + all;
+    };
+    return {
+      suffixTokens: suffix,
+      reachDown: (limit, floor) => {
+        let base = lowest();
+        while (base > floor && suffix(base) <= limit) {
+          this.#extendDown();
+          base--;
+        }
+        return base;
+      },
+      exactSuffix: (c) => {
+        while (c < top && lowest() > c) this.#extendDown();
+        const counted = c < top ? this.#r(top) - this.#r(c) : 0;
+        const messages: Message[] = [];
+        for (let u = Math.max(c, top); u < n; u++) if (!units[u]!.critical) for (const member of units[u]!.emitted()) messages.push(member.message);
+        let exact: number | undefined;
+        return () => {
+          if (exact === undefined) {
+            exact = counted;
+            for (const m of messages) exact += this.counter.countMessage(m);
+          }
+          return exact;
+        };
+      },
+    };
+  }
+
+  /**
+   * Whether the counted non-critical units alone (counting further down as needed, never up)
+   * exceed `limit` from `floor` on: then no window from `floor` fits `limit`, whatever the units
+   * not counted yet hold.
+   */
+  countedExceeds(limit: number, floor: number): boolean {
+    if (this.#anchor < 0) return false;
+    const top = this.#anchor + this.#up.length - 1;
+    if (floor >= top) return false;
+    let base = this.#anchor - this.#down.length;
+    while (base > floor && this.#r(top) - this.#r(base) <= limit) {
+      this.#extendDown();
+      base--;
+    }
+    return this.#r(top) - this.#r(Math.max(base, floor)) > limit;
+  }
+
+  /** Counts every unit appended since the last exact count (idle work: the next window then needs no bound). */
+  settle(): void {
+    if (this.#anchor >= 0) this.#extendUp();
+  }
+
+  /** The lowest unit counted so far, without counting up (see `base`). */
+  get lowest(): number {
+    return this.#anchor < 0 ? this.#index.units.length : this.#anchor - this.#down.length;
+  }
+
+  /** Units appended since the last exact count. */
+  get pending(): number {
+    return this.#anchor < 0 ? 0 : Math.max(0, this.#index.units.length - (this.#anchor + this.#up.length - 1));
   }
 
   /**

@@ -33,7 +33,7 @@ import { createError } from "@amplifier-ts/contracts";
 import { decideCut, type CutDecision } from "./cut-policy.js";
 import { HistoryIndex } from "./history-index.js";
 import { climbLadder, needsPlaceholder, type StickyDrop, type WindowPlan } from "./ladder.js";
-import { TokenLedger, type WindowCounter } from "./token-ledger.js";
+import { TokenLedger, type BoundedLedger, type WindowCounter } from "./token-ledger.js";
 import { SharedWindow } from "./shared-window.js";
 import { buildWindow, placeholderMessage, thinkingPolicies, type ThinkingPolicy } from "./window-builder.js";
 import type { WindowReport } from "./window-report.js";
@@ -179,17 +179,31 @@ export class WindowAssembler {
     }
 
     const cutPoints = index.turnStarts.length > 0 ? index.turnStarts : n > 0 ? [0] : [];
-    const decision: CutDecision = decideCut({
+    const cutInput = {
       cutPoints,
       previous: this.#previousCut,
       budget,
       threshold,
       target,
       fixedTokens: fixedTokens + criticalTokens + pinnedPlaceholder,
-      ledger,
       // A pinned placeholder is already in the fixed tokens; else a cut inside a turn needs one.
-      placeholderAt: (c) => (pinnedPlaceholder === 0 && needsPlaceholder(index, c, -1) ? placeholderTokens : 0),
-    });
+      placeholderAt: (c: number) => (pinnedPlaceholder === 0 && needsPlaceholder(index, c, -1) ? placeholderTokens : 0),
+    };
+    // Counting off the hot path: the units appended since the last window are priced by upper
+    // bounds (bytes bound tokens) when the decision those bounds give is the one exact counts
+    // would give — the whole history fits (rule 1), or the previous cut is kept (rule 2) while the
+    // counted units alone rule out rule 1. Anything else (a cut moves, the ladder) is decided on
+    // exact counts. Windows are the same either way; what was priced is counted later (settle(),
+    // idle work) or when a report's figure is read.
+    const bounded = explain ? undefined : ledger.boundedView();
+    let decision: CutDecision | undefined;
+    if (bounded) {
+      const tried = decideCut({ ...cutInput, ledger: bounded });
+      const first = cutPoints[0] ?? 0;
+      if (tried.reason === "fits" || (tried.reason === "kept" && ledger.countedExceeds(threshold * budget - cutInput.fixedTokens, first))) decision = tried;
+    }
+    const priced = decision !== undefined ? bounded : undefined;
+    decision ??= decideCut({ ...cutInput, ledger });
     const { cut, reason } = decision;
     let plan: WindowPlan;
     if (reason === "ladder") {
@@ -223,7 +237,7 @@ export class WindowAssembler {
       plan = climbed;
     } else {
       const placeholder = needsPlaceholder(index, cut, -1);
-      const tokens = fixedTokens + criticalTokens + ledger.suffixTokens(cut) + (placeholder ? placeholderTokens : 0);
+      const tokens = fixedTokens + criticalTokens + (priced ?? ledger).suffixTokens(cut) + (placeholder ? placeholderTokens : 0);
       plan = { from: cut, prompt: -1, replacements: new Map(), tokens, placeholder };
     }
     if (plan.tokens > budget) {
@@ -246,7 +260,7 @@ export class WindowAssembler {
         ? { ...this.#shared.build(index, plan, cut), truncated: 0, sentTruncated: [] as number[], thinkingDropped: NO_THINKING_DROPPED, decisions: undefined }
         : buildWindow({ index, ledger, plan, cut, extraMessages, explain, copy: !shared, thinking, ...(shared ? {} : { handOut: options.handOut }) });
     const storedKept = built.sentStored.length;
-    const historyTokens = this.#historyTokens(ledger, instructionTokens, criticalTokens, counter.replyPriming + toolTokens);
+    const historyTokens = priced ? { tokens: 0, exact: false } : this.#historyTokens(ledger, instructionTokens, criticalTokens, counter.replyPriming + toolTokens);
     const cutMessage = index.units[cut]?.firstStored;
     const orphanResults = index.orphansFrom(cutMessage ?? index.length);
     const report: WindowReport = {
@@ -279,6 +293,20 @@ export class WindowAssembler {
       durationMs: performance.now() - started,
       ...(built.decisions ? { decisions: built.decisions } : {}),
     };
+    if (priced) {
+      // The plan's figure is an upper bound: the report's are exact, counted when first read.
+      const exactSuffix = priced.exactSuffix(cut);
+      const planFixed = plan.tokens - priced.suffixTokens(cut);
+      const thinkingSaved = built.thinkingDropped.tokens;
+      const overhead = counter.replyPriming + toolTokens;
+      let history: { tokens: number; exact: boolean } | undefined;
+      const historyNow = () => (history ??= this.#historyTokensPriced(ledger, priced, instructionTokens, criticalTokens, overhead));
+      Object.defineProperties(report, {
+        windowTokens: { get: () => planFixed + exactSuffix() - thinkingSaved, enumerable: true },
+        historyTokens: { get: () => historyNow().tokens, enumerable: true },
+        historyTokensExact: { get: () => historyNow().exact, enumerable: true },
+      });
+    }
     return { messages: built.messages, report };
   }
 
@@ -323,6 +351,29 @@ export class WindowAssembler {
     const below = index.units[base]!.firstStored;
     const countedMessages = Math.max(1, index.length - below);
     return { tokens: counted + Math.ceil(((counted - overhead) / countedMessages) * below), exact: false };
+  }
+
+  /** #historyTokens as of an assemble whose newest units were priced, not counted (their exact tokens counted now). */
+  #historyTokensPriced(ledger: TokenLedger, priced: BoundedLedger, instructions: number, critical: number, overhead: number): { tokens: number; exact: boolean } {
+    const index = this.#index;
+    const base = Math.min(ledger.lowest, Math.max(0, index.units.length - 1));
+    const counted = instructions + critical + priced.exactSuffix(base)() + overhead;
+    if (base === 0) return { tokens: counted, exact: true };
+    const below = index.units[base]!.firstStored;
+    const countedMessages = Math.max(1, index.length - below);
+    return { tokens: counted + Math.ceil(((counted - overhead) / countedMessages) * below), exact: false };
+  }
+
+  /** Counts what the last windows priced by bounds (see assemble): idle work, so the next window needs no bound. */
+  settle(): void {
+    for (const ledger of this.#ledgers.values()) ledger.settle();
+  }
+
+  /** Units priced by bounds and not counted yet, over every counter's ledger. */
+  get pending(): number {
+    let n = 0;
+    for (const ledger of this.#ledgers.values()) n += ledger.pending;
+    return n;
   }
 
   #ledgerFor(counter: WindowCounter): TokenLedger {

@@ -108,6 +108,8 @@ class Fitter implements WindowFitter {
   /** fitAsync() calls run one at a time, in call order; fit() refuses to run beside them. */
   #queue: Promise<unknown> = Promise.resolve();
   #pending = 0;
+  /** A settle() of the assembler is scheduled (#settleWhenIdle). */
+  #settling = false;
 
   constructor(options: ResolvedFitOptions) {
     this.#options = options;
@@ -209,10 +211,25 @@ class Fitter implements WindowFitter {
       explain: options.report === true,
       shared: true,
     });
+    if (this.#assembler.pending > 0) this.#settleWhenIdle();
     const written = this.#write(envelope, source, window, options.report === true);
     const messages = envelope.wrap(written.items) as T;
     if (options.report !== true) return messages;
     return { messages, report: fitReport({ format: this.#codec!.format, given: envelope.items.length, window, written, source, groups: this.#groups, groupOf: this.#groupOf }) };
+  }
+
+  /**
+   * The window priced the newest messages by upper bounds instead of counting them (window-assembler.ts):
+   * they are counted once the caller's loop is idle (its model call), so the next call rarely counts.
+   */
+  #settleWhenIdle(): void {
+    if (this.#settling) return;
+    this.#settling = true;
+    const assembler = this.#assembler;
+    idle(() => {
+      this.#settling = false;
+      if (assembler === this.#assembler && this.#pending === 0) assembler.settle();
+    });
   }
 
   #context(signal: AbortSignal | undefined): CompactionContext {
@@ -524,6 +541,9 @@ function firstGroupEndingAfter(groups: readonly Group[], p: number): number {
   }
   return lo;
 }
+
+/** Runs `fn` after the current task (setImmediate where the runtime has it — Node; else a 0 ms timer: browsers, edge runtimes). */
+const idle: (fn: () => void) => void = typeof globalThis.setImmediate === "function" ? (fn) => void globalThis.setImmediate(fn) : (fn) => void setTimeout(fn, 0);
 
 function isPromise(value: unknown): value is Promise<unknown> {
   return typeof (value as { then?: unknown } | null)?.then === "function";

@@ -117,6 +117,57 @@ describe("window properties", () => {
     );
   }, timeout);
 
+  const pricedRuns = Math.max(100, Math.floor(numRuns / 20));
+  it(`an agent loop with the real counter: windows priced by upper bounds (issue 31 item 3) are the very windows of exact counting, reports exact (${pricedRuns} cases)`, () => {
+    const counter = getTokenCounter("gpt-4o");
+    // The same counter without its bound: every unit is counted before a decision.
+    const exactOnly: Counter = { ...counter, boundMessage: undefined };
+    let priced = 0;
+    let windows = 0;
+    fc.assert(
+      fc.property(
+        toolHistoryArbitrary({ maxSteps: 30 }),
+        fc.integer({ min: 200, max: 6_000 }),
+        fc.constantFrom([0.9, 0.7], [1, 1], [0.8, 0.3]),
+        fc.boolean(),
+        (history, budget, [compactThreshold, compactTarget], shared) => {
+          const bounded = new WindowAssembler();
+          const exact = new WindowAssembler();
+          const stored: Message[] = [];
+          for (const m of history) {
+            stored.push(m);
+            bounded.append(m);
+            exact.append(m);
+            // Now and then a larger budget (another model, fewer tools): a kept cut may then give way to the whole history.
+            const options = { budget: stored.length % 5 === 4 ? budget * 3 : budget, compactThreshold, compactTarget, shared };
+            let a: AssembledWindow | undefined;
+            let b: AssembledWindow | undefined;
+            try {
+              b = exact.assemble({ ...options, counter: exactOnly });
+            } catch (e) {
+              expect(() => bounded.assemble({ ...options, counter })).toThrow();
+              continue;
+            }
+            a = bounded.assemble({ ...options, counter });
+            windows++;
+            if (bounded.pending > 0) priced++;
+            expect(a.messages).toEqual(b.messages);
+            for (const key of ["cutReason", "cutIndex", "firstKeptId", "windowMessages", "windowTokens", "historyTokens", "historyTokensExact", "truncated"] as const) {
+              expect(a.report[key], key).toEqual(b.report[key]);
+            }
+            expect(a.report.windowTokens).toBe(counter.countRequest(a.messages));
+            expect(a.report.windowTokens).toBeLessThanOrEqual(options.budget);
+            // Idle work now and then: what was priced gets counted.
+            if (stored.length % 4 === 0) bounded.settle();
+          }
+        },
+      ),
+      { numRuns: pricedRuns },
+    );
+    // The bounds were used (else the property would compare exact with exact).
+    expect(priced).toBeGreaterThan(windows / 10);
+  }, timeout);
+
   it(`explain accounts for every stored message once, and its kept decisions are the window (${numRuns} cases)`, () => {
     const counter = fakeCounter();
     fc.assert(
