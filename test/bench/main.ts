@@ -31,6 +31,7 @@ import { fileURLToPath } from "node:url";
 import { getHeapStatistics } from "node:v8";
 import { agentLoopScenario } from "./agent-loop-turn.js";
 import { agentMemoryChild, agentMemoryScenario } from "./agent-memory.js";
+import { closedSessionChild, closedSessionScenario } from "./closed-session.js";
 import { fitWindowChild, fitWindowScenario } from "./fit-window.js";
 import { langchainScenario } from "./langchain-trim.js";
 import { machineInfo } from "./machine-info.js";
@@ -53,7 +54,7 @@ import { redisStoreScenario, storesTurnScenario } from "./stores-redis.js";
 import { fleetChild, fleetScenario } from "./stores-fleet.js";
 import type { BenchContext, BenchOptions, Scenario } from "./scenario.js";
 
-export const SCENARIOS: readonly Scenario[] = [agentLoopScenario, resumeScenario, memoryScenario, langchainScenario, peersScenario, fitWindowScenario, replayScenario, pipelinesScenario, recallScenario, postgresStoreScenario, redisStoreScenario, storesTurnScenario, agentMemoryScenario, fleetScenario, agentStoresScenario, recallQualityScenario, pricedCompactionScenario, backgroundSummaryScenario];
+export const SCENARIOS: readonly Scenario[] = [agentLoopScenario, resumeScenario, memoryScenario, langchainScenario, peersScenario, fitWindowScenario, replayScenario, pipelinesScenario, recallScenario, postgresStoreScenario, redisStoreScenario, storesTurnScenario, agentMemoryScenario, fleetScenario, agentStoresScenario, recallQualityScenario, pricedCompactionScenario, backgroundSummaryScenario, closedSessionScenario];
 
 const CHILDREN: Record<string, (args: string[]) => Promise<void>> = {
   resume: resumeChild,
@@ -63,6 +64,7 @@ const CHILDREN: Record<string, (args: string[]) => Promise<void>> = {
   "stores-fleet": fleetChild,
   "pg-first-window": firstWindowChild,
   "fit-window": fitWindowChild,
+  "closed-session": closedSessionChild,
 };
 
 function optionsFor(quick: boolean): BenchOptions {
