@@ -92,7 +92,7 @@ import { ArraySource, differs, HistorySource, LogCursor, type IncrementalStrateg
 import { KEEP_ALL, RecallOutput, type OutputExplain, type Selection } from "./recall-output.js";
 import { UnitTokenMemo } from "./unit-token-memo.js";
 import { rescore, speakerOf } from "./recall-scoring.js";
-import { defineStrategy } from "@amplifier-ts/contracts";
+import { defineStrategy, idOf } from "@amplifier-ts/contracts";
 
 /** The default `focus` applies up to this budget (tokens): the development sets gained at 2k and 4k and lost at 8k. */
 export const FOCUS_MAX_BUDGET = 6_000;
@@ -789,10 +789,15 @@ function fitsWhole(units: HistoryUnits, tokensOf: (u: number) => number, availab
 function positionLookup(messages: readonly Message[]): (hit: SearchHit) => number | undefined {
   let byId: Map<string, number> | undefined;
   return (hit) => {
-    if (messages[hit.index]?.metadata?.id === hit.id || (hit.id === `#${hit.index}` && messages[hit.index] !== undefined)) return hit.index;
+    // idOf answers from a stored message's facts: a packed message (cold-history) is not parsed to be found.
+    const at = messages[hit.index];
+    if (at !== undefined && (idOf(at) === hit.id || hit.id === `#${hit.index}`)) return hit.index;
     if (!byId) {
       byId = new Map();
-      messages.forEach((m, i) => typeof m.metadata?.id === "string" && !byId!.has(m.metadata.id) && byId!.set(m.metadata.id, i));
+      messages.forEach((m, i) => {
+        const id = idOf(m);
+        if (id !== undefined && !byId!.has(id)) byId!.set(id, i);
+      });
     }
     return byId.get(hit.id);
   };
