@@ -328,12 +328,16 @@ export class HistoryContextManager implements ContextManager {
     const next = messages.map((m, i) => this.#history.prepare(m, `messages[${i}]`));
     this.#lastSent = undefined;
     await this.#busyWhile(this.#history.replace(next));
+    // The removed messages' spilled text is deleted before the call resolves (spilled-history.ts #forgetRemoved).
+    await this.#spill.settled();
     this.searchIndex.noteChanged();
   }
 
   async clear(): Promise<void> {
     this.#lastSent = undefined;
     await this.#busyWhile(this.#history.clear());
+    // The removed messages' spilled text is deleted before the call resolves (spilled-history.ts #forgetRemoved).
+    await this.#spill.settled();
   }
 
   /**
@@ -417,10 +421,14 @@ export class HistoryContextManager implements ContextManager {
   /** Ends a run; with retention "run" its messages are cleared (clearRun). */
   async endRun(runId?: string): Promise<void> {
     await this.#busyWhile(this.#history.endRun(runId));
+    // The removed messages' spilled text is deleted before the call resolves (spilled-history.ts #forgetRemoved).
+    await this.#spill.settled();
   }
 
   async clearRun(runId: string): Promise<void> {
     await this.#busyWhile(this.#history.clearRun(runId));
+    // The removed messages' spilled text is deleted before the call resolves (spilled-history.ts #forgetRemoved).
+    await this.#spill.settled();
   }
 
   // --- introspection ---------------------------------------------------------------------------
@@ -512,6 +520,8 @@ export class HistoryContextManager implements ContextManager {
     this.#unsubscribe?.();
     // Before the store closes: the vectors queued for the session's attachments are written.
     await this.searchIndex.close();
+    // A spill or a deletion of removed messages' spilled text in flight: finished, not left behind.
+    await this.#spill.settled();
     await this.#history.close();
   }
 

@@ -137,6 +137,7 @@ export class SpilledHistory implements HistoryFollower {
   }
 
   reset(messages: readonly Message[]): void {
+    this.#forgetRemoved(messages);
     this.#view = messages.slice();
     this.#low = this.#high = this.#view.length;
     this.#tailTokens = 0;
@@ -144,6 +145,70 @@ export class SpilledHistory implements HistoryFollower {
     this.#positions.clear();
     this.#failed.clear();
     this.#init.follower.reset(this.#view);
+  }
+
+  /**
+   * Resolves once the blobs of the messages a rewrite removed are deleted (#forgetRemoved) and a
+   * spill in flight is done: the manager awaits it after clear(), setMessages() and clearRun(), and
+   * at close() — the session's work, never left behind.
+   */
+  async settled(): Promise<void> {
+    await this.#queue;
+  }
+
+  /**
+   * A history rewrite (clear, setMessages, clearRun, retention) removed messages, or changed their
+   * text: their spilled text must not outlive them. Their records and carried excerpts are
+   * dropped (read_stored_result answers SPILL/UNKNOWN_HANDLE for their handles) and their blobs
+   * deleted, after the rewrite is durable (reset runs then). A message kept with the same text keeps
+   * its blob. Blobs an earlier process wrote are known by the carried excerpts only (the session's
+   * "spills" attachment); others of that kind stay in the store.
+   */
+  #forgetRemoved(messages: readonly Message[]): void {
+    if (this.#records.size === 0 && this.#carried.size === 0) return;
+    const kept = new Map<string, Message>();
+    for (const m of messages) {
+      const id = knownFacts(m)?.id ?? m.metadata?.id;
+      if (typeof id === "string" && (this.#records.has(id) || this.#carried.has(id))) kept.set(id, m);
+    }
+    const handles: string[] = [];
+    for (const [id, record] of this.#records) {
+      const now = kept.get(id);
+      if (now !== undefined && (now === record.original || handleOf(id, spilledText(now)) === record.handle)) continue;
+      this.#records.delete(id);
+      this.#made.delete(id);
+      handles.push(record.handle);
+    }
+    for (const [id, carried] of this.#carried) {
+      const now = kept.get(id);
+      if (now !== undefined && handleOf(id, spilledText(now)) === carried.handle) continue;
+      this.#carried.delete(id);
+      if (!handles.includes(carried.handle)) handles.push(carried.handle);
+    }
+    if (handles.length === 0) return;
+    const run = this.#queue.then(() => this.#deleteBlobs(handles));
+    this.#queue = run.catch(() => undefined);
+  }
+
+  async #deleteBlobs(handles: readonly string[]): Promise<void> {
+    const store = (this.#store ??= this.#init.store());
+    const failed: string[] = [];
+    let cause: unknown;
+    for (const handle of handles) {
+      try {
+        await store.blobs.delete(store.keyPrefix + handle);
+      } catch (error) {
+        failed.push(handle);
+        cause ??= error;
+      }
+    }
+    if (failed.length > 0) {
+      await this.#init.hooks?.emit("context:storage_degraded", {
+        reason: `${failed.length} spilled input(s) of removed messages could not be deleted from the blob store (${cause instanceof Error ? cause.message : String(cause)}); their text stays there`,
+        store: store.blobs.kind ?? "blobs",
+        detail: { handles: failed },
+      });
+    }
   }
 
   /** Where the last window started (its cut), so later prompts re-excerpt only what a window can still show. */
