@@ -489,10 +489,12 @@ export class HistoryContextManager implements ContextManager {
     const history = this.#history.messages;
     const head = history.slice(0, Math.min(CARRIED_HEAD, history.length));
     const tail = history.slice(Math.max(head.length, history.length - CARRIED_TAIL));
-    // The spilled messages' copies too: a resume that takes their carried excerpts (carriedSpills) counts nothing for them.
-    // The last window's copies too (thinking stripped, spilled excerpts) and every spilled copy: a resume whose
-    // window is the same, and which takes the carried excerpts (carriedSpills), then counts nothing.
-    return exportTokenCounts([...head, ...tail, omittedHistoryMessage(), ...(this.#lastSent ?? []), ...this.#spill.copies()]);
+    // The copies windows count too, so a resume whose window is the same counts nothing: the last window's (thinking
+    // stripped, spilled excerpts), every spilled copy (a resume takes their carried excerpts: carriedSpills), and what
+    // the newest units send in place of stored messages (synthetic and repaired results; the ledger counts the unit
+    // below the cut as well).
+    const copies = this.#assembler.copiesFrom(Math.max(0, history.length - CARRIED_TAIL));
+    return exportTokenCounts([...head, ...tail, omittedHistoryMessage(), ...(this.#lastSent ?? []), ...this.#spill.copies(), ...copies]);
   }
 
   /** The excerpts of the spilled inputs in the history, for the next process (carried-spills.ts); context-persistent saves them at close. */

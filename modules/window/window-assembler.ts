@@ -130,6 +130,21 @@ export class WindowAssembler {
     this.#sticky = undefined;
   }
 
+  /**
+   * What the units stored at or after `position` send in place of stored messages — synthetic
+   * results of interrupted calls, results repaired for pairing — and windows count like any
+   * message (the unit just below a cut included): a holder that carries counts to the next
+   * process (context-manager carriedTokenCounts) carries theirs too. O(those units).
+   */
+  copiesFrom(position: number): Message[] {
+    const { units, stored } = this.#index;
+    const copies: Message[] = [];
+    for (let u = units.length - 1; u >= 0 && units[u]!.firstStored >= position; u--) {
+      for (const member of units[u]!.emitted()) if (member.synthetic || member.message !== stored[member.stored]) copies.push(member.message);
+    }
+    return copies;
+  }
+
   /** How many leading stored messages are the very objects `messages` starts with (reference comparison, O(that many)). */
   sharedPrefix(messages: readonly Message[]): number {
     const stored = this.#index.stored;

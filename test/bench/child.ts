@@ -8,7 +8,11 @@ import { spawn } from "node:child_process";
 const MARKER = "BENCH_RESULT ";
 
 export async function runChild<T>(entry: string, args: string[], options: { heapMb?: number } = {}): Promise<T> {
-  const nodeArgs = ["--expose-gc", ...(options.heapMb ? [`--max-old-space-size=${options.heapMb}`] : []), entry, "--child", ...args];
+  return runNode<T>(["--expose-gc", ...(options.heapMb ? [`--max-old-space-size=${options.heapMb}`] : []), entry, "--child", ...args], args);
+}
+
+/** Runs `node <nodeArgs…>` (a script of its own: it prints the BENCH_RESULT line itself); `label` names it in errors. */
+export async function runNode<T>(nodeArgs: string[], label: string[]): Promise<T> {
   return await new Promise<T>((resolve, reject) => {
     const child = spawn(process.execPath, nodeArgs, { stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
@@ -22,7 +26,7 @@ export async function runChild<T>(entry: string, args: string[], options: { heap
         resolve(JSON.parse(line.slice(MARKER.length)) as T);
         return;
       }
-      reject(new Error(`child ${args.join(" ")} exited with ${code}\n${stderr.trim().slice(-4000)}`));
+      reject(new Error(`child ${label.join(" ")} exited with ${code}\n${stderr.trim().slice(-4000)}`));
     });
   });
 }

@@ -29,7 +29,7 @@ afterAll(async () => {
   await dropPrefixes(keyPrefix);
 });
 
-async function run(mode: "write" | "resume", store: Record<string, unknown>, sessionId: string, count = 0): Promise<Result> {
+async function run(mode: "write" | "write-interrupted" | "resume", store: Record<string, unknown>, sessionId: string, count = 0): Promise<Result> {
   const child = startWriter(script, [mode, JSON.stringify(store), sessionId, String(count)]);
   const { code } = await child.exited;
   const line = child.lines.find((l) => l.startsWith("RESULT "));
@@ -60,6 +60,15 @@ describe.each(Object.entries(STORES))("context-persistent on %s: the window's to
     const recounted = await run("resume", store, sessionId);
     expect(recounted.ids).toEqual(written.ids);
     expect(recounted.tiktokenLoaded).toBe(true);
+  }, 60_000);
+
+  it("the count of the synthetic result of an interrupted call right below the window's cut is carried too: no tokenizer loaded", async () => {
+    const sessionId = `interrupted-${kind}`;
+    const written = await run("write-interrupted", store, sessionId);
+    expect(written.ids, "the interrupted turn is below the cut").toEqual(["p1", "a1"]);
+    const resumed = await run("resume", store, sessionId);
+    expect(resumed.ids).toEqual(written.ids);
+    expect(resumed.tiktokenLoaded, "the cut's decision counted the synthetic result from a carried count").toBe(false);
   }, 60_000);
 
   it("an attachment that is not a counts record is context:storage_degraded, and the session goes on (counted again)", async () => {
