@@ -314,8 +314,10 @@ export class WindowAssembler {
       const planFixed = plan.tokens - priced.suffixTokens(cut);
       const thinkingSaved = built.thinkingDropped.tokens;
       const overhead = counter.replyPriming + toolTokens;
+      // Everything the figures depend on is taken now; only the pending messages' counts wait.
+      const historyLater = this.#historyTokensPriced(ledger, priced, instructionTokens, criticalTokens, overhead);
       let history: { tokens: number; exact: boolean } | undefined;
-      const historyNow = () => (history ??= this.#historyTokensPriced(ledger, priced, instructionTokens, criticalTokens, overhead));
+      const historyNow = () => (history ??= historyLater());
       Object.defineProperties(report, {
         windowTokens: { get: () => planFixed + exactSuffix() - thinkingSaved, enumerable: true },
         historyTokens: { get: () => historyNow().tokens, enumerable: true },
@@ -368,15 +370,21 @@ export class WindowAssembler {
     return { tokens: counted + Math.ceil(((counted - overhead) / countedMessages) * below), exact: false };
   }
 
-  /** #historyTokens as of an assemble whose newest units were priced, not counted (their exact tokens counted now). */
-  #historyTokensPriced(ledger: TokenLedger, priced: BoundedLedger, instructions: number, critical: number, overhead: number): { tokens: number; exact: boolean } {
+  /**
+   * #historyTokens of an assemble whose newest units were priced, not counted: the state is taken
+   * now, the pending messages are counted when the figure is first read (the returned function).
+   */
+  #historyTokensPriced(ledger: TokenLedger, priced: BoundedLedger, instructions: number, critical: number, overhead: number): () => { tokens: number; exact: boolean } {
     const index = this.#index;
     const base = Math.min(ledger.lowest, Math.max(0, index.units.length - 1));
-    const counted = instructions + critical + priced.exactSuffix(base)() + overhead;
-    if (base === 0) return { tokens: counted, exact: true };
-    const below = index.units[base]!.firstStored;
+    const suffix = priced.exactSuffix(base);
+    const below = base === 0 ? 0 : index.units[base]!.firstStored;
     const countedMessages = Math.max(1, index.length - below);
-    return { tokens: counted + Math.ceil(((counted - overhead) / countedMessages) * below), exact: false };
+    return () => {
+      const counted = instructions + critical + suffix() + overhead;
+      if (base === 0) return { tokens: counted, exact: true };
+      return { tokens: counted + Math.ceil(((counted - overhead) / countedMessages) * below), exact: false };
+    };
   }
 
   /** Counts what the last windows priced by bounds (see assemble): idle work, so the next window needs no bound. */

@@ -48,6 +48,31 @@ describe("windows priced by upper bounds", () => {
     expect(again.pending).toBe(0);
   });
 
+  it("a priced report read later (after more messages, a truncation) gives the figures of its own window", () => {
+    const history = [system("s"), ...Array.from({ length: 30 }, (_, k) => turn(k, 60)).flat()];
+    const bounded = new WindowAssembler(history);
+    const exact = new WindowAssembler(history);
+    const budget = 3_000;
+    bounded.assemble({ budget, counter });
+    exact.assemble({ budget, counter: exactOnly });
+    const late = user("late", "and one more thing to look at");
+    bounded.append(late);
+    exact.append(late);
+    const priced = bounded.assemble({ budget, counter });
+    const reference = exact.assemble({ budget, counter: exactOnly });
+    expect(bounded.pending).toBe(1);
+    // The history moves on before anyone reads the first report.
+    for (const m of turn(99, 80)) bounded.append(m);
+    bounded.assemble({ budget, counter });
+    bounded.truncate(10);
+    bounded.assemble({ budget, counter });
+    expect(priced.report.windowTokens).toBe(reference.report.windowTokens);
+    expect(priced.report.windowTokens).toBe(counter.countRequest(priced.messages));
+    expect(priced.report.historyTokens).toBe(reference.report.historyTokens);
+    expect(priced.report.historyTokensExact).toBe(reference.report.historyTokensExact);
+    expect(JSON.parse(JSON.stringify(priced.report)).windowTokens).toBe(reference.report.windowTokens);
+  });
+
   it("never keeps a cut on bounds when exact counts would fit the whole history (a larger budget arrived)", () => {
     const history = [system("s"), ...Array.from({ length: 12 }, (_, k) => turn(k, 40)).flat()];
     const a = new WindowAssembler(history);
