@@ -33,6 +33,7 @@ import { decideCompaction, HistoryGrowth } from "./compaction-cost.js";
 import { normalizeCompactionPolicy } from "./context-options.js";
 import type { ContextOptions, ContextOptionsInput } from "./context-options.js";
 import { HistoryTally } from "./history-tally.js";
+import { IdleCount } from "./idle-count.js";
 import { reportingOrphans } from "./orphan-results.js";
 import { parseContextOptions } from "./module-config.js";
 import { PipelineWindow } from "./pipeline-window.js";
@@ -165,6 +166,8 @@ export class HistoryContextManager implements ContextManager {
   readonly #toolRecords = new ToolRecords();
   /** What each stored message a window sent is, for the records (positions of the stored history never change). */
   readonly #storedKinds = new StoredKinds();
+  /** Counts in idle time what the last window priced by bounds (idle-count.ts). */
+  readonly #idleCount = new IdleCount();
   readonly #onWindow: ((record: WindowRecord) => void) | undefined;
   /** The history as windows and strategies see it: spilled inputs replaced by their excerpts. */
   readonly #spill: SpilledHistory;
@@ -238,7 +241,7 @@ export class HistoryContextManager implements ContextManager {
   // --- the five methods ---------------------------------------------------------------------
 
   async addMessage(message: Message): Promise<void> {
-    const done = this.coldHistory?.busy();
+    const done = this.#calls();
     try {
       await this.#history.append(this.#history.prepare(message, "message"));
     } finally {
@@ -248,7 +251,7 @@ export class HistoryContextManager implements ContextManager {
   }
 
   async getMessagesForRequest(tokenBudget?: number, provider?: Provider, options: WindowRequestOptions = {}): Promise<Message[]> {
-    const done = this.coldHistory?.busy();
+    const done = this.#calls();
     this.#lastRequest = { tokenBudget, provider, tools: options.tools };
     try {
       const window = await this.#window(tokenBudget, provider, options);
@@ -275,6 +278,14 @@ export class HistoryContextManager implements ContextManager {
         ? await this.#windowOverHistory(budget, counter, model, extra, tools, explain)
         : await this.#windowOverPipeline(budget, counter, model, extra, tools, explain);
     this.#serverWindow = serverSide ? { messages, counter } : undefined;
+    // What the window priced by bounds instead of counting is counted in idle time: the next turn
+    // finds it counted and tokenizes only its own message, if that (idle-count.ts).
+    if (this.#assembler.pending > 0 || this.#pipelineWindow.pending > 0) {
+      this.#idleCount.after(() => {
+        this.#assembler.settle();
+        this.#pipelineWindow.settle();
+      });
+    }
     // Counted only if a bill arrives for it (usage-ledger.ts): a window without a bill costs nothing here.
     this.#usage.expect(model, counter, messages, tools, resolved.counter.safetyFactor);
     return messages;
@@ -517,6 +528,7 @@ export class HistoryContextManager implements ContextManager {
    */
   async close(): Promise<void> {
     await this.coldHistory?.close();
+    this.#idleCount.close();
     // Background summaries (strategies' `background: true`) are the session's work too: stopped and awaited.
     await this.pipeline.close();
     this.#unsubscribe?.();
@@ -529,9 +541,19 @@ export class HistoryContextManager implements ContextManager {
 
   // --- private ----------------------------------------------------------------------------------
 
+  /** A call starts: the packing and the idle count wait until the returned function is called. */
+  #calls(): () => void {
+    const cold = this.coldHistory?.busy();
+    const idle = this.#idleCount.busy();
+    return () => {
+      cold?.();
+      idle();
+    };
+  }
+
   /** Holds the packing (cold-history.ts) while `work` is in flight: a call never shares the event loop with it. */
   async #busyWhile<T>(work: Promise<T>): Promise<T> {
-    const done = this.coldHistory?.busy();
+    const done = this.#calls();
     try {
       return await work;
     } finally {

@@ -32,6 +32,16 @@ export class PipelineWindow {
     this.pipeline = pipeline;
   }
 
+  /** Units the assembler's last windows priced by bounds and did not count yet. */
+  get pending(): number {
+    return this.#assembler?.pending ?? 0;
+  }
+
+  /** Counts what the assembler's last windows priced by bounds (idle work, idle-count.ts). */
+  settle(): void {
+    this.#assembler?.settle();
+  }
+
   /** `history`: the stored history's live array (it only grows until a rewrite replaces it). */
   async run(history: readonly Message[], context: CompactionContext): Promise<PipelineOutput> {
     const piped = await this.pipeline.runSource(new HistorySource(history), context);

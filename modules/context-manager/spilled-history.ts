@@ -103,6 +103,12 @@ export class SpilledHistory implements HistoryFollower {
   #low = 0;
   #high = 0;
   #tailTokens = 0;
+  /**
+   * New positions examined without a count (their tokens are not in #tailTokens yet), as runs
+   * [from, to): a turn's message is counted here only when the walk back needs the exact tail
+   * (the counted tail is within a request's budget) — else the window counts it, or bounds it.
+   */
+  #uncounted: [number, number][] = [];
   /** Spilled messages by id, and where each sits in the view. */
   readonly #records = new Map<string, SpillRecord>();
   readonly #positions = new Map<string, number>();
@@ -141,6 +147,7 @@ export class SpilledHistory implements HistoryFollower {
     this.#view = messages.slice();
     this.#low = this.#high = this.#view.length;
     this.#tailTokens = 0;
+    this.#uncounted = [];
     this.#windowStart = 0;
     this.#positions.clear();
     this.#failed.clear();
@@ -305,14 +312,21 @@ export class SpilledHistory implements HistoryFollower {
     const view = this.#view;
     const promptTerms = queryTerms([promptText(view, view.length)]);
     const changes = new Map<number, Message>();
-    /** The message's tokens as windows carry it, and its record when it is spilled now. */
-    const examine = async (i: number): Promise<[number, SpillRecord?]> => {
+    /**
+     * The message's tokens as windows carry it, and its record when it is spilled now; `undefined`
+     * tokens when it cannot be spilled and `lazy` (a new message: counted only if the walk back needs it).
+     */
+    const examine = async (i: number, lazy: boolean): Promise<[number | undefined, SpillRecord?]> => {
       const message = view[i]!;
       const role = spillRole(message, options.roles);
+      const notCounted = whole ? 0 : undefined;
       // A token is at least one UTF-8 byte and a UTF-16 unit at most three: below that bound, no count
       // needed. A message not parsed yet (resumed lazily, packed) answers its stored size: no parse.
       const bound = (storedSize(message) ?? textLength(message)) * 3 + 64;
-      if (role === undefined || bound <= threshold) return [whole ? 0 : counter.countMessage(message)];
+      if (role === undefined || bound <= threshold) return [lazy || whole ? notCounted : counter.countMessage(message)];
+      // The counter's own bound (UTF-8 bytes, tokens module): tighter, still no tokenizing.
+      const bytesBound = counter.boundMessage?.(message);
+      if (bytesBound !== undefined && bytesBound <= threshold) return [lazy || whole ? notCounted : counter.countMessage(message)];
       const tokens = counter.countMessage(message);
       const id = knownFacts(message)?.id ?? message.metadata?.id;
       if (tokens <= threshold || typeof id !== "string" || this.#failed.has(id)) return [tokens];
@@ -328,16 +342,29 @@ export class SpilledHistory implements HistoryFollower {
       changes.set(position, record.excerpt);
     };
     while (this.#high < view.length) {
-      const [tokens, record] = await examine(this.#high);
+      const [tokens, record] = await examine(this.#high, true);
       if (!current()) return;
-      adopt(this.#high++, record);
-      this.#tailTokens += tokens;
+      const at = this.#high++;
+      adopt(at, record);
+      if (tokens !== undefined) this.#tailTokens += tokens;
+      else {
+        const last = this.#uncounted.at(-1);
+        if (last !== undefined && last[1] === at) last[1] = at + 1;
+        else this.#uncounted.push([at, at + 1]);
+      }
     }
-    while (this.#low > 0 && (whole || this.#tailTokens <= budget)) {
-      const [tokens, record] = await examine(this.#low - 1);
+    // The walk back needs the tail's exact tokens only while the counted part is within the budget
+    // (the uncounted messages only add to it): then they are counted, as before.
+    const tailWithin = (): boolean => {
+      if (this.#tailTokens > budget) return false;
+      for (const [from, to] of this.#uncounted.splice(0)) for (let i = from; i < to; i++) this.#tailTokens += counter.countMessage(view[i]!);
+      return this.#tailTokens <= budget;
+    };
+    while (this.#low > 0 && (whole || tailWithin())) {
+      const [tokens, record] = await examine(this.#low - 1, false);
       if (!current()) return;
       adopt(--this.#low, record);
-      this.#tailTokens += tokens;
+      this.#tailTokens += tokens ?? 0;
     }
     // With `refocus`, a new prompt: the window's spilled messages are excerpted for it (their bytes are stored already).
     if (options.refocus) this.#refocus(changes, promptTerms, excerptTokens, counter);

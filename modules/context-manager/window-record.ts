@@ -40,6 +40,12 @@ export interface WindowRecordInput {
   kinds?: StoredKinds;
 }
 
+const LAZY_FIGURES = ["windowTokens", "historyTokens"] as const;
+
+function isLazy(report: WindowReport, key: (typeof LAZY_FIGURES)[number]): boolean {
+  return Object.getOwnPropertyDescriptor(report, key)?.get !== undefined;
+}
+
 /** The reason codes of a sent message (see the table above), by kind. */
 const KEPT_REASON = ["instruction", "critical", "in-window"] as const;
 const INSTRUCTION = 0;
@@ -79,14 +85,20 @@ export function windowRecord(input: WindowRecordInput, tools: ToolRecord[]): Win
     encoding: input.counter.encoding,
     budget: report.budget,
     windowMessages: report.windowMessages,
-    windowTokens: report.windowTokens,
-    historyTokens: report.historyTokens,
+    windowTokens: isLazy(report, "windowTokens") ? 0 : report.windowTokens,
+    historyTokens: isLazy(report, "historyTokens") ? 0 : report.historyTokens,
     instructionTokens: report.instructionTokens,
     toolTokens: report.toolTokens,
     tools,
     strategies: [...input.strategies],
     runs: input.explanation ? runsOfExplanation(input.explanation) : runsOfSent(input),
   };
+  // A window whose newest messages were priced by bounds (window-assembler.ts, issue 31 item 3) has its
+  // token figures counted when first read: the record reads them then too, not now.
+  for (const key of LAZY_FIGURES) {
+    if (!isLazy(report, key)) continue;
+    Object.defineProperty(record, key, { get: () => report[key], enumerable: true, configurable: true });
+  }
   const lastId = history.length > 0 ? idOf(history[history.length - 1]!) : undefined;
   if (typeof lastId === "string") record.lastId = lastId;
   return record;
