@@ -10,7 +10,7 @@
  * | when            | once a whole block is due after a change, in the event loop's idle turns (setImmediate), at most SLICE_MS of blocks a slice (at least one block): never inside the call that appended (a turn's own cost stays O(new)); amortized O(1) per message |
  * | yields to turns | while the owner has a call in flight (`busy()`: addMessage, a window, a rewrite …) no slice runs — not even inside that call's awaited store write; the packing resumes when the last call in flight ends. A turn never waits for more than the slice already running |
  * | owned           | `close()` (the context manager's close) cancels the scheduled slice, releases idle() waiters and schedules nothing ever again: a closed session leaves no work behind |
- * | read again      | a packed message read (getMessages, search, a wider window) is parsed from its block — the last inflated block is kept for its neighbours — and held until the next append packs it away again |
+ * | read again      | a packed message read (getMessages, search, a wider window) is parsed from its block — the last inflated block is kept for its neighbours, and while a call of the owner is in flight every block it inflated (up to CALL_INFLATED_BYTES), so one call inflates each block at most once — and held until the next append packs it away again |
  * | token caches    | their entries for a packed message are dropped (they keep its strings alive); counting it again recounts |
  *
  * Nothing observable changes: a packed message answers every read with an equal value (see
@@ -33,6 +33,12 @@ export const DEFAULT_HOT_TAIL = 4_096;
 export const DEFAULT_BLOCK_SIZE = 64;
 /** Longest one packing slice holds the event loop, ms (one block is ~1.5 ms at 64 agent-loop messages). */
 const SLICE_MS = 2;
+/**
+ * Inflated JSON kept for the call in flight, bytes (~64 blocks of agent-loop messages): a search
+ * and the plan after it read hits and their neighbours in score order, across blocks and back;
+ * each block is inflated once per call, not once per visit. Released when the last call ends.
+ */
+export const CALL_INFLATED_BYTES = 8 * 1024 * 1024;
 
 export class ColdHistory {
   readonly #hotTail: number;
@@ -47,6 +53,10 @@ export class ColdHistory {
   readonly #revived = new Set<ColdBlock>();
   /** The last block inflated, shared by all blocks (one at a time is enough for a pass in order). */
   readonly #inflated: { block: ColdBlock | undefined; data: Buffer | undefined } = { block: undefined, data: undefined };
+  /** The blocks inflated during the call in flight (busy()), up to CALL_INFLATED_BYTES; emptied when the last call ends. */
+  readonly #callInflated = new Map<ColdBlock, Buffer>();
+  #callInflatedBytes = 0;
+  #inflations = 0;
   #packed = 0;
   /** The slice scheduled to pack what is due. */
   #scheduled: NodeJS.Immediate | undefined;
@@ -64,6 +74,11 @@ export class ColdHistory {
   /** Messages packed so far (tests, benchmarks). */
   get packed(): number {
     return this.#packed;
+  }
+
+  /** Blocks inflated so far (tests, benchmarks: what reading packed messages cost). */
+  get inflations(): number {
+    return this.#inflations;
   }
 
   /** The last window over the stored history kept the messages from `position` on: they stay hot. */
@@ -108,7 +123,10 @@ export class ColdHistory {
     return () => {
       if (done) return;
       done = true;
-      if (--this.#busy === 0) this.#kick();
+      if (--this.#busy === 0) {
+        this.#releaseCallInflated();
+        this.#kick();
+      }
     };
   }
 
@@ -124,6 +142,7 @@ export class ColdHistory {
    */
   close(): Promise<void> {
     this.#closed = true;
+    this.#releaseCallInflated();
     if (this.#scheduled !== undefined) clearImmediate(this.#scheduled);
     this.#scheduled = undefined;
     this.#release();
@@ -221,14 +240,29 @@ export class ColdHistory {
     this.#revived.add(block);
   }
 
-  /** @internal ColdBlock: the inflated JSON of `block` (the last one inflated is kept). */
+  /** @internal ColdBlock: the inflated JSON of `block` (the last one inflated is kept; during a call, every one up to CALL_INFLATED_BYTES). */
   inflate(block: ColdBlock, packed: string): Buffer {
     const cached = this.#inflated;
     if (cached.block !== block) {
-      cached.data = inflateRawSync(Buffer.from(packed, "latin1"));
+      let data = this.#busy > 0 ? this.#callInflated.get(block) : undefined;
+      if (data === undefined) {
+        data = inflateRawSync(Buffer.from(packed, "latin1"));
+        this.#inflations++;
+        if (this.#busy > 0 && this.#callInflatedBytes + data.length <= CALL_INFLATED_BYTES) {
+          this.#callInflated.set(block, data);
+          this.#callInflatedBytes += data.length;
+        }
+      }
+      cached.data = data;
       cached.block = block;
     }
     return cached.data!;
+  }
+
+  /** The call in flight ended (or the history closed): its inflated blocks go, but the last one. */
+  #releaseCallInflated(): void {
+    this.#callInflated.clear();
+    this.#callInflatedBytes = 0;
   }
 }
 

@@ -31,7 +31,7 @@
 import MiniSearch from "minisearch";
 import type { Message } from "@amplifier-ts/contracts";
 import type { Embedder, HistorySearch, SearchFeedback, SearchFilter, SearchHit, SearchOptions } from "@amplifier-ts/contracts";
-import { createError } from "@amplifier-ts/contracts";
+import { createError, idOf, knownFacts } from "@amplifier-ts/contracts";
 import { DenseRows } from "./dense-rows.js";
 import { MessageVectors, type VectorArchive, type VectorStats } from "./message-vectors.js";
 import { recordCallNames, searchableParts, searchableText, toolNamesOf } from "./message-text.js";
@@ -396,8 +396,9 @@ export class HistorySearchIndex {
       if (p >= limit) return false;
       const m = messages[p]!;
       if (roles && !roles.has(m.role)) return false;
-      if (filter.runId !== undefined && m.metadata?.runId !== filter.runId) return false;
-      if (ids && !ids.has(m.metadata?.id as string)) return false;
+      // Ids from the stored facts when the message has them (a packed or lazy message is not parsed).
+      if (filter.runId !== undefined && runIdOf(m) !== filter.runId) return false;
+      if (ids && !ids.has(idOf(m) as string)) return false;
       if (filter.toolName !== undefined && !toolNamesOf(m, this.#callNames).includes(filter.toolName)) return false;
       return true;
     };
@@ -436,9 +437,10 @@ export class HistorySearchIndex {
 
   #hit(position: number, score: number, terms: string[] | undefined, neighbours: number): SearchHit {
     const message = this.#indexed[position]!;
-    const id = message.metadata?.id;
+    // From the stored facts when the message has them: a packed or lazily loaded message is not parsed for its id.
+    const id = idOf(message);
     return {
-      id: typeof id === "string" ? id : `#${position}`,
+      id: id ?? `#${position}`,
       index: position,
       score,
       message,
@@ -515,4 +517,12 @@ function checkOptions(query: string, options: SearchOptions, module: string): { 
     throw createError("INVALID_ARGUMENT", "search option filter must be an object or a function", { module, path: "filter", expected: "{ role?, runId?, toolName?, ids? } | (message, index) => boolean", given: filter });
   }
   return { k, neighbours };
+}
+
+/** metadata.runId (when a string), from the stored facts when the message has them. */
+function runIdOf(message: Message): string | undefined {
+  const facts = knownFacts(message);
+  if (facts) return facts.runId;
+  const runId = message.metadata?.runId;
+  return typeof runId === "string" ? runId : undefined;
 }

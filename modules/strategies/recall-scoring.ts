@@ -10,7 +10,7 @@
  *
  * All are deterministic and cost O(candidates) besides the extra filtered searches (one each).
  */
-import type { Message } from "@amplifier-ts/contracts";
+import { idOf, type Message } from "@amplifier-ts/contracts";
 import type { HistorySearch, SearchHit, SearchOptions } from "@amplifier-ts/contracts";
 import { isSessionHeader, tokenize, type RankedHit } from "@amplifier-ts/search";
 
@@ -215,7 +215,8 @@ export async function rescore(
         continue;
       }
       const m = messages[q]!;
-      const id = typeof m.metadata?.id === "string" ? m.metadata.id : `#${q}`;
+      // The stored facts' id when there are facts: a packed neighbour is not parsed to be named.
+      const id = idOf(m) ?? `#${q}`;
       // Only before the search's bound (the current turn is never a hit).
       if (typeof limit === "number" && q >= limit) continue;
       if (typeof limit === "string" && id === limit) continue;

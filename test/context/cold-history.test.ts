@@ -165,3 +165,41 @@ describe("packing cold messages (issue 20)", () => {
     expect(json(assembler.assemble(budget).messages)).toEqual(json(reference.assemble(budget).messages));
   });
 });
+
+describe("reading packed messages (issue 30)", () => {
+  it("inflates each block at most once per call in flight, once per visit outside one; a call's blocks go when it ends", async () => {
+    const cold = new ColdHistory({ hotTail: 0, blockSize: 4 });
+    const history = new StoredHistory({ moduleName: "cold-test", sessionId: "s", agentId: "default", retention: "permanent", store: undefined, follower: new WindowAssembler(), cold });
+    const source = generateHistory({ count: 40, seed: 7, idPrefix: "i", withSystem: false });
+    for (const m of source) await history.append(history.prepare(m, "message"));
+    await cold.idle();
+    const stored = history.messages;
+    const [a, b] = [stored[1]!, stored[9]!];
+    expect(heldState(a)!.body).toBeUndefined();
+    expect(heldState(b)!.body).toBeUndefined();
+    // Reads a and b alternately; after each read the history changes, which packs the parsed body away again.
+    const alternate = (times: number) => {
+      for (let i = 0; i < times; i++) {
+        for (const m of [a, b]) {
+          expect(json(m)).toEqual(json({ ...source[stored.indexOf(m)], metadata: m.metadata }));
+          cold.maintain(stored);
+          expect(heldState(m)!.body).toBeUndefined();
+        }
+      }
+    };
+    let before = cold.inflations;
+    alternate(3);
+    // Outside a call only the last block is kept: every visit to the other block inflates it.
+    expect(cold.inflations - before).toBe(6);
+    const done = cold.busy();
+    before = cold.inflations;
+    alternate(3);
+    expect(cold.inflations - before).toBe(2);
+    done();
+    // The call ended: its blocks went (only the last one inflated stays): every visit inflates again.
+    before = cold.inflations;
+    alternate(2);
+    expect(cold.inflations - before).toBe(4);
+    await cold.close();
+  });
+});
