@@ -310,7 +310,9 @@ export class SpilledHistory implements HistoryFollower {
     const threshold = Math.floor(options.share * budget);
     const excerptTokens = Math.max(32, Math.min(options.excerptTokens, Math.floor(threshold / 2)));
     const view = this.#view;
-    const promptTerms = queryTerms([promptText(view, view.length)]);
+    // The latest prompt's terms, only when something is excerpted (most windows spill nothing).
+    let terms: readonly string[] | undefined;
+    const promptTerms = (): readonly string[] => (terms ??= queryTerms([promptText(view, view.length)]));
     const changes = new Map<number, Message>();
     /**
      * The message's tokens as windows carry it, and its record when it is spilled now; `undefined`
@@ -330,7 +332,7 @@ export class SpilledHistory implements HistoryFollower {
       const tokens = counter.countMessage(message);
       const id = knownFacts(message)?.id ?? message.metadata?.id;
       if (tokens <= threshold || typeof id !== "string" || this.#failed.has(id)) return [tokens];
-      const record = await this.#spill(message, id, role, tokens, counter, promptTerms, excerptTokens, view, i);
+      const record = await this.#spill(message, id, role, tokens, counter, promptTerms(), excerptTokens, view, i);
       return record === undefined ? [tokens] : [record.excerptTokens, record];
     };
     // A rewrite while a blob was being written (setMessages, clear) replaced the view: this pass is
@@ -367,7 +369,7 @@ export class SpilledHistory implements HistoryFollower {
       this.#tailTokens += tokens ?? 0;
     }
     // With `refocus`, a new prompt: the window's spilled messages are excerpted for it (their bytes are stored already).
-    if (options.refocus) this.#refocus(changes, promptTerms, excerptTokens, counter);
+    if (options.refocus && this.#positions.size > 0) this.#refocus(changes, promptTerms(), excerptTokens, counter);
     this.#apply(changes);
   }
 

@@ -274,6 +274,17 @@ export class TokenLedger {
     if (this.#anchor >= 0) this.#extendUp();
   }
 
+  /**
+   * Counts the units appended since the last exact count except the newest `keep` (the older ones
+   * first): a window then prices at most `keep` units by bounds, so priced units never pile up in a
+   * loop that leaves no idle time — each turn counts what the previous ones left, not a burst of them.
+   */
+  settleAllBut(keep: number): void {
+    if (this.#anchor < 0) return;
+    const until = this.#index.units.length - keep;
+    for (let top = this.#anchor + this.#up.length - 1; top < until; top++) this.#up.push(this.#up[this.#up.length - 1]! + this.#nonCritical(top));
+  }
+
   /** The lowest unit counted so far, without counting up (see `base`). */
   get lowest(): number {
     return this.#anchor < 0 ? this.#index.units.length : this.#anchor - this.#down.length;

@@ -210,6 +210,8 @@ export class WindowAssembler {
     // counted units alone rule out rule 1. Anything else (a cut moves, the ladder) is decided on
     // exact counts. Windows are the same either way; what was priced is counted later (settle(),
     // idle work) or when a report's figure is read.
+    // At most the newest PRICED_UNITS wait for their count (see TokenLedger.settleAllBut).
+    if (!explain && ledger.pending > PRICED_UNITS) ledger.settleAllBut(PRICED_UNITS);
     const bounded = explain ? undefined : ledger.boundedView();
     let decision: CutDecision | undefined;
     if (bounded) {
@@ -433,6 +435,9 @@ function budgetTooSmall(
     hint: more.hint,
   });
 }
+
+/** Units a window may price by bounds instead of counting (the newest ones; a turn adds one or two). */
+const PRICED_UNITS = 2;
 
 const NO_THINKING_DROPPED = Object.freeze({ messages: 0, tokens: 0 });
 

@@ -96,6 +96,29 @@ describe("windows priced by upper bounds", () => {
     expect(priced.messages).toEqual(exact.messages);
   });
 
+  it("in a loop with no idle time, priced units do not pile up: each window counts what the earlier ones priced, and prices at most the two newest", () => {
+    const history = [system("s"), ...Array.from({ length: 30 }, (_, k) => turn(k, 60)).flat()];
+    const bounded = new WindowAssembler(history);
+    const exact = new WindowAssembler(history);
+    const budget = 3_000;
+    bounded.assemble({ budget, counter });
+    exact.assemble({ budget, counter: exactOnly });
+    let priced = 0;
+    for (let k = 0; k < 12; k++) {
+      const next = user(`more${k}`, `one more short question ${k}`);
+      bounded.append(next);
+      exact.append(next);
+      const a = bounded.assemble({ budget, counter });
+      const b = exact.assemble({ budget, counter: exactOnly });
+      // Never settled in between: still at most the newest two priced, and the same window.
+      expect(bounded.pending).toBeLessThanOrEqual(2);
+      expect(a.messages).toEqual(b.messages);
+      expect(a.report.windowTokens).toBe(b.report.windowTokens);
+      if (Object.getOwnPropertyDescriptor(a.report, "windowTokens")?.get) priced++;
+    }
+    expect(priced).toBeGreaterThan(6);
+  });
+
   it("a counter without a bound (a caller's tokenizer) counts every message before deciding", () => {
     const custom = getTokenCounter("gpt-4o", { tokenizer: { encoding: "words", count: (t) => t.split(/\s+/).filter(Boolean).length } });
     expect(custom.boundMessage(user("x", "a b c"))).toBeUndefined();
