@@ -423,8 +423,15 @@ export class HistorySearchIndex {
     const depth = Math.max(k * 4, 50);
     this.#dense.sync(this.#indexed, (m) => vectors.vectorOf(m), vectors.version);
     const semantic = this.#dense.nearest(vector, accept, limit, depth, key);
-    const byPosition = new Map(lexical.map((r) => [r.position, r]));
-    const candidates = [...new Set([...lexical.slice(0, depth).map((r) => r.position), ...semantic])];
+    const top = lexical.length > depth ? lexical.slice(0, depth) : lexical;
+    // Lexical scores of the candidates: the top of the lexical side, and dense-side candidates further down it (0 when no term matched).
+    const byPosition = new Map(top.map((r) => [r.position, r]));
+    const deeper = semantic.filter((p) => !byPosition.has(p));
+    if (deeper.length > 0 && lexical.length > depth) {
+      const wanted = new Set(deeper);
+      for (let i = depth; i < lexical.length; i++) if (wanted.has(lexical[i]!.position)) byPosition.set(lexical[i]!.position, lexical[i]!);
+    }
+    const candidates = [...top.map((r) => r.position), ...deeper];
     const mixed = zScoreMix(
       candidates.map((p) => byPosition.get(p)?.score ?? 0),
       candidates.map((p) => this.#dense.score(vector, p)),

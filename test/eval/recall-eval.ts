@@ -46,6 +46,7 @@ import { Coordinator } from "../../core/coordinator.js";
 import type { HistoryContextManager } from "../../modules/context-manager/history-context-manager.js";
 import { mount } from "../../modules/context-simple/index.js";
 import { searchableText } from "../../modules/search/message-text.js";
+import { recallOptions } from "../../modules/strategies/recall.js";
 import { recallQuery } from "../../modules/search/recall-query.js";
 import { recallCandidates } from "../../modules/search/recall-ranking.js";
 import { tokenize } from "../../modules/search/tokenizer.js";
@@ -192,9 +193,11 @@ export async function evaluate(conversation: RecallConversation, method: Method,
 
 /** Ids of the RANK_DEPTH candidates recall considers for `text` (as the strategy ranks them), best first. */
 async function recallCandidateIds(context: HistoryContextManager, method: Method, text: string, before: string): Promise<string[]> {
-  const ranking = (method.strategies[0] as { ranking?: "recall" | "search" } | undefined)?.ranking ?? "recall";
+  const options = (method.strategies[0] ?? {}) as { ranking?: "recall" | "search"; mixing?: "rrf" | "zscore"; denseWeight?: number };
+  const ranking = options.ranking ?? "recall";
   const query = ranking === "recall" ? recallQuery(text).text : text;
-  const ranked = await recallCandidates(context, query, RANK_DEPTH, ranking, { before, filter: { role: ["user", "assistant", "tool"] } });
+  const mixing = recallOptions.parse({ ...(options.mixing ? { mixing: options.mixing } : {}), ...(options.denseWeight !== undefined ? { denseWeight: options.denseWeight } : {}) });
+  const ranked = await recallCandidates(context, query, RANK_DEPTH, ranking, { before, filter: { role: ["user", "assistant", "tool"] }, ...(mixing.mixing === "zscore" ? { mixing: "zscore", denseWeight: mixing.denseWeight } : {}) });
   return ranked.map((r) => r.hit.id);
 }
 
