@@ -40,8 +40,8 @@
  * by default a hit's score adds 0.5 × its best ±1 neighbour's (same session), and up to 6k budget
  * the best 3 hits are placed with ±1 … ±2 before further hits (which then get ±1); a recalled
  * reply without its prompt brings that prompt or is left out (the window opens with a user turn).
- * With an embedder, `mixing` says how BM25 and the vectors are combined: "rrf" (default, rank
- * fusion) or "zscore" (scores standardised and summed, the dense side × `denseWeight`).
+ * With an embedder, `mixing` says how BM25 and the vectors are combined: "zscore" (default: scores
+ * standardised and summed, the dense side × `denseWeight`) or "rrf" (rank fusion).
  *
  * k: unset (the default), the hits asked of the search are autoK(available) = available / 50
  * within [8, 100], and hits are placed while the budget lasts; set, at most k hits are placed
@@ -156,12 +156,14 @@ export const recallOptions = z
      * hit first, then ±1 around each (the behaviour before).
      */
     /**
-     * With an embedder (issue 30): how the search combines BM25 and the vectors. "rrf" — reciprocal
-     * rank fusion of the two rankings; "zscore" — each side's scores standardised over the
-     * candidates and summed, the dense side × `denseWeight` (modules/search/score-mixing.ts).
-     * Without an embedder both are plain BM25.
+     * With an embedder (issue 30): how the search combines BM25 and the vectors. "zscore" (default)
+     * — each side's scores standardised over the candidates and summed, the dense side ×
+     * `denseWeight` (modules/search/score-mixing.ts); "rrf" — reciprocal rank fusion of the two
+     * rankings. Without an embedder both are plain BM25. z-score beat RRF with embedder-local on
+     * both development splits at 2k and 4k (REALTALK +0.2/+0.7, QMSum +2.0/+1.0 points; at 8k
+     * +0.7 and −0.5 — BENCHMARKS.md, the ablation).
      */
-    mixing: z.enum(["rrf", "zscore"]).default("rrf"),
+    mixing: z.enum(["rrf", "zscore"]).default("zscore"),
     /** Weight of the dense side in "zscore" mixing (BM25's is 1). Default 1. */
     denseWeight: z.number().min(0).max(10).default(1),
     focus: z

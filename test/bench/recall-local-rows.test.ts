@@ -73,7 +73,7 @@ describe("the bench's embedder-local rows (recall-eval scenario)", () => {
     resetVectorFiles();
     const full = await addLocalRows([c], dev, heldout, () => undefined);
     expect(full.added).toBe(true);
-    expect(dev.outcomes.map((o) => o.method)).toEqual([base[0]!.label, "recall + embedder-local (USE lite, RRF)", "recall + embedder-local (USE lite, z-score mixing)"]);
+    expect(dev.outcomes.map((o) => o.method)).toEqual([base[0]!.label, "recall + embedder-local (USE lite, z-score mixing)", "recall + embedder-local (USE lite, RRF)"]);
     expect(heldout.outcomes.map((o) => o.method)).toEqual([base[0]!.label, full.heldoutLabel]);
   });
 });

@@ -78,7 +78,7 @@ export const DIALOGUE_ABLATIONS: readonly DialogueMethod[] = [
   { id: "entities", label: "+ speaker / entity priors (`\"entities\": true`)", kind: "pipeline", strategies: [{ use: "recall", entities: true }] },
   {
     id: "mixing",
-    label: "recall + hashed test embedder, z-score mixing (`\"mixing\": \"zscore\"`)",
+    label: "recall + hashed test embedder, z-score mixing (`\"mixing\": \"zscore\"`, the default with an embedder)",
     kind: "pipeline",
     strategies: [{ use: "recall", mixing: "zscore" }],
     embedder: true,

@@ -559,7 +559,7 @@ function localSplit(argv: string[]): Split {
  * The embedder-local rows of the bench and of `--local-embedder` without `--local-mixing`: the
  * mixing recall uses by default first (the held-out row), then the other.
  */
-export const LOCAL_MIXINGS: readonly EvalMixing[] = [{ mixing: "rrf" }, { mixing: "zscore", denseWeight: 1 }];
+export const LOCAL_MIXINGS: readonly EvalMixing[] = [{ mixing: "zscore", denseWeight: 1 }, { mixing: "rrf" }];
 
 /** `--local-mixing a,b`: the mixings of the embedder-local rows (default LOCAL_MIXINGS). */
 function localMixings(argv: string[]): EvalMixing[] {

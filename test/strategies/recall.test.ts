@@ -370,7 +370,7 @@ describe("recall", () => {
     expect(() => createStrategy({ use: "recall", feedback: { depth: 2 } })).toThrow(expect.objectContaining({ code: "INVALID_STRATEGY_OPTIONS" }));
   });
 
-  it("mixing (issue 30; \"rrf\" by default) asks the search for z-score mixing with its dense weight; bad values are typed config errors", async () => {
+  it("mixing (issue 30; \"zscore\" by default) asks the search for z-score mixing with its dense weight, \"rrf\" for rank fusion; bad values are typed config errors", async () => {
     const seen: [SearchOptions["mixing"], SearchOptions["denseWeight"]][] = [];
     const old = user("the kiwi api key rotates every 30 days");
     const search: HistorySearch = { search: (_q, options) => (seen.push([options?.mixing, options?.denseWeight]), [{ id: old.metadata!.id as string, index: 0, score: 1, message: old }]) };
@@ -378,7 +378,7 @@ describe("recall", () => {
     for (const options of [{}, { mixing: "rrf" }, { mixing: "zscore" }, { mixing: "zscore", denseWeight: 0.5 }]) {
       await createStrategy({ use: "recall", smoothing: 0, ...options }).compact(history, { ...contextFor(BUDGET), search });
     }
-    expect(seen).toEqual([[undefined, undefined], [undefined, undefined], ["zscore", 1], ["zscore", 0.5]]);
+    expect(seen).toEqual([["zscore", 1], [undefined, undefined], ["zscore", 1], ["zscore", 0.5]]);
     expect(() => createStrategy({ use: "recall", mixing: "sum" })).toThrow(expect.objectContaining({ code: "INVALID_STRATEGY_OPTIONS", details: expect.objectContaining({ path: "strategies[0].mixing" }) }));
     expect(() => createStrategy({ use: "recall", denseWeight: -1 })).toThrow(expect.objectContaining({ code: "INVALID_STRATEGY_OPTIONS", details: expect.objectContaining({ path: "strategies[0].denseWeight" }) }));
     expect(() => createStrategy({ use: "recall", denseWeight: "high" })).toThrow(expect.objectContaining({ code: "INVALID_STRATEGY_OPTIONS", details: expect.objectContaining({ path: "strategies[0].denseWeight" }) }));
