@@ -300,7 +300,7 @@ function ablationRows(run: DialogueRun): string[] {
   const labelOf = (id: string) => [...DIALOGUE_METHODS, ...DIALOGUE_ABLATIONS].find((m) => m.id === id)?.label;
   const wanted = ["bm25", "recall", ...OPTION_ROWS].map(labelOf).filter((l): l is string => l !== undefined);
   const present = run.outcomes.map((o) => o.method);
-  const embedders = present.filter((l) => /embedder/.test(l));
+  const embedders = present.filter((l) => /embedder/.test(l) && !wanted.includes(l));
   const others = present.filter((l) => !wanted.includes(l) && !embedders.includes(l) && l !== labelOf("recent"));
   return [...wanted.filter((l) => present.includes(l)), ...others, ...embedders];
 }
