@@ -24,6 +24,17 @@ function turn(k: number, words: number): Message[] {
   return [user(`u${k}`, `question ${k}: ${text}`), call(`c${k}`, [`call${k}`]), result(`r${k}`, `call${k}`, text), assistant(`a${k}`, `answer ${k}`)];
 }
 
+/** The same 30-turn history in two assemblers, one window each at 3,000 tokens: one counter with its bound, one without. */
+function twoAssemblers(): { bounded: WindowAssembler; exact: WindowAssembler; budget: number } {
+  const history = [system("s"), ...Array.from({ length: 30 }, (_, k) => turn(k, 60)).flat()];
+  const bounded = new WindowAssembler(history);
+  const exact = new WindowAssembler(history);
+  const budget = 3_000;
+  bounded.assemble({ budget, counter });
+  exact.assemble({ budget, counter: exactOnly });
+  return { bounded, exact, budget };
+}
+
 describe("windows priced by upper bounds", () => {
   it("a kept cut is decided on bounds: the new messages are not counted until idle work or a report's figure asks", () => {
     const assembler = new WindowAssembler([system("s"), ...Array.from({ length: 30 }, (_, k) => turn(k, 60)).flat()]);
@@ -49,12 +60,7 @@ describe("windows priced by upper bounds", () => {
   });
 
   it("a priced report read later (after more messages, a truncation) gives the figures of its own window", () => {
-    const history = [system("s"), ...Array.from({ length: 30 }, (_, k) => turn(k, 60)).flat()];
-    const bounded = new WindowAssembler(history);
-    const exact = new WindowAssembler(history);
-    const budget = 3_000;
-    bounded.assemble({ budget, counter });
-    exact.assemble({ budget, counter: exactOnly });
+    const { bounded, exact, budget } = twoAssemblers();
     const late = user("late", "and one more thing to look at");
     bounded.append(late);
     exact.append(late);
@@ -97,12 +103,7 @@ describe("windows priced by upper bounds", () => {
   });
 
   it("in a loop with no idle time, priced units do not pile up: each window counts what the earlier ones priced, and prices at most the two newest", () => {
-    const history = [system("s"), ...Array.from({ length: 30 }, (_, k) => turn(k, 60)).flat()];
-    const bounded = new WindowAssembler(history);
-    const exact = new WindowAssembler(history);
-    const budget = 3_000;
-    bounded.assemble({ budget, counter });
-    exact.assemble({ budget, counter: exactOnly });
+    const { bounded, exact, budget } = twoAssemblers();
     let priced = 0;
     for (let k = 0; k < 12; k++) {
       const next = user(`more${k}`, `one more short question ${k}`);
