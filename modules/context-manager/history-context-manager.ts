@@ -497,7 +497,14 @@ export class HistoryContextManager implements ContextManager {
    * is read from the messages: counts are looked up by object.
    */
   carriedTokenCounts(): CarriedTokenCounts {
+    // What the last windows priced by upper bounds and the idle count has not counted yet (close()
+    // cancels it) is counted now: a count never taken is not carried, and the next process would
+    // load the tokenizer for its first window.
+    this.#assembler.settle();
+    this.#pipelineWindow.settle();
     const history = this.#history.messages;
+    // And the new messages the spill walk left uncounted: a resumed process's walk back counts them.
+    this.#spill.countUncounted(Math.max(0, history.length - CARRIED_TAIL));
     const head = history.slice(0, Math.min(CARRIED_HEAD, history.length));
     const tail = history.slice(Math.max(head.length, history.length - CARRIED_TAIL));
     // The copies windows count too, so a resume whose window is the same counts nothing: the last window's (thinking

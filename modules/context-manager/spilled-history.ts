@@ -109,6 +109,8 @@ export class SpilledHistory implements HistoryFollower {
    * (the counted tail is within a request's budget) — else the window counts it, or bounds it.
    */
   #uncounted: [number, number][] = [];
+  /** The counter of the last prepare (countUncounted counts with it). */
+  #lastCounter: TokenCounter | undefined;
   /** Spilled messages by id, and where each sits in the view. */
   readonly #records = new Map<string, SpillRecord>();
   readonly #positions = new Map<string, number>();
@@ -221,6 +223,27 @@ export class SpilledHistory implements HistoryFollower {
     }
   }
 
+  /**
+   * Counts the messages at positions ≥ `from` that the walk left uncounted (the session's carried
+   * counts are taken next: a resumed process walks back over them with exact counts, and one not
+   * counted here would load the tokenizer there). Into #tailTokens, as the walk would have.
+   */
+  countUncounted(from: number): void {
+    const counter = this.#lastCounter;
+    if (counter === undefined || this.#uncounted.length === 0) return;
+    const view = this.#view;
+    const left: [number, number][] = [];
+    for (const [a, b] of this.#uncounted) {
+      if (b <= from) {
+        left.push([a, b]);
+        continue;
+      }
+      if (a < from) left.push([a, from]);
+      for (let i = Math.max(a, from); i < b; i++) this.#tailTokens += counter.countMessage(view[i]!);
+    }
+    this.#uncounted = left;
+  }
+
   /** Where the last window started (its cut), so later prompts re-excerpt only what a window can still show. */
   windowFrom(position: number): void {
     this.#windowStart = position;
@@ -315,6 +338,7 @@ export class SpilledHistory implements HistoryFollower {
   async #prepare(budget: number, counter: TokenCounter, whole: boolean): Promise<void> {
     const options = this.#init.options;
     if (options === false) return;
+    this.#lastCounter = counter;
     const threshold = Math.floor(options.share * budget);
     const excerptTokens = Math.max(32, Math.min(options.excerptTokens, Math.floor(threshold / 2)));
     const view = this.#view;
