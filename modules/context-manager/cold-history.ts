@@ -18,6 +18,7 @@
  */
 import type { Message } from "@amplifier-ts/contracts";
 import { factsOf, isCritical, isInstruction, knownFacts } from "@amplifier-ts/contracts";
+import { CallGate } from "./call-gate.js";
 import { forgetTokenCounts } from "@amplifier-ts/tokens";
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 import { heldState, type HeldState, type PackedPlace } from "./held-message.js";
@@ -63,7 +64,11 @@ export class ColdHistory {
   /** Callers of idle() waiting for the packing to catch up. */
   #waiting: (() => void)[] = [];
   /** Calls of the owner in flight (busy()): no slice runs while there is one. */
-  #busy = 0;
+  /** The owner's calls in flight: when the last ends, the call's inflated blocks go and the packing resumes. */
+  readonly #calls = new CallGate(() => {
+    this.#releaseCallInflated();
+    this.#kick();
+  });
   #closed = false;
 
   constructor(options: ColdHistoryOptions = {}) {
@@ -118,16 +123,7 @@ export class ColdHistory {
    * shares the event loop with packing. Calls may overlap; the packing resumes after the last.
    */
   busy(): () => void {
-    this.#busy++;
-    let done = false;
-    return () => {
-      if (done) return;
-      done = true;
-      if (--this.#busy === 0) {
-        this.#releaseCallInflated();
-        this.#kick();
-      }
-    };
+    return this.#calls.enter();
   }
 
   /** Whether a slice is scheduled (tests: a closed or caught-up history has none). */
@@ -158,13 +154,13 @@ export class ColdHistory {
   /** After any change: the next slice when a block is due and no call is in flight; idle() waiters released when none is due. */
   #kick(): void {
     if (this.#closed) return this.#release();
-    if (this.#busy > 0) return;
+    if (this.#calls.busy) return;
     if (this.#due()) this.#schedule();
     else this.#release();
   }
 
   #schedule(): void {
-    if (this.#closed || this.#busy > 0) return;
+    if (this.#closed || this.#calls.busy) return;
     this.#scheduled ??= setImmediate(() => this.#packSlice());
   }
 
@@ -172,7 +168,7 @@ export class ColdHistory {
   #packSlice(): void {
     this.#scheduled = undefined;
     // A call began since this slice was scheduled: its end schedules the next (busy()).
-    if (this.#closed || this.#busy > 0) return;
+    if (this.#closed || this.#calls.busy) return;
     const until = performance.now() + SLICE_MS;
     while (this.#due()) {
       this.#pack(this.#history!.slice(this.#packedUpTo, this.#packedUpTo + this.#blockSize));
@@ -244,11 +240,11 @@ export class ColdHistory {
   inflate(block: ColdBlock, packed: string): Buffer {
     const cached = this.#inflated;
     if (cached.block !== block) {
-      let data = this.#busy > 0 ? this.#callInflated.get(block) : undefined;
+      let data = this.#calls.busy ? this.#callInflated.get(block) : undefined;
       if (data === undefined) {
         data = inflateRawSync(Buffer.from(packed, "latin1"));
         this.#inflations++;
-        if (this.#busy > 0 && this.#callInflatedBytes + data.length <= CALL_INFLATED_BYTES) {
+        if (this.#calls.busy && this.#callInflatedBytes + data.length <= CALL_INFLATED_BYTES) {
           this.#callInflated.set(block, data);
           this.#callInflatedBytes += data.length;
         }

@@ -11,21 +11,17 @@
  * | owned           | `close()` cancels the scheduled task and schedules nothing again: a closed session leaves no work behind |
  * | not run         | the next window counts what it needs itself (a bound that does not decide is counted): same windows either way |
  */
+import { CallGate } from "./call-gate.js";
+
 export class IdleCount {
-  #busy = 0;
+  readonly #calls = new CallGate(() => this.#kick());
   #closed = false;
   #task: (() => void) | undefined;
   #scheduled: NodeJS.Immediate | undefined;
 
   /** A call of the owner starts: nothing runs until the returned function is called (calls may overlap). */
   busy(): () => void {
-    this.#busy++;
-    let done = false;
-    return () => {
-      if (done) return;
-      done = true;
-      if (--this.#busy === 0) this.#kick();
-    };
+    return this.#calls.enter();
   }
 
   /** Runs `task` in idle time, instead of any task not run yet. */
@@ -48,10 +44,10 @@ export class IdleCount {
   }
 
   #kick(): void {
-    if (this.#closed || this.#busy > 0 || this.#task === undefined) return;
+    if (this.#closed || this.#calls.busy || this.#task === undefined) return;
     this.#scheduled ??= setImmediate(() => {
       this.#scheduled = undefined;
-      if (this.#closed || this.#busy > 0) return;
+      if (this.#closed || this.#calls.busy) return;
       const task = this.#task;
       this.#task = undefined;
       task?.();
