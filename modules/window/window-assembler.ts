@@ -277,7 +277,12 @@ export class WindowAssembler {
         ? { ...this.#shared.build(index, plan, cut), truncated: 0, sentTruncated: [] as number[], thinkingDropped: NO_THINKING_DROPPED, decisions: undefined }
         : buildWindow({ index, ledger, plan, cut, extraMessages, explain, copy: !shared, thinking, ...(shared ? {} : { handOut: options.handOut }) });
     const storedKept = built.sentStored.length;
-    const historyTokens = priced ? { tokens: 0, exact: false } : this.#historyTokens(ledger, instructionTokens, criticalTokens, counter.replyPriming + toolTokens);
+    const overhead = counter.replyPriming + toolTokens;
+    // At least the newest unit is counted, so there is an average to extrapolate from.
+    const newest = Math.max(0, index.units.length - 1);
+    // Priced: the figure waits for its first read (below); the ledger's `base` would count what was priced.
+    const counted = priced ? undefined : Math.min(ledger.base, newest);
+    const historyTokens = counted === undefined ? { tokens: 0, exact: false } : this.#historyTokens(counted, () => ledger.suffixTokens(counted), instructionTokens, criticalTokens, overhead)();
     const cutMessage = index.units[cut]?.firstStored;
     const orphanResults = index.orphansFrom(cutMessage ?? index.length);
     const report: WindowReport = {
@@ -315,9 +320,9 @@ export class WindowAssembler {
       const exactSuffix = priced.exactSuffix(cut);
       const planFixed = plan.tokens - priced.suffixTokens(cut);
       const thinkingSaved = built.thinkingDropped.tokens;
-      const overhead = counter.replyPriming + toolTokens;
       // Everything the figures depend on is taken now; only the pending messages' counts wait.
-      const historyLater = this.#historyTokensPriced(ledger, priced, instructionTokens, criticalTokens, overhead);
+      const base = Math.min(ledger.lowest, newest);
+      const historyLater = this.#historyTokens(base, priced.exactSuffix(base), instructionTokens, criticalTokens, overhead);
       let history: { tokens: number; exact: boolean } | undefined;
       const historyNow = () => (history ??= historyLater());
       Object.defineProperties(report, {
@@ -358,28 +363,12 @@ export class WindowAssembler {
   }
 
   /**
-   * Exact when every unit has been counted; else the counted part plus, for the stored messages
-   * below it, the counted part's average tokens per message (nothing is tokenized for a report).
+   * Request tokens the whole history would need: the counted units from `base` on exactly
+   * (`suffix`), the rest extrapolated from their average per message. The state is taken now;
+   * `suffix` is called when the figure is read (a priced window counts its pending messages then).
    */
-  #historyTokens(ledger: TokenLedger, instructions: number, critical: number, overhead: number): { tokens: number; exact: boolean } {
+  #historyTokens(base: number, suffix: () => number, instructions: number, critical: number, overhead: number): () => { tokens: number; exact: boolean } {
     const index = this.#index;
-    // At least the newest unit is counted, so there is an average to extrapolate from.
-    const base = Math.min(ledger.base, Math.max(0, index.units.length - 1));
-    const counted = instructions + critical + ledger.suffixTokens(base) + overhead;
-    if (base === 0) return { tokens: counted, exact: true };
-    const below = index.units[base]!.firstStored;
-    const countedMessages = Math.max(1, index.length - below);
-    return { tokens: counted + Math.ceil(((counted - overhead) / countedMessages) * below), exact: false };
-  }
-
-  /**
-   * #historyTokens of an assemble whose newest units were priced, not counted: the state is taken
-   * now, the pending messages are counted when the figure is first read (the returned function).
-   */
-  #historyTokensPriced(ledger: TokenLedger, priced: BoundedLedger, instructions: number, critical: number, overhead: number): () => { tokens: number; exact: boolean } {
-    const index = this.#index;
-    const base = Math.min(ledger.lowest, Math.max(0, index.units.length - 1));
-    const suffix = priced.exactSuffix(base);
     const below = base === 0 ? 0 : index.units[base]!.firstStored;
     const countedMessages = Math.max(1, index.length - below);
     return () => {
