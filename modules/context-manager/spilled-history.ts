@@ -392,7 +392,7 @@ export class SpilledHistory implements HistoryFollower {
     // (the uncounted messages only add to it): then they are counted, as before.
     const tailWithin = (): boolean => {
       if (this.#tailTokens > budget) return false;
-      for (const [from, to] of this.#uncounted.splice(0)) for (let i = from; i < to; i++) this.#tailTokens += counter.countMessage(view[i]!);
+      this.countUncounted(0);
       return this.#tailTokens <= budget;
     };
     while (this.#low > 0 && (whole || tailWithin())) {
